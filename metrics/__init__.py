@@ -1,0 +1,38 @@
+"""rankscope's metrics: trec_eval-exact evaluation of ranked retrieval, and more, in pure Python.
+
+The public API is re-exported here; ``__all__`` lists it (a test keeps it in step).
+"""
+
+from __future__ import annotations
+
+from metrics.conventions import PRESETS, Conventions
+from metrics.errors import ParseError, RankscopeError, UnknownMeasureError, ValidationError
+from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, resolve_measures
+from metrics.io import Qrels, Run, read_qrels, read_run
+from metrics.measures import Measure, list_measures, parse_measure
+from metrics.rankings import Rankings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Conventions",
+    "DEFAULT_MEASURES",
+    "Measure",
+    "PRESETS",
+    "ParseError",
+    "Qrels",
+    "Rankings",
+    "RankscopeError",
+    "Run",
+    "UnknownMeasureError",
+    "ValidationError",
+    "__version__",
+    "aggregate",
+    "evaluate",
+    "list_measures",
+    "parse_measure",
+    "rank_runs",
+    "read_qrels",
+    "read_run",
+    "resolve_measures",
+]

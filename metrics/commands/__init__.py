@@ -1,0 +1,1 @@
+"""Subcommands of the ``rankscope`` command line, one module each."""

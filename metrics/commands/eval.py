@@ -1,0 +1,138 @@
+"""``rankscope eval``: trec_eval's command line, with its output byte for byte, plus JSON and CSV."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import pandas as pd
+
+__all__ = ["register", "run", "format_trec"]
+
+COMPAT = {"trec_eval-9": 9, "trec_eval-10": 10}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "eval", help="evaluate runs like trec_eval",
+        description="Evaluate runs against qrels. Output matches trec_eval's, line for line.")
+    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="+", metavar="run", help="run file(s) (qid Q0 docid rank score tag)")
+    p.add_argument("-q", dest="per_query", action="store_true", help="print per-query values too")
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="average over all qrels queries; queries missing from a run score 0")
+    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
+                   help="minimum grade that counts as relevant (default 1)")
+    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
+                   help="evaluate only the top N documents of each ranking")
+    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
+    p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
+                   help="measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec, official) or "
+                        "ir_measures-style names (nDCG@10, P(rel=2)@5); repeatable; default official")
+    p.add_argument("--compat", choices=sorted(COMPAT), default="trec_eval-9",
+                   help="trec_eval version to reproduce (default trec_eval-9, as pytrec_eval)")
+    p.add_argument("--format", choices=("trec", "json", "csv"), default="trec", help="output format")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.evaluate import per_query_frame, rank_runs
+    from metrics.io import read_qrels, read_run
+
+    version = COMPAT[args.compat]
+    specs = args.measures or ["official"]
+    wants_runid = any(s in ("runid", "official", "all_trec") for s in specs)
+    specs = [s for s in specs if s != "runid"]
+    pairs = _resolve(specs, version) if specs else []
+    qrels = read_qrels(args.qrels)
+    runs = [read_run(path) for path in args.runs]
+    rankings = rank_runs(qrels, runs, preset=args.compat, relevance_level=args.relevance_level,
+                         depth=args.depth, judged_only=args.judged_only, complete=args.complete)
+    out = sys.stdout
+    records = []
+    for rk in rankings:
+        frame = per_query_frame(rk, pairs) if pairs else pd.DataFrame(columns=["system", "query", "measure", "value"])
+        answered = set(rk.run.queries)
+        if args.format == "trec":
+            out.write(format_trec(rk, frame, pairs, per_query=args.per_query, runid=wants_runid,
+                                  skip_unanswered=version < 10, answered=answered))
+        else:
+            records.extend(_records(rk, frame, pairs, per_query=args.per_query))
+    if args.format == "json":
+        json.dump(records, out, indent=1, allow_nan=False)
+        out.write("\n")
+    elif args.format == "csv":
+        pd.DataFrame(records, columns=["system", "query", "measure", "value"]).to_csv(out, index=False)
+    return 0
+
+
+def _resolve(specs, version: int):
+    """Resolve ``-m`` arguments; ``all_trec`` is the list of the trec_eval version reproduced."""
+    from metrics.evaluate import resolve_measures
+    from metrics.measures.trec_names import expand_trec
+
+    pairs = []
+    for spec in specs:
+        found = ([(m.trec_label(), m) for m in expand_trec(spec, version=version)] if spec == "all_trec"
+                 else resolve_measures([spec]))
+        pairs.extend(p for p in found if p[0] not in {q[0] for q in pairs})
+    return pairs
+
+
+def _ordered(pairs):
+    from metrics.measures.trec_names import trec_sort_key
+
+    trec = sorted((p for p in pairs if p[1].trec_spelling() is not None), key=lambda p: trec_sort_key(p[1]))
+    other = [p for p in pairs if p[1].trec_spelling() is None]
+    return trec + other
+
+
+def _value_text(measure, value: float) -> str:
+    if measure.integer:
+        return str(int(round(value)))
+    return f"{value:6.4f}"
+
+
+def format_trec(rk, frame: pd.DataFrame, pairs, *, per_query: bool, runid: bool, skip_unanswered: bool,
+                answered: set) -> str:
+    """trec_eval's text output for one ranked run: ``%-22s\\t%s\\t%s`` lines, per query then ``all``."""
+    ordered = _ordered(pairs)
+    lines = []
+    if per_query and len(frame):
+        table = frame.pivot(index="query", columns="measure", values="value")
+        for query in rk.queries:
+            if skip_unanswered and query not in answered:
+                continue
+            for label, measure in ordered:
+                spelling = measure.trec_spelling()
+                if spelling is not None and not spelling.per_query:
+                    continue
+                lines.append(f"{label:<22s}\t{query}\t{_value_text(measure, table.at[query, label])}")
+    if runid:
+        lines.append(f"{'runid':<22s}\tall\t{rk.run.tag}")
+    for label, measure in ordered:
+        values = frame.loc[frame["measure"] == label, "value"].to_numpy()
+        lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.aggregate(values))}")
+    return "".join(line + "\n" for line in lines)
+
+
+def _records(rk, frame: pd.DataFrame, pairs, *, per_query: bool) -> list[dict]:
+    records = []
+    if per_query:
+        for row in frame.itertuples(index=False):
+            records.append({"system": row.system, "query": row.query, "measure": row.measure,
+                            "value": _json_value(row.value)})
+    for label, measure in pairs:
+        values = frame.loc[frame["measure"] == label, "value"].to_numpy()
+        value = measure.aggregate(values)
+        records.append({"system": rk.system, "query": "all", "measure": label,
+                        "value": int(round(value)) if measure.integer else _json_value(value)})
+    return records
+
+
+def _json_value(value: float):
+    value = float(value)
+    return value if math.isfinite(value) else None
+

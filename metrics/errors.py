@@ -1,0 +1,52 @@
+"""The exceptions rankscope raises.
+
+Everything rankscope raises on purpose derives from :class:`RankscopeError`, so a caller (the CLI, the
+dashboard) can catch that one class and show its message; any other exception is a bug.
+
+::
+
+    RankscopeError
+    ├── ParseError            a qrels or run file that cannot be read (names file and line)
+    ├── ValidationError       a well-formed input that is not acceptable (bad option, mismatched queries)
+    └── UnknownMeasureError   a measure name or parameter the registry does not know
+"""
+
+from __future__ import annotations
+
+__all__ = ["ParseError", "RankscopeError", "UnknownMeasureError", "ValidationError"]
+
+
+class RankscopeError(Exception):
+    """Base class of every error rankscope raises on bad input."""
+
+
+class ParseError(RankscopeError):
+    """An input file that cannot be read.
+
+    Parameters
+    ----------
+    source : str
+        The file name (or ``"<bytes>"``/``"<text>"`` when there is none).
+    line : int or None
+        The 1-based line number, or ``None`` when the problem is the whole file.
+    message : str
+        What was expected and what was found.
+    """
+
+    def __init__(self, source: str, line: int | None, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.message = message
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+class ValidationError(RankscopeError, ValueError):
+    """A well-formed input or option that cannot be used (e.g. mismatched query sets)."""
+
+
+class UnknownMeasureError(RankscopeError, KeyError):
+    """A measure name or parameter that the registry does not know."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

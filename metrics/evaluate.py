@@ -1,0 +1,160 @@
+"""evaluate(): per-query values of any measures for any runs, as one tidy table; aggregate(): the summary."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Union
+
+import numpy as np
+import pandas as pd
+
+from metrics.conventions import Conventions
+from metrics.errors import ValidationError
+from metrics.io import Qrels, Run, Source, read_qrels, read_run
+from metrics.measures import Measure, parse_measure
+from metrics.measures.trec_names import expand_trec, trec_table
+from metrics.rankings import Judgments, Rankings, rank
+
+__all__ = ["evaluate", "aggregate", "rank_runs", "resolve_measures", "DEFAULT_MEASURES", "COLUMNS"]
+
+COLUMNS = ("system", "query", "measure", "value")
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@100", "RR")
+MeasureSpec = Union[str, Measure]
+Runs = Union[Run, Source, Sequence[Union[Run, Source]], Mapping[str, Union[Run, Source]]]
+
+
+def resolve_measures(specs: MeasureSpec | Iterable[MeasureSpec]) -> list[tuple[str, Measure]]:
+    """Turn measure names into ``(label, measure)`` pairs, in the order given, without repeats.
+
+    A trec_eval name keeps its spelling as the label (``P_10``, ``iprec_at_recall_0.10``); trec_eval's
+    ``-m`` forms expand as on its command line (``P`` -> ``P_5`` ... ``P_1000``, ``P.5,10``, ``all_trec``,
+    ``official``). Any other name is parsed in ir_measures syntax and labelled canonically (``nDCG@10``).
+    """
+    if isinstance(specs, (str, Measure)):
+        specs = [specs]
+    table = trec_table()
+    pairs: list[tuple[str, Measure]] = []
+    for spec in specs:
+        if isinstance(spec, Measure):
+            found = [(str(spec), spec)]
+        elif spec in ("all_trec", "official") or spec in table or spec.partition(".")[0] in table:
+            found = [(m.trec_label() or str(m), m) for m in expand_trec(spec)]
+        else:
+            measure = parse_measure(spec)
+            label = spec if measure.trec_label() == spec else str(measure)
+            found = [(label, measure)]
+        for pair in found:
+            if pair[0] not in {p[0] for p in pairs}:
+                pairs.append(pair)
+    if not pairs:
+        raise ValidationError("no measures given")
+    return pairs
+
+
+def _as_qrels(qrels: Qrels | Source) -> Qrels:
+    return qrels if isinstance(qrels, Qrels) else read_qrels(qrels)
+
+
+def _as_runs(runs: Runs) -> list[Run]:
+    if isinstance(runs, Run) or isinstance(runs, (str, bytes, bytearray)) or hasattr(runs, "__fspath__") \
+            or isinstance(runs, pd.DataFrame):
+        runs = [runs]
+    if isinstance(runs, Mapping):
+        out = [(r if isinstance(r, Run) else read_run(r, name=name)).renamed(name) for name, r in runs.items()]
+    else:
+        out = [r if isinstance(r, Run) else read_run(r) for r in runs]
+    names = [r.name for r in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValidationError(f"two runs share the system name(s) {dupes}; rename one")
+    if not out:
+        raise ValidationError("no runs given")
+    return out
+
+
+def rank_runs(qrels: Qrels | Source, runs: Runs, conventions: Conventions | None = None,
+              **options: Any) -> list[Rankings]:
+    """Read (if needed) and rank every run once against the judgments; the input of every computation."""
+    conventions = Conventions.coerce(conventions, **options)
+    judgments = Judgments.from_qrels(_as_qrels(qrels))
+    return [rank(judgments, run, conventions) for run in _as_runs(runs)]
+
+
+def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable[MeasureSpec] = DEFAULT_MEASURES,
+             *, conventions: Conventions | None = None, **options: Any) -> pd.DataFrame:
+    """Evaluate runs against judgments: one row per (system, query, measure).
+
+    Parameters
+    ----------
+    qrels : Qrels or path, bytes, text
+    runs : Run, path, bytes, or a sequence of them, or a mapping {system name: run}
+    measures : str, Measure, or a sequence of them, default=("AP", "nDCG@10", "P@10", "R@100", "RR")
+        trec_eval names (``map``, ``P_10``, ``ndcg_cut.10,20``, ``all_trec``) or ir_measures-style names
+        (``AP``, ``nDCG@10``, ``P(rel=2)@5``); see :func:`resolve_measures` for the labels.
+    conventions : Conventions, optional
+    **options
+        Fields of :class:`~metrics.conventions.Conventions` (``preset``, ``relevance_level``, ``depth``,
+        ``judged_only``, ``complete``, ...), overriding ``conventions``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system``, ``query``, ``measure``, ``value`` (float64); systems in the order given,
+        queries in trec_eval's order, measures in the order asked. Same shape for one or many measures.
+
+    Notes
+    -----
+    Each run is ranked once (see :mod:`metrics.rankings`) and every measure reads the same arrays.
+    Summaries come from :func:`aggregate`, which applies each measure's own rule (mean, sum, geometric).
+
+    Examples
+    --------
+    >>> qrels = "1 0 a 1\\n1 0 b 0\\n1 0 c 1\\n"
+    >>> run = "1 Q0 a 1 3.0 x\\n1 Q0 b 2 2.0 x\\n1 Q0 c 3 1.0 x\\n"
+    >>> evaluate(qrels, {"x": run}, ["map", "P@2"])
+      system query measure     value
+    0      x     1     map  0.833333
+    1      x     1     P@2  0.500000
+    """
+    pairs = resolve_measures(measures)
+    frames = []
+    for rankings in rank_runs(qrels, runs, conventions, **options):
+        frames.append(per_query_frame(rankings, pairs))
+    return pd.concat(frames, ignore_index=True)
+
+
+def per_query_frame(rankings: Rankings, pairs: Sequence[tuple[str, Measure]]) -> pd.DataFrame:
+    """The tidy per-query table of one ranked run for resolved ``(label, measure)`` pairs."""
+    nq, labels = rankings.n_queries, np.asarray([label for label, _ in pairs], dtype=object)
+    values = np.vstack([np.asarray(m.compute(rankings), dtype=np.float64).reshape(nq) for _, m in pairs])
+    return pd.DataFrame({
+        "system": np.full(nq * len(pairs), rankings.system, dtype=object),
+        "query": np.repeat(rankings.queries.astype(object), len(pairs)),
+        "measure": np.tile(labels, nq),
+        "value": values.T.ravel(),
+    })
+
+
+def aggregate(per_query: pd.DataFrame) -> pd.DataFrame:
+    """Summarise a per-query table by each measure's rule (trec_eval's ``all`` line).
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        As returned by :func:`evaluate`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system``, ``measure``, ``value``, ``n_queries``: one row per (system, measure), in the
+        order of the input.
+    """
+    missing = [c for c in COLUMNS if c not in per_query.columns]
+    if missing:
+        raise ValidationError(f"expected a per-query table with columns {list(COLUMNS)}, missing {missing}")
+    rows = []
+    measures: dict[str, Measure] = {}
+    for (system, label), group in per_query.groupby(["system", "measure"], sort=False):
+        measure = measures.setdefault(label, parse_measure(label))
+        rows.append((system, label, measure.aggregate(group["value"].to_numpy()), len(group)))
+    return pd.DataFrame(rows, columns=["system", "measure", "value", "n_queries"])

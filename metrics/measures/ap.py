@@ -1,0 +1,64 @@
+"""Average precision (trec_eval map and map_cut) and its geometric mean (gm_map)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics.measures.base import Measure, Param, Trec, register
+from metrics.measures.precision import TREC_CUTOFFS
+
+
+def average_precision(r, rel, cutoff) -> np.ndarray:
+    """Sum of precision at each relevant rank <= cutoff, divided by the number of relevant documents."""
+    hits = r.relevant(rel) & r.within(cutoff)
+    precision = r.cum_relevant(rel) / r.pos
+    total = r.segment_sum(np.where(hits, precision, 0.0))
+    num_rel = r.num_rel(rel).astype(np.float64)
+    return np.divide(total, num_rel, out=np.zeros_like(total), where=num_rel > 0)
+
+
+@register
+class AP(Measure):
+    """Average precision: the mean of the precision at the rank of each relevant document.
+
+    Notes
+    -----
+    trec_eval: ``map`` (no cutoff) and ``map_cut_k``. Relevant documents not retrieved (or below the
+    cutoff) contribute a precision of 0: the sum is divided by the number of relevant documents in the
+    judgments, not by those retrieved. A query with no relevant documents scores 0.
+
+    .. math:: AP = \\frac{1}{|\\mathrm{Rel}|} \\sum_{i : d_i \\in \\mathrm{Rel}} P@i
+    """
+
+    name = "AP"
+    aliases = ("MAP",)
+    pretty_name = "Average precision"
+    description = "Mean of the precision at each relevant document's rank (unretrieved ones count 0)."
+    latex = r"AP = \frac{1}{|\mathrm{Rel}|}\sum_{i=1}^{n} \mathrm{rel}(d_i)\, P@i"
+    params = (Param("cutoff", int, default=None, min=1, help="rank cutoff k"),
+              Param("rel", int, default=None, help="minimum grade counted as relevant"))
+    trec = (Trec("map", order=5), Trec("map_cut", "cutoff", TREC_CUTOFFS, order=24))
+
+    def compute(self, r) -> np.ndarray:
+        return average_precision(r, self.rel, self.cutoff)
+
+
+@register
+class GMAP(Measure):
+    """Geometric mean average precision: AP per query, combined by a geometric mean.
+
+    Notes
+    -----
+    trec_eval: ``gm_map``. Per-query values are AP; the summary is ``exp(mean(log(max(AP, 1e-5))))``,
+    so one query with AP 0 pulls the mean down but not to 0.
+    """
+
+    name = "GMAP"
+    pretty_name = "Geometric mean AP"
+    description = "Average precision averaged with a geometric mean (rewards consistency over topics)."
+    latex = r"GMAP = \exp\Big(\frac{1}{|Q|}\sum_{q} \ln \max(AP_q, 10^{-5})\Big)"
+    aggregation = "gmean"
+    trec = (Trec("gm_map", order=6, per_query=False),)
+
+    def compute(self, r) -> np.ndarray:
+        return average_precision(r, None, None)

@@ -1,0 +1,334 @@
+"""Measure declarations, the registry, and the two name syntaxes.
+
+A measure is a class that declares what it is (name, aliases, parameters, pretty name, description, LaTeX
+formula, ``higher_is_better``, how it aggregates over queries) beside its kernel ``compute(rankings)``,
+which returns one value per query for all queries at once. ``@register`` checks the declaration and adds
+it to the registry, which the CLI, :func:`metrics.evaluate`, the dashboard and the tests all read.
+
+Measure *instances* are values: ``P(cutoff=5)``, written ``P@5``, is hashable, equal to any other ``P@5``,
+and ``parse_measure(str(m)) == m``. Two syntaxes name them:
+
+* ir_measures style: ``AP``, ``nDCG@10``, ``P(rel=2)@5``, ``nDCG(gain="exp")@10``;
+* trec_eval style: ``map``, ``ndcg_cut_10``, ``P_5``, ``iprec_at_recall_0.10`` (and, on the command line,
+  ``P.5,10`` or just ``P`` for trec_eval's default cutoffs).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from metrics.errors import UnknownMeasureError, ValidationError
+
+__all__ = ["Measure", "Param", "Trec", "register", "REGISTRY", "parse_measure", "list_measures", "MEASURE_CLASSES"]
+
+REGISTRY: dict[str, type["Measure"]] = {}
+MEASURE_CLASSES: list[type["Measure"]] = []
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """A measure parameter: name, type, default, allowed range or choices, and a help text."""
+
+    name: str
+    type: type
+    default: Any = None
+    help: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+
+    def validate(self, value: Any, measure: str) -> Any:
+        if value is None:
+            if self.default is None:
+                return None
+            raise ValidationError(f"{measure}: parameter {self.name!r} cannot be None")
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if self.type is int and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, self.type) or (self.type is not bool and isinstance(value, bool)):
+            raise ValidationError(f"{measure}: parameter {self.name!r} must be {self.type.__name__}, "
+                                  f"got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise ValidationError(f"{measure}: parameter {self.name!r} must be one of {self.choices}, got {value!r}")
+        if self.min is not None and value < self.min:
+            raise ValidationError(f"{measure}: parameter {self.name!r} must be >= {self.min}, got {value!r}")
+        if self.max is not None and value > self.max:
+            raise ValidationError(f"{measure}: parameter {self.name!r} must be <= {self.max}, got {value!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValidationError(f"{measure}: parameter {self.name!r} must be finite, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class Trec:
+    """One trec_eval spelling of a measure.
+
+    ``name`` is trec_eval's measure name; ``param`` the parameter its ``_suffix`` (and ``.list`` on the
+    command line) sets, with trec_eval's default list ``defaults``; ``order`` its place in trec_eval's
+    output; ``fmt`` how the suffix is printed; ``version`` the first trec_eval major version that has it.
+    """
+
+    name: str
+    param: str | None = None
+    defaults: tuple = ()
+    order: float = float("inf")
+    fmt: str = "{}"
+    version: int = 9
+    per_query: bool = True
+
+
+class Measure:
+    """Base class of every measure; subclasses declare themselves with class attributes.
+
+    Class attributes
+    ----------------
+    name, aliases : str, tuple of str
+        Canonical name (ir_measures style) and other accepted names.
+    pretty_name, description, latex : str
+        For people: a title, a one-line description, the formula in LaTeX.
+    higher_is_better : bool
+    params : tuple of Param
+        ``cutoff`` is written after ``@``.
+    aggregation : {"mean", "sum", "gmean"}
+        How per-query values combine into the system's value (trec_eval: ``num_*`` sum; ``gm_*`` geometric
+        mean with values floored at 1e-5, computed as the exp of the mean of the per-query logs).
+    bounds : tuple
+        (low, high) of a per-query value; None where unbounded.
+    integer : bool
+        Counts: printed as integers.
+    trec : tuple of Trec
+        trec_eval's names for this measure (empty: not a trec_eval measure).
+    """
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    pretty_name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    latex: ClassVar[str] = ""
+    higher_is_better: ClassVar[bool] = True
+    params: ClassVar[tuple[Param, ...]] = ()
+    aggregation: ClassVar[str] = "mean"
+    bounds: ClassVar[tuple[float | None, float | None]] = (0.0, 1.0)
+    integer: ClassVar[bool] = False
+    trec: ClassVar[tuple[Trec, ...]] = ()
+
+    def __init__(self, **values: Any) -> None:
+        known = {p.name: p for p in self.params}
+        unknown = set(values) - set(known)
+        if unknown:
+            raise UnknownMeasureError(f"{self.name}: unknown parameter(s) {sorted(unknown)}; "
+                                      f"known: {sorted(known) or 'none'}")
+        resolved = {n: p.validate(values.get(n, p.default), self.name) for n, p in known.items()}
+        object.__setattr__(self, "_values", resolved)
+        self._check()
+
+    def _check(self) -> None:
+        """Hook for cross-parameter validation."""
+
+    # ---- values -------------------------------------------------------------------------------------
+    def __getattr__(self, item: str) -> Any:
+        values = self.__dict__.get("_values", {})
+        if item in values:
+            return values[item]
+        raise AttributeError(f"{type(self).__name__} has no attribute {item!r}")
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("measures are immutable; use m(param=value) for a variant")
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """All parameter values, defaults included."""
+        return dict(self._values)
+
+    def _key(self) -> tuple:
+        defaults = {p.name: p.default for p in self.params}
+        return (type(self).name, tuple(sorted((k, v) for k, v in self._values.items() if v != defaults[k])))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __call__(self, **values: Any) -> "Measure":
+        return type(self)(**{**self._values, **values})
+
+    def __matmul__(self, cutoff: Any) -> "Measure":
+        return self(cutoff=cutoff)
+
+    def __str__(self) -> str:
+        name, items = self._key()
+        cutoff = dict(items).get("cutoff")
+        args = ",".join(f"{k}={_literal(v)}" for k, v in items if k != "cutoff")
+        text = f"{name}({args})" if args else name
+        return f"{text}@{_literal(cutoff)}" if cutoff is not None else text
+
+    __repr__ = __str__
+
+    # ---- trec_eval naming -----------------------------------------------------------------------------
+    def trec_label(self) -> str | None:
+        """The name trec_eval prints for this measure (``P_5``), or None if trec_eval has no such measure."""
+        spelling = self.trec_spelling()
+        if spelling is None:
+            return None
+        if spelling.param is None:
+            return spelling.name
+        return f"{spelling.name}_{spelling.fmt.format(self._values[spelling.param])}"
+
+    def trec_spelling(self) -> Trec | None:
+        """The trec_eval spelling that names this measure exactly, if any."""
+        changed = {k for k, _ in self._key()[1]}
+        for spelling in self.trec:
+            if spelling.param is None and not changed:
+                return spelling
+            if spelling.param is not None and changed == {spelling.param}:
+                return spelling
+        return None
+
+    # ---- computation --------------------------------------------------------------------------------
+    def compute(self, rankings) -> np.ndarray:  # pragma: no cover - abstract
+        """One value per query of ``rankings`` (a float64 array)."""
+        raise NotImplementedError
+
+    def aggregate(self, values: np.ndarray) -> float:
+        """Combine per-query values (all evaluated queries) into one number, by trec_eval's rule."""
+        values = np.asarray(values, dtype=np.float64)
+        if self.aggregation == "sum":
+            return float(values.sum())
+        if not len(values):
+            return 0.0
+        if self.aggregation == "gmean":
+            return float(np.exp(np.mean(np.log(np.maximum(values, 1e-5)))))
+        return float(values.mean())
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """The declaration as plain data (for ``rankscope measures`` and the dashboard)."""
+        return {
+            "name": cls.name, "aliases": list(cls.aliases), "trec_eval": [t.name for t in cls.trec],
+            "pretty_name": cls.pretty_name, "description": cls.description, "latex": cls.latex,
+            "higher_is_better": cls.higher_is_better, "aggregation": cls.aggregation,
+            "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "help": p.help,
+                        "min": p.min, "max": p.max, "choices": list(p.choices) if p.choices else None}
+                       for p in cls.params],
+        }
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def register(cls: type[Measure]) -> type[Measure]:
+    """Class decorator: check a measure's declaration and add it to the registry."""
+    for attr in ("name", "pretty_name", "description", "latex"):
+        if not getattr(cls, attr, ""):
+            raise TypeError(f"{cls.__name__} must declare {attr!r}")
+    if not cls.__doc__:
+        raise TypeError(f"{cls.__name__} must have a docstring")
+    if cls.aggregation not in ("mean", "sum", "gmean"):
+        raise TypeError(f"{cls.__name__}: aggregation must be mean, sum or gmean")
+    names = [p.name for p in cls.params]
+    if len(set(names)) != len(names):
+        raise TypeError(f"{cls.__name__}: duplicate parameter names")
+    for spelling in cls.trec:
+        if spelling.param is not None and spelling.param not in names:
+            raise TypeError(f"{cls.__name__}: trec parameter {spelling.param!r} is not a parameter")
+    for key in (cls.name, *cls.aliases):
+        if key in REGISTRY and REGISTRY[key] is not cls:
+            raise TypeError(f"measure name {key!r} of {cls.__name__} is already taken by {REGISTRY[key].__name__}")
+        REGISTRY[key] = cls
+    MEASURE_CLASSES.append(cls)
+    return cls
+
+
+def list_measures() -> list[type[Measure]]:
+    """Every registered measure class, in registration order."""
+    _load_all()
+    return list(MEASURE_CLASSES)
+
+
+def _load_all() -> None:
+    import metrics.measures  # noqa: F401  (importing the package registers every measure)
+
+
+# ---- parsing ------------------------------------------------------------------------------------------
+def parse_measure(text: str) -> Measure:
+    """Parse one measure name, ir_measures style (``nDCG@10``) or trec_eval style (``ndcg_cut_10``).
+
+    Raises
+    ------
+    UnknownMeasureError
+        For a name the registry does not know (with close matches) or a malformed expression.
+    """
+    _load_all()
+    if isinstance(text, Measure):
+        return text
+    text = text.strip()
+    from metrics.measures.trec_names import parse_trec_name  # local: trec_names imports this module
+
+    trec = parse_trec_name(text)
+    if trec is not None:
+        return trec
+    return _parse_ir(text)
+
+
+def _parse_ir(text: str) -> Measure:
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise UnknownMeasureError(_bad(text)) from None
+    cutoff = _MISSING
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
+        cutoff = _constant(tree.right, text)
+        tree = tree.left
+    kwargs: dict[str, Any] = {}
+    if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and not tree.args:
+        for kw in tree.keywords:
+            if kw.arg is None:
+                raise UnknownMeasureError(_bad(text))
+            kwargs[kw.arg] = _constant(kw.value, text)
+        tree = tree.func
+    if not isinstance(tree, ast.Name):
+        raise UnknownMeasureError(_bad(text))
+    cls = _lookup(tree.id)
+    if cutoff is not _MISSING:
+        if "cutoff" not in {p.name for p in cls.params}:
+            raise UnknownMeasureError(f"measure {cls.name} takes no @cutoff")
+        kwargs["cutoff"] = cutoff
+    return cls(**kwargs)
+
+
+def _constant(node: ast.AST, text: str) -> Any:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return -node.operand.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+        return node.value
+    raise UnknownMeasureError(_bad(text))
+
+
+def _bad(text: str) -> str:
+    return f"cannot parse measure {text!r}: expected Name, Name@cutoff or Name(param=value, ...)@cutoff"
+
+
+def _lookup(name: str) -> type[Measure]:
+    if name in REGISTRY:
+        return REGISTRY[name]
+    folded = {k.lower(): v for k, v in REGISTRY.items()}
+    if name.lower() in folded:
+        return folded[name.lower()]
+    close = difflib.get_close_matches(name, list(REGISTRY), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else "; `rankscope measures` lists them"
+    raise UnknownMeasureError(f"unknown measure {name!r}{hint}")
+

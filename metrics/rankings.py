@@ -1,0 +1,305 @@
+"""The one internal representation every measure reads: all queries' ranked lists as flat sorted arrays.
+
+A run is ranked once (score descending, ties by document id descending, compared byte-wise, as trec_eval
+does), joined with the judgments once, cut and filtered by the conventions once; every measure then works
+on the same :class:`Rankings` arrays, for all queries at once.
+
+Relevance codes follow trec_eval: a judged document carries its grade (>= 0); ``NONPOOL`` (-1) marks a
+document absent from the qrels; ``UNJUDGED`` (-2) a document in the qrels with a negative grade (pooled but
+not judged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.conventions import Conventions
+from metrics.io import Qrels, Run
+
+__all__ = ["Judgments", "Rankings", "rank", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
+
+NONPOOL = -1
+UNJUDGED = -2
+TIE_CUTOFFS = (5, 10, 20)
+
+
+@dataclass(frozen=True, eq=False)
+class Judgments:
+    """Qrels prepared for joining: query and document codes, grade lookup, per-query grade counts.
+
+    Built once per evaluation and shared by every run.
+    """
+
+    qrels: Qrels
+    queries: pa.Array  # sorted unique query ids; a query's code is its index here
+    docids: pa.Array  # unique judged document ids; a document's code is its index here
+    keys: np.ndarray  # sorted int64 keys query_code * len(docids) + doc_code
+    grades: np.ndarray  # grade of each key
+    rel_levels: np.ndarray  # (n_queries, max_grade + 1) counts of judged documents per grade
+
+    @classmethod
+    def from_qrels(cls, qrels: Qrels) -> "Judgments":
+        table = qrels.table
+        queries = pa.array(sorted(pc.unique(table["query"]).to_pylist()), pa.string())
+        docids = pc.unique(table["docid"])
+        if isinstance(docids, pa.ChunkedArray):
+            docids = docids.combine_chunks()
+        qcode = pc.index_in(table["query"], value_set=queries).to_numpy(zero_copy_only=False).astype(np.int64)
+        dcode = pc.index_in(table["docid"], value_set=docids).to_numpy(zero_copy_only=False).astype(np.int64)
+        grade = table["relevance"].to_numpy().astype(np.int64)
+        keys = qcode * max(len(docids), 1) + dcode
+        order = np.argsort(keys, kind="stable")
+        judged = grade >= 0
+        levels = int(grade[judged].max()) + 1 if judged.any() else 1
+        rel_levels = np.zeros((len(queries), levels), dtype=np.int64)
+        np.add.at(rel_levels, (qcode[judged], grade[judged]), 1)
+        return cls(qrels=qrels, queries=queries, docids=docids, keys=keys[order], grades=grade[order],
+                   rel_levels=rel_levels)
+
+    def grade_of(self, qcode: np.ndarray, dcode: np.ndarray) -> np.ndarray:
+        """Relevance code of each (query code, doc code) pair: grade, NONPOOL or UNJUDGED."""
+        out = np.full(len(qcode), NONPOOL, dtype=np.int64)
+        known = dcode >= 0
+        if not known.any() or not len(self.keys):
+            return out
+        keys = qcode[known] * max(len(self.docids), 1) + dcode[known]
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        found = self.keys[at] == keys
+        grades = np.where(found, self.grades[at], NONPOOL)
+        out[known] = np.where(found & (grades < 0), UNJUDGED, grades)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Rankings:
+    """All evaluated queries' rankings of one run, as flat arrays with per-query offsets.
+
+    Attributes
+    ----------
+    system : str
+        The run's name.
+    queries : numpy.ndarray of str
+        Evaluated query ids, in trec_eval's (byte-wise sorted) order.
+    offsets : numpy.ndarray of int64
+        ``offsets[i]:offsets[i+1]`` are query ``i``'s ranked positions.
+    rel : numpy.ndarray of int64
+        Relevance code at each ranked position (grade, ``NONPOOL`` or ``UNJUDGED``).
+    rows : numpy.ndarray of int64
+        Row of the run table at each ranked position (to look up document ids and scores).
+    rel_levels : numpy.ndarray of int64
+        ``(n_queries, n_grades)`` counts of judged documents per grade, for each evaluated query.
+    conventions : Conventions
+    run : Run
+    ties : dict
+        Tie statistics before any cut: ``tied_rows`` and, per cutoff k in ``TIE_CUTOFFS``, the number of
+        queries where a group of tied scores straddles ranks k and k+1.
+    """
+
+    system: str
+    queries: np.ndarray
+    offsets: np.ndarray
+    rel: np.ndarray
+    rows: np.ndarray
+    rel_levels: np.ndarray
+    conventions: Conventions
+    run: Run = field(repr=False)
+    ties: dict = field(default_factory=dict, repr=False)
+
+    # ---- shapes --------------------------------------------------------------------------------------
+    @property
+    def n_queries(self) -> int:
+        return len(self.queries)
+
+    @cached_property
+    def num_ret(self) -> np.ndarray:
+        """Number of ranked documents per query (after depth and judged-only cuts)."""
+        return np.diff(self.offsets)
+
+    @cached_property
+    def seg(self) -> np.ndarray:
+        """Query index of each ranked position."""
+        return np.repeat(np.arange(self.n_queries), self.num_ret)
+
+    @cached_property
+    def pos(self) -> np.ndarray:
+        """1-based rank of each ranked position within its query."""
+        return np.arange(len(self.rel), dtype=np.int64) - self.offsets[:-1][self.seg] + 1
+
+    # ---- relevance -----------------------------------------------------------------------------------
+    def level(self, rel: int | None) -> int:
+        """The relevance threshold: a measure's own ``rel`` parameter, else the conventions' level."""
+        return self.conventions.relevance_level if rel is None else rel
+
+    def num_rel(self, rel: int | None = None) -> np.ndarray:
+        """Number of judged documents with grade >= the threshold, per query (trec_eval's num_rel)."""
+        level = max(self.level(rel), 0)
+        return self.rel_levels[:, level:].sum(axis=1) if level < self.rel_levels.shape[1] \
+            else np.zeros(self.n_queries, dtype=np.int64)
+
+    def num_judged(self) -> np.ndarray:
+        """Number of judged documents (grade >= 0) per query."""
+        return self.rel_levels.sum(axis=1)
+
+    def relevant(self, rel: int | None = None) -> np.ndarray:
+        """Boolean per ranked position: the document counts as relevant."""
+        return self._relevant(self.level(rel))
+
+    def cum_relevant(self, rel: int | None = None) -> np.ndarray:
+        """Number of relevant documents at or above each ranked position, within its query."""
+        return self._cum_relevant(self.level(rel))
+
+    def _relevant(self, level: int) -> np.ndarray:
+        cache = self.__dict__.setdefault("_relevant_cache", {})
+        if level not in cache:
+            cache[level] = self.rel >= max(level, 0)
+        return cache[level]
+
+    def _cum_relevant(self, level: int) -> np.ndarray:
+        cache = self.__dict__.setdefault("_cum_cache", {})
+        if level not in cache:
+            cache[level] = self.segment_cumsum(self._relevant(level).astype(np.int64))
+        return cache[level]
+
+    # ---- segment arithmetic --------------------------------------------------------------------------
+    def segment_cumsum(self, values: np.ndarray) -> np.ndarray:
+        """Inclusive cumulative sum of ``values`` restarting at each query."""
+        total = np.cumsum(values)
+        if not len(total):
+            return total
+        before = np.concatenate(([0], total))[self.offsets[:-1]]
+        return total - np.repeat(before, self.num_ret)
+
+    def segment_sum(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` per query (0 for an empty ranking)."""
+        return np.bincount(self.seg, weights=values, minlength=self.n_queries)
+
+    def segment_max(self, values: np.ndarray, empty: float = 0.0) -> np.ndarray:
+        """Maximum of ``values`` per query (``empty`` for an empty ranking)."""
+        out = np.full(self.n_queries, -np.inf)
+        np.maximum.at(out, self.seg, values)
+        out[self.num_ret == 0] = empty
+        return out
+
+    def at_rank(self, values: np.ndarray, k: np.ndarray | int, empty: float = 0.0) -> np.ndarray:
+        """Per query, ``values`` at rank ``min(k, num_ret)`` (``empty`` where that is rank 0)."""
+        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_queries,)), self.num_ret)
+        idx = np.maximum(self.offsets[:-1] + k - 1, 0)
+        out = np.full(self.n_queries, empty, dtype=np.float64)
+        ok = k >= 1
+        if ok.any():
+            out[ok] = values[idx[ok]]
+        return out
+
+    def within(self, cutoff: int | None) -> np.ndarray:
+        """Boolean per ranked position: rank <= cutoff (all True when cutoff is None)."""
+        if cutoff is None:
+            return np.ones(len(self.rel), dtype=bool)
+        return self.pos <= cutoff
+
+    def ideal_grades(self) -> tuple[np.ndarray, np.ndarray]:
+        """Grades of all judged documents with grade > 0, sorted descending per query, and their offsets."""
+        levels = self.rel_levels
+        grades = np.arange(levels.shape[1])[::-1]
+        counts = levels[:, ::-1].copy()
+        counts[:, -1] = 0  # grade 0 contributes no gain
+        flat = np.repeat(np.tile(grades, self.n_queries), counts.ravel())
+        offsets = np.concatenate(([0], np.cumsum(counts.sum(axis=1))))
+        return flat, offsets
+
+    def docids(self) -> np.ndarray:
+        """Document id at each ranked position (object array; built on demand)."""
+        return self.run.table.column("docid").take(pa.array(self.rows)).to_numpy(zero_copy_only=False)
+
+    def scores(self) -> np.ndarray:
+        """Score at each ranked position, as stored under the conventions' score precision."""
+        score = self.run.table.column("score").to_numpy()[self.rows]
+        return score.astype(self.conventions.score_dtype)
+
+
+def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
+    """Rank one run against the judgments under the conventions.
+
+    Parameters
+    ----------
+    judgments : Judgments
+    run : Run
+    conventions : Conventions
+
+    Returns
+    -------
+    Rankings
+
+    Notes
+    -----
+    Queries of the run that have no judgments are left out (trec_eval does the same). Queries judged but
+    absent from the run are left out too unless ``conventions.complete`` (trec_eval ``-c``), in which case
+    they get an empty ranking. The depth cut (``-M``) is applied after ranking and before the judged-only
+    filter (``-J``), in trec_eval's order.
+    """
+    table = run.table
+    qcode = pc.index_in(table["query"], value_set=judgments.queries)
+    qcode = pc.fill_null(qcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    score = table["score"].to_numpy()
+    if conventions.score_dtype == "float32":
+        score = score.astype(np.float32)
+    rows = np.flatnonzero(qcode >= 0)
+    qc, sc = qcode[rows], score[rows]
+    same_query = qc[1:] == qc[:-1]
+    in_order = bool(np.all((qc[1:] > qc[:-1]) | (same_query & (sc[1:] <= sc[:-1]))))
+    if not in_order:
+        order = np.lexsort((-sc, qc))
+        rows, qc, sc = rows[order], qc[order], sc[order]
+    rows, ties = _break_ties(run, rows, qc, sc)
+    qc = qcode[rows]
+
+    dcode = pc.index_in(table["docid"].take(pa.array(rows)), value_set=judgments.docids)
+    dcode = pc.fill_null(dcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    rel = judgments.grade_of(qc, dcode)
+
+    counts = np.bincount(qc, minlength=len(judgments.queries))
+    keep_query = np.ones(len(counts), dtype=bool) if conventions.complete else counts > 0
+    if conventions.depth is not None or conventions.judged_only:
+        starts = np.concatenate(([0], np.cumsum(counts)))[:-1]
+        keep = np.ones(len(rows), dtype=bool)
+        if conventions.depth is not None:
+            keep &= (np.arange(len(rows)) - starts[qc]) < conventions.depth
+        if conventions.judged_only:
+            keep &= rel >= 0
+        rows, qc, rel = rows[keep], qc[keep], rel[keep]
+        counts = np.bincount(qc, minlength=len(judgments.queries))
+    offsets = np.concatenate(([0], np.cumsum(counts[keep_query])))
+    queries = np.asarray(judgments.queries.to_pylist(), dtype=object)[keep_query]
+    return Rankings(system=run.name, queries=queries, offsets=offsets, rel=rel, rows=rows,
+                    rel_levels=judgments.rel_levels[keep_query], conventions=conventions, run=run, ties=ties)
+
+
+def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Re-order groups of equal (query, score) by document id, descending, byte-wise; count the ties."""
+    ties = {"tied_rows": 0, "straddles": {k: 0 for k in TIE_CUTOFFS}}
+    same = (qc[1:] == qc[:-1]) & (sc[1:] == sc[:-1])
+    if not same.any():
+        return rows, ties
+    member = np.zeros(len(rows), dtype=bool)
+    member[1:] |= same
+    member[:-1] |= same
+    idx = np.flatnonzero(member)
+    starts = np.ones(len(idx), dtype=bool)
+    starts[1:] = ~same[idx[1:] - 1]
+    group = np.cumsum(starts)
+    docs = run.table.column("docid").take(pa.array(rows[idx])).to_numpy(zero_copy_only=False)
+    _, order_key = np.unique(docs, return_inverse=True)
+    rows = rows.copy()
+    rows[idx] = rows[idx][np.lexsort((-order_key.ravel(), group))]
+    ties["tied_rows"] = int(len(idx))
+    query_start = np.flatnonzero(np.concatenate(([True], qc[1:] != qc[:-1])))
+    position = np.arange(len(rows)) - np.repeat(query_start, np.diff(np.append(query_start, len(rows))))
+    for k in TIE_CUTOFFS:
+        # rank k is position k-1; it straddles when positions k-1 and k are tied with each other
+        at = np.flatnonzero(position[:-1] == k - 1)
+        ties["straddles"][k] = int(same[at].sum())
+    return rows, ties
