@@ -9,6 +9,7 @@ from metrics.conventions import PRESETS, Conventions
 from metrics.errors import ParseError, RankscopeError, UnknownMeasureError, ValidationError
 from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, resolve_measures
 from metrics.io import Qrels, Run, read_qrels, read_run
+from metrics.lint import LintItem, lint, lint_frame
 from metrics.measures import Measure, list_measures, parse_measure
 from metrics.rankings import Rankings
 
@@ -17,6 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Conventions",
     "DEFAULT_MEASURES",
+    "LintItem",
     "Measure",
     "PRESETS",
     "ParseError",
@@ -29,6 +31,8 @@ __all__ = [
     "__version__",
     "aggregate",
     "evaluate",
+    "lint",
+    "lint_frame",
     "list_measures",
     "parse_measure",
     "rank_runs",

@@ -1,0 +1,125 @@
+"""The lint report: legal but suspicious things about a collection, returned as data.
+
+Nothing here stops an evaluation; each finding says what it changes. The dashboard shows the list, the CLI
+can print it, and tests read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from metrics.io import Qrels, Run
+from metrics.rankings import TIE_CUTOFFS, Rankings
+
+__all__ = ["LintItem", "lint", "lint_frame"]
+
+_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class LintItem:
+    """One finding of the lint report.
+
+    Attributes
+    ----------
+    code : str
+        Stable identifier, e.g. ``"run-topics-not-judged"``.
+    severity : {"warning", "info"}
+    source : str
+        The system (run) or ``"qrels"`` the finding is about.
+    message : str
+        One sentence for people: what was found and what it does to the numbers.
+    count : int
+        How many topics, rows or groups are concerned.
+    examples : tuple of str
+        A few of them (topic ids).
+    """
+
+    code: str
+    severity: str
+    source: str
+    message: str
+    count: int
+    examples: tuple[str, ...] = ()
+
+
+def _sample(values) -> tuple[str, ...]:
+    return tuple(str(v) for v in list(values)[:_EXAMPLES])
+
+
+def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None = None) -> list[LintItem]:
+    """Check a collection and its runs for suspicious but legal input.
+
+    Parameters
+    ----------
+    qrels : Qrels
+    runs : sequence of Run
+    rankings : sequence of Rankings, optional
+        The runs already ranked (``metrics.rank_runs``); ranked here when not given.
+
+    Returns
+    -------
+    list of LintItem
+        Topics without relevant documents; per run: topics not judged, judged topics not answered,
+        tied scores and ties straddling the cutoffs 5, 10, 20, and a rank column that contradicts the
+        scores.
+    """
+    if rankings is None:
+        from metrics.evaluate import rank_runs
+
+        rankings = rank_runs(qrels, list(runs))
+    judged = set(qrels.queries)
+    items: list[LintItem] = []
+    frame = qrels.table.to_pandas()
+    best = frame.groupby("query")["relevance"].max()
+    empty = sorted(best.index[best < 1])
+    if empty:
+        items.append(LintItem("topics-without-relevant", "warning", "qrels",
+                              f"{len(empty)} judged topic(s) have no relevant document: AP, nDCG and recall "
+                              f"are 0 for them in every run", len(empty), _sample(empty)))
+    for run, rk in zip(runs, rankings):
+        answered = set(run.queries)
+        extra = sorted(answered - judged)
+        if extra:
+            items.append(LintItem("run-topics-not-judged", "warning", run.name,
+                                  f"{len(extra)} topic(s) of the run have no judgments and are not evaluated",
+                                  len(extra), _sample(extra)))
+        missing = sorted(judged - answered)
+        if missing:
+            items.append(LintItem("judged-topics-not-in-run", "warning", run.name,
+                                  f"{len(missing)} judged topic(s) are missing from the run: left out of the "
+                                  f"mean, or scored 0 with 'complete topics' (-c)", len(missing), _sample(missing)))
+        tied = rk.ties.get("tied_rows", 0)
+        if tied:
+            straddles = rk.ties["straddles"]
+            where = ", ".join(f"@{k}: {straddles[k]}" for k in TIE_CUTOFFS)
+            items.append(LintItem("tied-scores", "info", run.name,
+                                  f"{tied} ranked document(s) share a score with a neighbour; ties are broken by "
+                                  f"document id, descending (trec_eval's rule). Topics with a tie across the "
+                                  f"cutoff {where}", tied))
+        contradicted = _rank_contradictions(rk)
+        if len(contradicted):
+            items.append(LintItem("rank-contradicts-score", "info", run.name,
+                                  f"in {len(contradicted)} topic(s) the rank column disagrees with the scores; "
+                                  f"the rank column is ignored, documents are ordered by score",
+                                  len(contradicted), _sample(contradicted)))
+    return items
+
+
+def _rank_contradictions(rk: Rankings) -> np.ndarray:
+    ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
+    if len(ranks) < 2:
+        return np.array([], dtype=object)
+    same = rk.seg[1:] == rk.seg[:-1]
+    bad = same & (ranks[1:] < ranks[:-1])
+    return rk.queries[np.unique(rk.seg[1:][bad])]
+
+
+def lint_frame(items: Sequence[LintItem]) -> pd.DataFrame:
+    """The lint report as a table (one row per finding)."""
+    columns = ["code", "severity", "source", "message", "count", "examples"]
+    return pd.DataFrame([{**asdict(i), "examples": ", ".join(i.examples)} for i in items], columns=columns)
