@@ -159,6 +159,7 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
         return Qrels(name=name or "<DataFrame>", table=_dedupe(table, name or "<DataFrame>", None, duplicates,
                                                                "relevance"))
     data, label = _load(source, name)
+    _check_text(data, label, QRELS_LAYOUT)
     table, lines = _parse(data, label, kind="qrels")
     return Qrels(name=label, table=_dedupe(table, label, lines, duplicates, "relevance"))
 
@@ -201,6 +202,7 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         _check_finite(table, label, None)
         return Run(name=label, table=_dedupe(table, label, None, duplicates, "score"), tag=label)
     data, label = _load(source, name)
+    _check_text(data, label, RUN_LAYOUT)
     table, lines = _parse(data, label, kind="run")
     tag = table.column("tag")[0].as_py()
     table = table.drop_columns(["tag"])
@@ -235,17 +237,16 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
             raise ParseError(label, None, f"corrupt gzip data: {err}") from None
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
-    _check_text(data, label)
     return data, label
 
 
-def _check_text(data: bytes, label: str) -> None:
+def _check_text(data: bytes, label: str, layout: str) -> None:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ParseError(label, None, "expected UTF-8 text, found UTF-16 (save the file as UTF-8)")
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         raise ParseError(label, None, "expected a text file, found a PNG image")
     if not data.strip():
-        raise ParseError(label, None, "empty file: expected at least one line")
+        raise ParseError(label, None, f"empty file: expected lines {layout}")
     nul = data.find(b"\x00")
     if nul >= 0:
         raise ParseError(label, data.count(b"\n", 0, nul) + 1, "expected text, found a NUL byte (binary file?)")
@@ -324,20 +325,18 @@ def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.nd
             continue
         if run:
             if len(fields) < 6:
-                raise ParseError(label, number, _field_count_message(fields, 6, RUN_LAYOUT, "run"))
+                raise ParseError(label, number, _field_count_message(fields, 6, RUN_LAYOUT, "run", not lines))
             score = fields[4]
-            if not _NUMBER.match(score):
-                raise ParseError(label, number, f'expected a number in field 5 "score", found "{_clip(score)}"')
-            value = float(score)
+            value = float(score) if _NUMBER.match(score) else np.nan
             if not np.isfinite(value):
-                raise ParseError(label, number, f'expected a finite score in field 5, found "{_clip(score)}"')
+                raise ParseError(label, number, f'expected a finite number in field 5 "score", found "{_clip(score)}"')
             rank = fields[3]
             ranks.append(float(rank) if _NUMBER.match(rank) else np.nan)
             if tag is None:
                 tag = fields[5]
         else:
             if len(fields) != 4:
-                raise ParseError(label, number, _field_count_message(fields, 4, QRELS_LAYOUT, "qrels"))
+                raise ParseError(label, number, _field_count_message(fields, 4, QRELS_LAYOUT, "qrels", not lines))
             grade = fields[3]
             if not _INTEGER.match(grade):
                 raise ParseError(label, number,
@@ -359,12 +358,13 @@ def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.nd
     return pa.table(columns), np.asarray(lines, dtype=np.int64)
 
 
-def _field_count_message(fields: list[str], expected: int, layout: str, kind: str) -> str:
+def _field_count_message(fields: list[str], expected: int, layout: str, kind: str, first: bool) -> str:
+    """Say how many fields were found; on the first data line, recognise the other file type."""
     found = len(fields)
-    if kind == "run" and found == 4 and _INTEGER.match(fields[3]):
+    if first and kind == "run" and found == 4 and _INTEGER.match(fields[3]):
         return (f"expected {expected} fields {layout}, found 4 — this looks like a qrels file "
                 f'("qid iter docid rel"); give it as the qrels')
-    if kind == "qrels" and found >= 6 and _NUMBER.match(fields[4]):
+    if first and kind == "qrels" and found >= 6 and _NUMBER.match(fields[4]):
         return (f"expected {expected} fields {layout}, found {found} — this looks like a run file "
                 f'("qid Q0 docid rank score tag"); give it as a run')
     return f"expected {expected} fields {layout}, found {found}"
@@ -386,7 +386,8 @@ def _check_finite(table: pa.Table, label: str, lines: np.ndarray | None) -> None
     score = table.column("score").to_numpy()
     bad = np.flatnonzero(~np.isfinite(score))
     if bad.size:
-        raise ParseError(label, _line_of(int(bad[0]), lines), f"expected a finite score, found {score[bad[0]]}")
+        raise ParseError(label, _line_of(int(bad[0]), lines),
+                         f'expected a finite number in field 5 "score", found "{score[bad[0]]}"')
 
 
 def _dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, value: str) -> pa.Table:

@@ -176,7 +176,7 @@ class Rankings:
 
     def segment_sum(self, values: np.ndarray) -> np.ndarray:
         """Sum of ``values`` per query (0 for an empty ranking)."""
-        return np.bincount(self.seg, weights=values, minlength=self.n_queries)
+        return np.bincount(self.seg, weights=values, minlength=self.n_queries).astype(np.float64, copy=False)
 
     def segment_max(self, values: np.ndarray, empty: float = 0.0) -> np.ndarray:
         """Maximum of ``values`` per query (``empty`` for an empty ranking)."""

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Set up and run rankscope from a clean checkout: ``python3 dev.py run`` or ``python3 dev.py test``.
+
+``run``  creates ``.venv`` (once), installs rankscope with the dashboard, and opens the dashboard on the
+         bundled demo collection at http://127.0.0.1:8501.
+``test`` creates ``.venv`` (once), installs the test dependencies, installs Debian's Chromium when it is
+         missing and this runs as root, and runs the whole test suite. Extra arguments go to pytest.
+
+Both are idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
+Only the standard library is used here, so this works with nothing but python3.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+
+
+def sh(*cmd: str | os.PathLike, check: bool = True) -> int:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.run([str(c) for c in cmd], cwd=ROOT, check=check).returncode
+
+
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def apt_install(*packages: str) -> bool:
+    if not (is_root() and shutil.which("apt-get")):
+        return False
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    return subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env).returncode == 0
+
+
+def ensure_venv() -> None:
+    if PYTHON.exists():
+        return
+    if subprocess.run([sys.executable, "-m", "venv", str(VENV)]).returncode != 0:
+        shutil.rmtree(VENV, ignore_errors=True)
+        version = f"python3.{sys.version_info.minor}-venv"
+        if not (apt_install(version) or apt_install("python3-venv")):
+            sys.exit(f"cannot create {VENV}: install Debian's python3-venv ({version}) and run this again")
+        sh(sys.executable, "-m", "venv", VENV)
+
+
+def ensure_installed(extras: str) -> None:
+    stamp = VENV / f".installed-{extras}"
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    sh(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    sh(PYTHON, "-m", "pip", "install", "--quiet", "-e", f".[{extras}]")
+    stamp.write_text(digest)
+
+
+def ensure_chromium() -> None:
+    if shutil.which("chromium") or Path("/usr/bin/chromium").exists():
+        return
+    if not apt_install("chromium"):
+        print("note: Debian's chromium is not installed; the browser tests will be skipped "
+              "(or fail when CI=true)", flush=True)
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "help"
+    if command == "run":
+        ensure_venv()
+        ensure_installed("dashboard")
+        return sh(BIN / "rankscope", "dashboard", *argv[1:], check=False)
+    if command == "test":
+        ensure_venv()
+        ensure_installed("test")
+        ensure_chromium()
+        return sh(PYTHON, "-m", "pytest", *argv[1:], check=False)
+    print(__doc__)
+    return 0 if command in ("help", "-h", "--help") else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,76 @@
+"""Readers: every kind of source, duplicate policies, tie-breaking and the float32 convention."""
+
+from __future__ import annotations
+
+import gzip
+
+import pandas as pd
+import pytest
+
+from metrics import ParseError, ValidationError, evaluate, read_qrels, read_run
+
+RUN = "1 Q0 a 1 3.0 sysA\n1 Q0 b 2 2.0 sysA\n2 Q0 c 1 1.0 sysA\n"
+
+
+def test_sources_agree(tmp_path):
+    path = tmp_path / "bm25.run"
+    path.write_text(RUN)
+    gz = tmp_path / "bm25.run.gz"
+    gz.write_bytes(gzip.compress(RUN.encode()))
+    frame = pd.DataFrame({"query": ["1", "1", "2"], "docid": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    runs = [read_run(path), read_run(str(path)), read_run(gz), read_run(RUN.encode(), name="bm25"),
+            read_run(RUN, name="bm25"), read_run(frame, name="bm25")]
+    for run in runs:
+        assert run.name == "bm25"
+        assert run.frame[["query", "docid", "score"]].equals(runs[0].frame[["query", "docid", "score"]])
+    assert runs[0].tag == "sysA"
+
+
+def test_missing_file_is_a_parse_error(tmp_path):
+    with pytest.raises(ParseError, match=r"^nope.run: cannot read file"):
+        read_run(tmp_path / "nope.run")
+
+
+def test_dataframe_missing_columns():
+    with pytest.raises(ValidationError, match=r"missing \['score'\]"):
+        read_run(pd.DataFrame({"query": ["1"], "docid": ["a"]}))
+
+
+@pytest.mark.parametrize("policy, expected", [("first", 3.0), ("last", 1.0), ("max", 3.0)])
+def test_duplicate_policies(policy, expected):
+    text = "1 Q0 a 1 3.0 s\n1 Q0 b 2 2.0 s\n1 Q0 a 3 1.0 s\n"
+    run = read_run(text, duplicates=policy)
+    frame = run.frame.set_index("docid")
+    assert len(run) == 2 and frame.loc["a", "score"] == expected
+
+
+def test_duplicate_qrels_keep_max():
+    qrels = read_qrels("1 0 a 1\n1 0 a 3\n1 0 b 0\n", duplicates="max")
+    assert qrels.frame.set_index("docid").loc["a", "relevance"] == 3
+
+
+def test_unknown_policy():
+    with pytest.raises(ValidationError, match="duplicates must be one of"):
+        read_run(RUN, duplicates="sometimes")
+
+
+def test_ties_broken_by_docid_descending_bytewise():
+    # equal scores: docid descending byte-wise, so "b" > "B" > "A10" > "A1" (not numeric order)
+    qrels = "1 0 b 1\n1 0 B 0\n1 0 A10 0\n1 0 A1 0\n"
+    run = "1 Q0 A1 1 5 s\n1 Q0 A10 2 5 s\n1 Q0 B 3 5 s\n1 Q0 b 4 5 s\n"
+    assert evaluate(qrels, run, ["recip_rank"])["value"].tolist() == [1.0]
+    run_rev = "1 Q0 b 1 5 s\n1 Q0 B 2 5 s\n1 Q0 A10 3 5 s\n1 Q0 A1 4 5 s\n"
+    assert evaluate("1 0 A1 1\n", run_rev, ["recip_rank"])["value"].tolist() == [0.25]
+
+
+def test_float32_preset_collapses_near_ties():
+    # 1.0 and 1.0 + 1e-9 are equal in float32, so docid order decides: "z" first
+    qrels = "1 0 a 1\n1 0 z 0\n"
+    run = "1 Q0 a 1 1.000000001 s\n1 Q0 z 2 1.0 s\n"
+    assert evaluate(qrels, run, ["recip_rank"])["value"].tolist() == [0.5]
+    assert evaluate(qrels, run, ["recip_rank"], preset="trec_eval-10")["value"].tolist() == [1.0]
+
+
+def test_rank_column_is_ignored():
+    qrels = "1 0 a 1\n"
+    assert evaluate(qrels, "1 Q0 a 1 1.0 s\n1 Q0 b 2 2.0 s\n", ["recip_rank"])["value"].tolist() == [0.5]
