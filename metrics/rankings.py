@@ -21,11 +21,49 @@ import pyarrow.compute as pc
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
 
-__all__ = ["Judgments", "Rankings", "rank", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
+__all__ = ["Hits", "Judgments", "Rankings", "rank", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
 NONPOOL = -1
 UNJUDGED = -2
 TIE_CUTOFFS = (5, 10, 20)
+
+
+@dataclass(frozen=True)
+class Hits:
+    """The relevant ranked positions only — usually a small fraction of all positions.
+
+    Most measures read nothing else, so they cost time in proportion to the relevant documents retrieved,
+    not to the length of the run.
+
+    Attributes
+    ----------
+    index : numpy.ndarray
+        Positions (into the flat ranked arrays) holding a relevant document, ascending.
+    seg : numpy.ndarray
+        Query index of each.
+    pos : numpy.ndarray
+        1-based rank of each within its query.
+    order : numpy.ndarray
+        1-based count of relevant documents up to and including each (so ``order / pos`` is the precision
+        at that rank).
+    """
+
+    index: np.ndarray
+    seg: np.ndarray
+    pos: np.ndarray
+    order: np.ndarray
+
+    def count(self, n_queries: int, cutoff: int | None = None) -> np.ndarray:
+        """Relevant documents retrieved per query (within the cutoff)."""
+        seg = self.seg if cutoff is None else self.seg[self.pos <= cutoff]
+        return np.bincount(seg, minlength=n_queries).astype(np.float64)
+
+    def sum(self, values: np.ndarray, n_queries: int, cutoff: int | None = None) -> np.ndarray:
+        """Per-query sum of ``values`` (one per hit) over the hits within the cutoff."""
+        if cutoff is not None:
+            keep = self.pos <= cutoff
+            return np.bincount(self.seg[keep], weights=values[keep], minlength=n_queries).astype(np.float64)
+        return np.bincount(self.seg, weights=values, minlength=n_queries).astype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +191,19 @@ class Rankings:
         """Number of relevant documents at or above each ranked position, within its query."""
         return self._cum_relevant(self.level(rel))
 
+    def hits(self, rel: int | None = None) -> Hits:
+        """The relevant positions (grade >= the threshold) with their query, rank and running count."""
+        level = max(self.level(rel), 0)
+        cache = self.__dict__.setdefault("_hits_cache", {})
+        if level not in cache:
+            index = np.flatnonzero(self.rel >= level)
+            seg = np.searchsorted(self.offsets, index, side="right") - 1
+            pos = index - self.offsets[seg] + 1
+            first = np.searchsorted(seg, np.arange(self.n_queries), side="left")
+            order = np.arange(1, len(index) + 1) - first[seg]
+            cache[level] = Hits(index=index, seg=seg, pos=pos, order=order)
+        return cache[level]
+
     def _relevant(self, level: int) -> np.ndarray:
         cache = self.__dict__.setdefault("_relevant_cache", {})
         if level not in cache:
@@ -257,8 +308,8 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     rows, ties = _break_ties(run, rows, qc, sc)
     qc = qcode[rows]
 
-    dcode = pc.index_in(table["docid"].take(pa.array(rows)), value_set=judgments.docids)
-    dcode = pc.fill_null(dcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    dcode = pc.index_in(table["docid"], value_set=judgments.docids)
+    dcode = pc.fill_null(dcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)[rows]
     rel = judgments.grade_of(qc, dcode)
 
     counts = np.bincount(qc, minlength=len(judgments.queries))

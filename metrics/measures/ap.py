@@ -10,9 +10,8 @@ from metrics.measures.precision import TREC_CUTOFFS
 
 def average_precision(r, rel, cutoff) -> np.ndarray:
     """Sum of precision at each relevant rank <= cutoff, divided by the number of relevant documents."""
-    hits = r.relevant(rel) & r.within(cutoff)
-    precision = r.cum_relevant(rel) / r.pos
-    total = r.segment_sum(np.where(hits, precision, 0.0))
+    hits = r.hits(rel)
+    total = hits.sum(hits.order / hits.pos, r.n_queries, cutoff)
     num_rel = r.num_rel(rel).astype(np.float64)
     return np.divide(total, num_rel, out=np.zeros_like(total), where=num_rel > 0)
 

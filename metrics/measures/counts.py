@@ -90,8 +90,7 @@ class NumRelRet(_Count):
     trec = (Trec("num_rel_ret", order=4),)
 
     def compute(self, r) -> np.ndarray:
-        hits = r.relevant(self.rel) & r.within(self.cutoff)
-        return r.segment_sum(hits.astype(np.float64))
+        return r.hits(self.rel).count(r.n_queries, self.cutoff)
 
 
 @register

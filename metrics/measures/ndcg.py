@@ -16,9 +16,8 @@ def gains(grades: np.ndarray, kind: str) -> np.ndarray:
 
 def dcg(r, kind: str, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
     """DCG of the ranking and of the ideal ranking (all judged documents by grade), per query, cut at k."""
-    discount = 1.0 / np.log2(r.pos + 1.0)
-    mask = r.within(cutoff)
-    actual = r.segment_sum(np.where(mask, gains(r.rel, kind) * discount, 0.0))
+    hits = r.hits(1)  # only positive grades have a gain
+    actual = hits.sum(gains(r.rel[hits.index], kind) / np.log2(hits.pos + 1.0), r.n_queries, cutoff)
     ideal_grades, ideal_offsets = r.ideal_grades()
     counts = np.diff(ideal_offsets)
     seg = np.repeat(np.arange(r.n_queries), counts)

@@ -31,7 +31,7 @@ class P(Measure):
     trec = (Trec("P", "cutoff", TREC_CUTOFFS, order=11), Trec("set_P", order=27))
 
     def compute(self, r) -> np.ndarray:
-        hits = r.segment_sum((r.relevant(self.rel) & r.within(self.cutoff)).astype(np.float64))
+        hits = r.hits(self.rel).count(r.n_queries, self.cutoff)
         if self.cutoff is None:
             return np.divide(hits, r.num_ret, out=np.zeros_like(hits), where=r.num_ret > 0)
         return hits / self.cutoff

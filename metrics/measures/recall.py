@@ -30,6 +30,6 @@ class R(Measure):
     trec = (Trec("recall", "cutoff", TREC_CUTOFFS, order=12), Trec("set_recall", order=29))
 
     def compute(self, r) -> np.ndarray:
-        hits = r.segment_sum((r.relevant(self.rel) & r.within(self.cutoff)).astype(np.float64))
+        hits = r.hits(self.rel).count(r.n_queries, self.cutoff)
         num_rel = r.num_rel(self.rel).astype(np.float64)
         return np.divide(hits, num_rel, out=np.zeros_like(hits), where=num_rel > 0)

@@ -29,5 +29,10 @@ class RR(Measure):
     trec = (Trec("recip_rank", order=9),)
 
     def compute(self, r) -> np.ndarray:
-        first = r.relevant(self.rel) & (r.cum_relevant(self.rel) == 1) & r.within(self.cutoff)
-        return r.segment_sum(np.where(first, 1.0 / r.pos, 0.0))
+        hits = r.hits(self.rel)
+        first = hits.order == 1
+        out = np.zeros(r.n_queries)
+        out[hits.seg[first]] = 1.0 / hits.pos[first]
+        if self.cutoff is not None:
+            out[out < 1.0 / self.cutoff] = 0.0
+        return out
