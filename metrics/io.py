@@ -161,7 +161,7 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
                                                                "relevance"))
     data, label = _load(source, name)
     _check_text(data, label, QRELS_LAYOUT)
-    table, lines = _parse(data, label, kind="qrels")
+    table, lines, _ = _parse(data, label, kind="qrels")
     return Qrels(name=label, table=_dedupe(table, label, lines, duplicates, "relevance"))
 
 
@@ -204,9 +204,8 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         return Run(name=label, table=_dedupe(table, label, None, duplicates, "score"), tag=label)
     data, label = _load(source, name)
     _check_text(data, label, RUN_LAYOUT)
-    table, lines = _parse(data, label, kind="run")
-    tag = table.column("tag")[0].as_py()
-    table = table.drop_columns(["tag"])
+    table, lines, tag = _parse(data, label, kind="run")
+    del data  # the bytes can go before the duplicate check allocates
     _check_finite(table, label, lines)
     system = name if name is not None else _system_name(label)
     return Run(name=system, table=_dedupe(table, label, lines, duplicates, "score"), tag=tag)
@@ -278,8 +277,9 @@ def _check_policy(duplicates: str) -> None:
 # parsing
 
 
-def _parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray | None]:
-    """Parse bytes into a table; also return the 1-based line number of each row (None: row i is line i+1)."""
+def _parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray | None, str]:
+    """Parse bytes into a table; also return the 1-based line number of each row (None: row i is line i+1)
+    and, for runs, the tag of the first line."""
     # pyarrow reads lines as rows only when no line is blank, a comment or CR-terminated; it rejects blank
     # lines and wrong field counts itself (then the line reader says exactly what is wrong), so the checks
     # left here are one memchr for CR and a look at the (few) distinct query ids for comments.
@@ -288,7 +288,8 @@ def _parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray 
             table = _parse_fast(data, kind)
             queries = pc.unique(table.column("query")).to_pylist()
             if not any(q.startswith("#") for q in queries):
-                return table, None
+                first = data[: data.find(b"\n")] if b"\n" in data else data
+                return table, None, first.decode("utf-8").split()[-1] if kind == "run" else ""
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
     return _parse_lines(data, label, kind=kind)
@@ -297,8 +298,7 @@ def _parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray 
 def _parse_fast(data: bytes, kind: str) -> pa.Table:
     if kind == "run":
         names = ["query", "q0", "docid", "rank", "score", "tag"]
-        types = {"query": pa.string(), "docid": pa.string(), "rank": pa.float64(), "score": pa.float64(),
-                 "tag": pa.string()}
+        types = {"query": pa.string(), "docid": pa.string(), "rank": pa.float64(), "score": pa.float64()}
     else:
         names = ["query", "iter", "docid", "relevance"]
         types = {"query": pa.string(), "docid": pa.string(), "relevance": pa.int64()}
@@ -316,10 +316,10 @@ def _parse_fast(data: bytes, kind: str) -> pa.Table:
         score = table.column("score").to_numpy()
         if not np.isfinite(score).all():
             raise pa.ArrowInvalid("non-finite score")
-    return table.combine_chunks()
+    return table
 
 
-def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray]:
+def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray, str]:
     text = _decode(data, label)
     queries: list[str] = []
     docids: list[str] = []
@@ -361,10 +361,9 @@ def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.nd
     if run:
         columns["score"] = pa.array(values, pa.float64())
         columns["rank"] = pa.array(ranks, pa.float64())
-        columns["tag"] = pa.array([tag] * len(lines), pa.string())
     else:
         columns["relevance"] = pa.array(values, pa.int64())
-    return pa.table(columns), np.asarray(lines, dtype=np.int64)
+    return pa.table(columns), np.asarray(lines, dtype=np.int64), tag or ""
 
 
 def _field_count_message(fields: list[str], expected: int, layout: str, kind: str, first: bool) -> str:
@@ -446,9 +445,10 @@ def _maybe_duplicated(table: pa.Table) -> np.ndarray:
 def _string_hash(column: pa.ChunkedArray | pa.Array, width: int = 12) -> np.ndarray:
     """A 64-bit FNV-style hash of each string's length and its first and last ``width`` bytes."""
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    array = array.cast(pa.large_string())
     n = len(array)
-    offsets = np.frombuffer(array.buffers()[1], dtype=np.int64)[array.offset:array.offset + n + 1]
+    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
+    offsets = offsets.astype(np.int64)
     raw = array.buffers()[2]
     data = np.concatenate([np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8),
                            np.zeros(width, dtype=np.uint8)])
