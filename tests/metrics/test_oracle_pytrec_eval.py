@@ -17,7 +17,7 @@ import pytest
 
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
 
-from metrics import evaluate  # noqa: E402
+from metrics import evaluate, parse_measure  # noqa: E402
 from tests.random_collections import random_collection, trec_order  # noqa: E402
 
 # every measure family pytrec_eval computes, except the non-numeric runid and relstring
@@ -62,21 +62,27 @@ def test_per_query_and_aggregate_equal_pytrec_eval(family, options):
         table = {(q, m): v for q, m, v in zip(got["query"], got["measure"], got["value"])}
         assert set(got["query"]) == set(expected), f"seed {seed}: evaluated queries differ"
         labels = sorted({m for m in got["measure"]})
+        adjusted: dict = {}
         for query, values in expected.items():
             for label, value in values.items():
                 assert (query, label) in table, f"seed {seed}: {label} missing for query {query}"
                 mine = table[(query, label)]
                 if label.startswith("gm_"):
                     mine = math.log(max(mine, 1e-5))  # pytrec_eval reports the per-query log
-                assert mine == pytest.approx(value, abs=1e-9), f"seed {seed} query {query} {label}"
+                if math.isnan(value) and query not in collection.run:
+                    # the -c emulation hands pytrec_eval an empty ranking, where interpolated precision is
+                    # 0/0; trec_eval itself never computes a missing query and prints 0 (10.0's out.test.aqc)
+                    value = 0.0
+                adjusted.setdefault(label, []).append(value)
+                # -J can empty a ranking: trec_eval then prints nan for iprec_at_recall_0.00 and 11pt_avg
+                assert mine == pytest.approx(value, abs=1e-9, nan_ok=True), f"seed {seed} query {query} {label}"
                 compared += 1
         for label in labels:
-            values = [v[label] for v in expected.values() if label in v]
+            values = adjusted.get(label, [])
             if not values:
                 continue
             want = pytrec_eval.compute_aggregated_measure(label, values)
             mine = got.loc[got["measure"] == label, "value"].to_numpy()
-            from metrics import parse_measure
-
-            assert parse_measure(label).aggregate(mine) == pytest.approx(want, abs=1e-9), f"seed {seed} all {label}"
+            assert parse_measure(label).aggregate(mine) == pytest.approx(want, abs=1e-9, nan_ok=True), \
+                f"seed {seed} all {label}"
     assert compared > 0
