@@ -14,6 +14,21 @@ def gains(grades: np.ndarray, kind: str) -> np.ndarray:
     return g if kind == "linear" else np.exp2(g) - 1.0
 
 
+def discount(pos: np.ndarray, kind: str = "log2", base: float = 2.0) -> np.ndarray:
+    """Discount factor (the divisor) at 1-based rank ``pos``.
+
+    ``"log2"``: ``log2(i + 1)`` (trec_eval, Burges et al.). ``"jk"``: Järvelin and Kekäläinen's original:
+    ranks ``i < base`` undiscounted (divisor 1), rank ``i >= base`` divided by ``log_base(i)``; with base 2
+    only rank 1 is undiscounted.
+    """
+    pos = np.asarray(pos, dtype=np.float64)
+    if kind == "log2":
+        return np.log2(pos + 1.0)
+    if kind == "jk":
+        return np.where(pos < base, 1.0, np.log(np.maximum(pos, 1.0)) / np.log(base))
+    raise ValueError(f"unknown discount {kind!r}; expected 'log2' or 'jk'")
+
+
 def dcg(r, kind: str, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
     """DCG of the ranking and of the ideal ranking (all judged documents by grade), per query, cut at k."""
     hits = r.hits(1)  # only positive grades have a gain
@@ -56,3 +71,29 @@ class nDCG(Measure):
     def compute(self, r) -> np.ndarray:
         actual, ideal = dcg(r, self.gain, self.cutoff)
         return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
+
+
+def ranked_gains(r, kind: str = "linear") -> np.ndarray:
+    """Gain at each ranked position (0 for unjudged and non-relevant documents)."""
+    return gains(r.rel, kind)
+
+
+def ideal_prefix(r, kind: str = "linear", discount_kind: str = "log2", base: float = 2.0):
+    """The ideal ranking of each query as flat arrays.
+
+    Returns ``(grades, offsets, seg, pos, cum_idcg)``: the positive grades sorted descending per query,
+    their per-query offsets, query index and 1-based rank of each, and the ideal DCG up to each rank.
+    """
+    grades, offsets = r.ideal_grades()
+    seg = np.repeat(np.arange(r.n_queries), np.diff(offsets))
+    pos = np.arange(len(grades)) - offsets[:-1][seg] + 1
+    contrib = gains(grades, kind) / discount(pos, discount_kind, base)
+    total = np.cumsum(contrib)
+    before = np.concatenate(([0.0], total))[offsets[:-1]]
+    return grades, offsets, seg, pos, total - before[seg]
+
+
+def lookup(values: np.ndarray, offsets: np.ndarray, seg: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``values`` at 1-based rank ``k`` of query ``seg`` (0 where ``k`` is 0), element-wise."""
+    idx = offsets[:-1][seg] + k - 1
+    return np.where(k >= 1, values[np.maximum(idx, 0)] if len(values) else 0.0, 0.0)
