@@ -7,6 +7,7 @@ import json
 import math
 import sys
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["register", "run", "format_trec"]
@@ -45,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     specs = args.measures or ["official"]
     wants_runid = any(s in ("runid", "official", "all_trec") for s in specs)
     specs = [s for s in specs if s != "runid"]
+    relstring, specs = _relstring(specs)
     pairs = _resolve(specs, version) if specs else []
     qrels = read_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
@@ -55,17 +57,73 @@ def run(args: argparse.Namespace) -> int:
     for rk in rankings:
         frame = per_query_frame(rk, pairs) if pairs else pd.DataFrame(columns=["system", "query", "measure", "value"])
         answered = set(rk.run.queries)
+        strings = {}
+        if relstring is not None:
+            strings[relstring.label] = dict(zip(rk.queries, relevance_strings(rk, relstring.length)))
         if args.format == "trec":
-            out.write(format_trec(rk, frame, pairs, per_query=args.per_query, runid=wants_runid,
-                                  skip_unanswered=version < 10, answered=answered))
+            out.write(format_trec(rk, frame, pairs + ([(relstring.label, relstring)] if relstring else []),
+                                  per_query=args.per_query, runid=wants_runid, skip_unanswered=version < 10,
+                                  answered=answered, strings=strings))
         else:
             records.extend(_records(rk, frame, pairs, per_query=args.per_query))
+            if args.per_query:
+                for label, values in strings.items():
+                    records.extend({"system": rk.system, "query": q, "measure": label, "value": v}
+                                   for q, v in values.items())
     if args.format == "json":
         json.dump(records, out, indent=1, allow_nan=False)
         out.write("\n")
     elif args.format == "csv":
         pd.DataFrame(records, columns=["system", "query", "measure", "value"]).to_csv(out, index=False)
     return 0
+
+
+class RelString:
+    """trec_eval's ``relstring``: the grades of the top documents as text, per query only (no summary).
+
+    One character per document: the grade 0-9, ``>`` above 9, ``-`` not in the qrels, ``.`` judged with a
+    negative grade. ``relstring`` shows 10 documents; ``relstring.N`` shows N and is printed ``relstring_N``.
+    """
+
+    integer = False
+    text = True
+
+    def __init__(self, length: int, label: str) -> None:
+        self.length, self.label = length, label
+
+    def trec_spelling(self):
+        from metrics.measures.base import Trec
+
+        return Trec("relstring", order=11.5)
+
+
+def _relstring(specs: list[str]) -> tuple[RelString | None, list[str]]:
+    """Take ``relstring`` / ``relstring.N`` out of the specs (``all_trec`` implies the default one)."""
+    found = None
+    rest = []
+    for spec in specs:
+        base, dot, value = spec.partition(".")
+        if base == "relstring" or spec.startswith("relstring_"):
+            raw = value if dot else spec[len("relstring_"):] if spec.startswith("relstring_") else ""
+            if raw and not raw.isdigit():
+                from metrics.errors import UnknownMeasureError
+                raise UnknownMeasureError(f"relstring: expected a whole number of documents, got {raw!r}")
+            found = RelString(int(raw), f"relstring_{int(raw)}") if raw else RelString(10, "relstring")
+            continue
+        rest.append(spec)
+    if found is None and "all_trec" in specs:
+        found = RelString(10, "relstring")
+    return found, rest
+
+
+def relevance_strings(rk, length: int) -> list[str]:
+    """``relstring`` of every query of a ranked run: one character per document of the top ``length``."""
+    chars = np.array(list("0123456789"), dtype=object)
+    out = []
+    for q in range(rk.n_queries):
+        rel = rk.rel[rk.offsets[q]:min(rk.offsets[q] + length, rk.offsets[q + 1])]
+        out.append("".join(">" if g > 9 else chars[g] if g >= 0 else "-" if g == -1 else "." for g in rel))
+    return out
 
 
 def _resolve(specs, version: int):
@@ -96,12 +154,12 @@ def _value_text(measure, value: float) -> str:
 
 
 def format_trec(rk, frame: pd.DataFrame, pairs, *, per_query: bool, runid: bool, skip_unanswered: bool,
-                answered: set) -> str:
+                answered: set, strings: dict | None = None) -> str:
     """trec_eval's text output for one ranked run: ``%-22s\\t%s\\t%s`` lines, per query then ``all``."""
     ordered = _ordered(pairs)
     lines = []
-    if per_query and len(frame):
-        table = frame.pivot(index="query", columns="measure", values="value")
+    if per_query and (len(frame) or strings):
+        table = frame.pivot(index="query", columns="measure", values="value") if len(frame) else None
         for query in rk.queries:
             if skip_unanswered and query not in answered:
                 continue
@@ -109,10 +167,15 @@ def format_trec(rk, frame: pd.DataFrame, pairs, *, per_query: bool, runid: bool,
                 spelling = measure.trec_spelling()
                 if spelling is not None and not spelling.per_query:
                     continue
+                if getattr(measure, "text", False):
+                    lines.append(f"{label:<22s}\t{query}\t'{strings[label][query]}'")
+                    continue
                 lines.append(f"{label:<22s}\t{query}\t{_value_text(measure, table.at[query, label])}")
     if runid:
         lines.append(f"{'runid':<22s}\tall\t{rk.run.tag}")
     for label, measure in ordered:
+        if getattr(measure, "text", False):
+            continue
         values = frame.loc[frame["measure"] == label, "value"].to_numpy()
         lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.aggregate(values))}")
     return "".join(line + "\n" for line in lines)

@@ -134,12 +134,40 @@ class IPrecAvg(Measure):
     pretty_name = "11-point interpolated AP"
     description = "Interpolated precision averaged over the recall levels 0, 0.1, ..., 1."
     latex = r"11pt = \frac{1}{11}\sum_{x \in \{0, 0.1, \dots, 1\}} IPrec@x"
-    params = (Param("rel", int, default=None, help="minimum grade counted as relevant"),)
+    params = (Param("rel", int, default=None, help="minimum grade counted as relevant"),
+              Param("levels", tuple, default=(), help="recall levels averaged (default the eleven 0, 0.1, ..., 1)"))
     trec = (Trec("11pt_avg", order=17),)
 
+    def _check(self) -> None:
+        for level in self.levels:
+            if not isinstance(level, (int, float)) or not 0.0 <= level <= 1.0:
+                from metrics.errors import ValidationError
+                raise ValidationError(f"IPrecAvg: recall levels must be numbers in [0, 1], got {level!r}")
+
+    @classmethod
+    def from_trec_params(cls, text: str) -> "IPrecAvg":
+        """``-m 11pt_avg..25,.5,.75``: average over the listed recall levels (printed ``11pt_avg_.25,.5,.75``)."""
+        try:
+            levels = tuple(float(v) for v in text.split(",") if v != "")
+        except ValueError:
+            from metrics.errors import UnknownMeasureError
+            raise UnknownMeasureError(f"11pt_avg: expected recall levels like .25,.5,.75, got {text!r}") from None
+        return cls(levels=levels)
+
+    def trec_spelling(self) -> Trec | None:
+        return self.trec[0] if {k for k, _ in self._key()[1]} <= {"levels"} else None
+
+    def trec_label(self) -> str | None:
+        if self.trec_spelling() is None:
+            return None
+        if not self.levels:
+            return "11pt_avg"
+        return "11pt_avg_" + ",".join(f"{v:g}".removeprefix("0") if v < 1 else f"{v:g}" for v in self.levels)
+
     def compute(self, r) -> np.ndarray:
-        values = interpolated_precision(r, RECALL_LEVELS, self.rel)
+        levels = self.levels or RECALL_LEVELS
+        values = interpolated_precision(r, levels, self.rel)
         total = np.zeros(r.n_queries)
-        for column in reversed(range(len(RECALL_LEVELS))):  # trec_eval's order of summation
+        for column in reversed(range(len(levels))):  # trec_eval's order of summation
             total += values[:, column]
-        return total / len(RECALL_LEVELS)
+        return total / len(levels)

@@ -69,6 +69,8 @@ def expand_trec(spec: str, version: int = 9) -> list[Measure]:
     if spec in table:
         return _defaults(*table[spec])
     base, dot, rest = spec.partition(".")
+    if dot and base in table and table[base][1].param is None and hasattr(table[base][0], "from_trec_params"):
+        return [table[base][0].from_trec_params(rest)]
     if dot and base in table and table[base][1].param is not None:
         cls, spelling = table[base]
         values = sorted({_value(cls, spelling, raw) for raw in rest.split(",") if raw != ""})

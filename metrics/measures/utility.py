@@ -47,6 +47,19 @@ class Utility(Measure):
               Param("rel", int, default=None, help="minimum grade counted as relevant"))
     trec = (Trec("utility", order=16),)
 
+    @classmethod
+    def from_trec_params(cls, text: str) -> "Utility":
+        """``-m utility.2,-1,0,0``: the four coefficients a, b, c, d."""
+        parts = text.split(",")
+        try:
+            values = [float(v) for v in parts]
+        except ValueError:
+            values = []
+        if len(values) != 4:
+            from metrics.errors import UnknownMeasureError
+            raise UnknownMeasureError(f"utility: expected four coefficients like 2,-1,0,0, got {text!r}")
+        return cls(**dict(zip(COEFFICIENTS, values)))
+
     def trec_spelling(self) -> Trec | None:
         return self.trec[0] if {k for k, _ in self._key()[1]} <= set(COEFFICIENTS) else None
 
