@@ -15,7 +15,7 @@ from metrics.measures import Measure, parse_measure
 from metrics.measures.trec_names import expand_trec, trec_table
 from metrics.rankings import Judgments, Rankings, rank
 
-__all__ = ["evaluate", "aggregate", "rank_runs", "resolve_measures", "DEFAULT_MEASURES", "COLUMNS"]
+__all__ = ["evaluate", "aggregate", "summarise", "rank_runs", "resolve_measures", "DEFAULT_MEASURES", "COLUMNS"]
 
 COLUMNS = ("system", "query", "measure", "value")
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@100", "RR")
@@ -158,3 +158,44 @@ def aggregate(per_query: pd.DataFrame) -> pd.DataFrame:
         measure = measures.setdefault(label, parse_measure(label))
         rows.append((system, label, measure.aggregate(group["value"].to_numpy()), len(group)))
     return pd.DataFrame(rows, columns=["system", "measure", "value", "n_queries"])
+
+
+def summarise(per_query: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Each system's value of each measure with a confidence interval over queries.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        As returned by :func:`evaluate`.
+    confidence : float, default=0.95
+        Coverage of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :func:`aggregate` plus ``std`` (sample standard deviation over queries), ``ci_low``
+        and ``ci_high``: the Student-t interval ``mean ± t(n-1) · s / √n`` for measures averaged with the
+        arithmetic mean (NaN for sums, geometric means and fewer than two queries).
+
+    Notes
+    -----
+    The interval treats the queries as a sample from a population of queries; it says how far the mean
+    could move with other queries of the same kind, not how two systems compare (use
+    :mod:`metrics.significance` for that: paired tests are far more sensitive).
+    """
+    from scipy import stats
+
+    if not 0.0 < confidence < 1.0:
+        raise ValidationError(f"confidence must be between 0 and 1, got {confidence!r}")
+    summary = aggregate(per_query)
+    grouped = per_query.groupby(["system", "measure"], sort=False)["value"]
+    std = grouped.std(ddof=1).rename("std")
+    summary = summary.join(std, on=["system", "measure"])
+    n = summary["n_queries"].to_numpy(dtype=np.float64)
+    mean_kind = np.array([parse_measure(m).aggregation == "mean" for m in summary["measure"]], dtype=bool)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.5 + confidence / 2.0, np.maximum(n - 1.0, 1.0)) * summary["std"].to_numpy() / np.sqrt(n)
+    half = np.where(mean_kind & (n >= 2), half, np.nan)
+    summary["ci_low"] = summary["value"] - half
+    summary["ci_high"] = summary["value"] + half
+    return summary
