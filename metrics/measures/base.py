@@ -97,9 +97,10 @@ class Measure:
     higher_is_better : bool
     params : tuple of Param
         ``cutoff`` is written after ``@``.
-    aggregation : {"mean", "sum", "gmean"}
+    aggregation : {"mean", "sum", "gmean", "median"}
         How per-query values combine into the system's value (trec_eval: ``num_*`` sum; ``gm_*`` geometric
-        mean with values floored at 1e-5, computed as the exp of the mean of the per-query logs).
+        mean with values floored at 1e-5, computed as the exp of the mean of the per-query logs); "median"
+        the median of the per-query values.
     bounds : tuple
         (low, high) of a per-query value; None where unbounded.
     integer : bool
@@ -205,6 +206,8 @@ class Measure:
             return float(values.sum())
         if not len(values):
             return 0.0
+        if self.aggregation == "median":
+            return float(np.median(values))
         if self.aggregation == "gmean":
             return float(np.exp(np.mean(np.log(np.maximum(values, 1e-5)))))
         return float(values.mean())
@@ -237,8 +240,8 @@ def register(cls: type[Measure]) -> type[Measure]:
             raise TypeError(f"{cls.__name__} must declare {attr!r}")
     if not cls.__doc__:
         raise TypeError(f"{cls.__name__} must have a docstring")
-    if cls.aggregation not in ("mean", "sum", "gmean"):
-        raise TypeError(f"{cls.__name__}: aggregation must be mean, sum or gmean")
+    if cls.aggregation not in ("mean", "sum", "gmean", "median"):
+        raise TypeError(f"{cls.__name__}: aggregation must be mean, sum, gmean or median")
     names = [p.name for p in cls.params]
     if len(set(names)) != len(names):
         raise TypeError(f"{cls.__name__}: duplicate parameter names")

@@ -1,11 +1,26 @@
-"""Normalised discounted cumulative gain (trec_eval ndcg and ndcg_cut)."""
+"""Normalised discounted cumulative gain (trec_eval ndcg and ndcg_cut), its gain and discount functions, and
+the joint-judgments restriction of the qrels used for the ideal ranking when comparing systems."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from metrics.errors import UnknownMeasureError, ValidationError
 from metrics.measures.base import Measure, Param, Trec, register
 from metrics.measures.precision import TREC_CUTOFFS
+
+__all__ = ["nDCG", "gains", "discount", "discounted_gain", "dcg", "ideal_grades", "ideal_prefix", "ranked_gains",
+           "lookup", "joint_ideal_qrels", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM", "check_base"]
+
+GAIN_PARAM = Param("gain", str, default="linear", choices=("linear", "exp"),
+                   help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)")
+DISCOUNT_PARAM = Param("discount", str, default="log2", choices=("log2", "jk"),
+                       help="divisor at rank i: log2(i+1) (log2, trec_eval) or Järvelin-Kekäläinen's "
+                            "max(1, log_b(i)) with ranks i < b undiscounted (jk)")
+BASE_PARAM = Param("base", float, default=2.0, min=1.0,
+                   help="logarithm base b of the jk discount (> 1; ranks below b are not discounted)")
 
 
 def gains(grades: np.ndarray, kind: str) -> np.ndarray:
@@ -29,19 +44,55 @@ def discount(pos: np.ndarray, kind: str = "log2", base: float = 2.0) -> np.ndarr
     raise ValueError(f"unknown discount {kind!r}; expected 'log2' or 'jk'")
 
 
-def dcg(r, kind: str, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """DCG of the ranking and of the ideal ranking (all judged documents by grade), per query, cut at k."""
+def check_base(measure: Measure) -> None:
+    """Cross-parameter check shared by the DCG family: ``base`` > 1, and set only with ``discount="jk"``."""
+    if measure.base <= 1.0:
+        raise ValidationError(f"{measure.name}: parameter 'base' must be > 1, got {measure.base!r}")
+    if measure.discount != "jk" and measure.base != BASE_PARAM.default:
+        raise ValidationError(f"{measure.name}: parameter 'base' applies to discount=\"jk\" only")
+
+
+def discounted_gain(r, kind: str = "linear", cutoff: int | None = None, discount_kind: str = "log2",
+                    base: float = 2.0) -> np.ndarray:
+    """DCG of each query's ranking, cut at ``cutoff``: the sum of ``gain(grade) / discount(rank)``."""
     hits = r.hits(1)  # only positive grades have a gain
-    actual = hits.sum(gains(r.rel[hits.index], kind) / np.log2(hits.pos + 1.0), r.n_queries, cutoff)
-    ideal_grades, ideal_offsets = r.ideal_grades()
-    counts = np.diff(ideal_offsets)
+    return hits.sum(gains(r.rel[hits.index], kind) / discount(hits.pos, discount_kind, base), r.n_queries, cutoff)
+
+
+def ideal_grades(r, ideal: str = "judged") -> tuple[np.ndarray, np.ndarray]:
+    """Positive grades of the ideal ranking of each query, sorted descending, and their per-query offsets.
+
+    ``ideal="judged"``: every judged document of the query, retrieved or not (trec_eval). ``"retrieved"``:
+    only the documents of the run's own ranking (after the depth and judged-only cuts), re-sorted by grade.
+    """
+    if ideal == "judged":
+        return r.ideal_grades()
+    if ideal != "retrieved":
+        raise ValueError(f"unknown ideal {ideal!r}; expected 'judged' or 'retrieved'")
+    keep = r.rel > 0
+    grades, seg = r.rel[keep], r.seg[keep]
+    order = np.lexsort((-grades, seg))
+    counts = np.bincount(seg, minlength=r.n_queries)
+    return grades[order], np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+
+def dcg(r, kind: str, cutoff: int | None, discount_kind: str = "log2", base: float = 2.0,
+        ideal: str = "judged") -> tuple[np.ndarray, np.ndarray]:
+    """DCG of the ranking and of the ideal ranking, per query, cut at k.
+
+    The ideal ranking sorts all judged documents by grade (``ideal="judged"``, trec_eval) or only the
+    retrieved ones (``ideal="retrieved"``).
+    """
+    actual = discounted_gain(r, kind, cutoff, discount_kind, base)
+    grades, offsets = ideal_grades(r, ideal)
+    counts = np.diff(offsets)
     seg = np.repeat(np.arange(r.n_queries), counts)
-    pos = np.arange(len(ideal_grades)) - ideal_offsets[:-1][seg] + 1
-    contrib = gains(ideal_grades, kind) / np.log2(pos + 1.0)
+    pos = np.arange(len(grades)) - offsets[:-1][seg] + 1
+    contrib = gains(grades, kind) / discount(pos, discount_kind, base)
     if cutoff is not None:
         contrib = np.where(pos <= cutoff, contrib, 0.0)
-    ideal = np.bincount(seg, weights=contrib, minlength=r.n_queries)
-    return actual, ideal
+    best = np.bincount(seg, weights=contrib, minlength=r.n_queries)
+    return actual, best
 
 
 @register
@@ -50,12 +101,36 @@ class nDCG(Measure):
 
     Notes
     -----
-    trec_eval: ``ndcg`` (no cutoff) and ``ndcg_cut_k``. Gains are the judged grades (linear, trec_eval's
-    default; ``gain="exp"`` uses 2^g - 1 as Burges et al.), the discount is 1/log2(i+1), and the ideal
-    ranking sorts *all* judged documents of the query by grade, retrieved or not. The relevance level
-    (``-l``) is ignored, as in trec_eval. A query whose ideal DCG is 0 scores 0.
+    trec_eval: ``ndcg`` (no cutoff) and ``ndcg_cut_k``, with the default parameters only. Gains are the
+    judged grades (linear, trec_eval's default; ``gain="exp"`` uses 2^g - 1 as Burges et al.), the discount
+    is 1/log2(i+1), and the ideal ranking sorts *all* judged documents of the query by grade, retrieved or
+    not. The relevance level (``-l``) is ignored, as in trec_eval. A query whose ideal DCG is 0 scores 0.
 
-    .. math:: nDCG@k = \\frac{\\sum_{i=1}^{k} g(d_i)/\\log_2(i+1)}{\\sum_{i=1}^{k} g(d^*_i)/\\log_2(i+1)}
+    ``discount="jk"`` is Järvelin and Kekäläinen's original discount: ranks i < b keep their full gain and
+    rank i >= b is divided by log_b(i) (``base`` b, default 2, so only rank 1 is undiscounted). With b = 2
+    it differs from log2(i+1) at every rank but is the same at rank 1.
+
+    ``ideal="retrieved"`` builds the ideal ranking from the retrieved documents only (the whole ranking,
+    not just its top k, so the value depends on documents below the cutoff). It can only raise the score
+    (a run that misses relevant documents is not penalised for it) and makes scores of different runs
+    incomparable, since each run has its own ideal; it is what many textbook examples compute. For an
+    ideal formed from the joint judgments of all compared systems, restrict the qrels with
+    :func:`joint_ideal_qrels` before evaluating.
+
+    .. math:: nDCG@k = \\frac{\\sum_{i=1}^{k} g(d_i)/\\mathrm{disc}(i)}{\\sum_{i=1}^{k} g(d^*_i)/\\mathrm{disc}(i)}
+
+    Examples
+    --------
+    The graded ranking 3, 2, 3, 0, 0, 1, 2, 2, 3, 0 with exponential gains and its own documents as the
+    ideal ranking (3, 3, 3, 2, 2, 2, 1, 0, 0, 0): DCG@3 = 12.39, IDCG@3 = 14.92, nDCG@3 = 0.83.
+
+    >>> from metrics import evaluate
+    >>> grades = [3, 2, 3, 0, 0, 1, 2, 2, 3, 0]
+    >>> qrels = "".join(f"1 0 d{i} {g}\\n" for i, g in enumerate(grades))
+    >>> run = "".join(f"1 Q0 d{i} {i + 1} {10 - i} x\\n" for i in range(10))
+    >>> m = 'nDCG(gain="exp",ideal="retrieved")@3'
+    >>> round(float(evaluate(qrels, {"x": run}, [m])["value"][0]), 2)
+    0.83
     """
 
     name = "nDCG"
@@ -64,13 +139,90 @@ class nDCG(Measure):
     description = "Discounted cumulative gain of the ranking divided by that of the ideal ranking."
     latex = r"nDCG@k = \frac{DCG@k}{IDCG@k},\quad DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i+1)}"
     params = (Param("cutoff", int, default=None, min=1, help="rank cutoff k"),
-              Param("gain", str, default="linear", choices=("linear", "exp"),
-                    help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)"))
+              GAIN_PARAM, DISCOUNT_PARAM, BASE_PARAM,
+              Param("ideal", str, default="judged", choices=("judged", "retrieved"),
+                    help="ideal ranking from all judged documents (judged, trec_eval) or from the "
+                         "retrieved ones only (retrieved, inflated)"),
+              Param("gain_map", tuple, default=(),
+                    help="gains of chosen grades, ((grade, gain), ...); other grades gain their grade "
+                         "(trec_eval -m ndcg.1=3,2=9)"))
     trec = (Trec("ndcg", order=20), Trec("ndcg_cut", "cutoff", TREC_CUTOFFS, order=23))
 
+    def _check(self) -> None:
+        check_base(self)
+        if self.gain_map:
+            try:
+                pairs = [(int(level), float(value)) for level, value in self.gain_map]
+            except (TypeError, ValueError):
+                raise ValidationError(f"nDCG: gain_map must be ((grade, gain), ...), got {self.gain_map!r}") from None
+            if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
+                raise ValidationError(f"nDCG: gain_map needs distinct grades >= 0, got {self.gain_map!r}")
+            if (self.gain, self.discount, self.ideal) != ("linear", "log2", "judged"):
+                raise ValidationError("nDCG: gain_map combines only with the default gain, discount and ideal")
+
+    @classmethod
+    def from_trec_params(cls, text: str) -> "nDCG":
+        """``-m ndcg.1=3,2=9,4=4.5``: grade 1 gains 3, grade 2 gains 9, grade 4 gains 4.5, others their grade."""
+        pairs = []
+        for item in text.split(","):
+            level, eq, value = item.partition("=")
+            try:
+                pairs.append((int(level), float(value)))
+            except ValueError:
+                raise UnknownMeasureError(f"ndcg: expected grade=gain pairs like 1=3,2=9, got {text!r}") from None
+            if not eq:
+                raise UnknownMeasureError(f"ndcg: expected grade=gain pairs like 1=3,2=9, got {text!r}")
+        return cls(gain_map=tuple(pairs))
+
+    def trec_spelling(self) -> Trec | None:
+        changed = {k for k, _ in self._key()[1]}
+        if changed == {"gain_map"}:
+            return self.trec[0]
+        return super().trec_spelling()
+
+    def trec_label(self) -> str | None:
+        if self.gain_map and self.trec_spelling() is not None:
+            text = ",".join(f"{level}={_number(float(value))}" for level, value in self.gain_map)
+            return f"ndcg_{text}"
+        return super().trec_label()
+
     def compute(self, r) -> np.ndarray:
-        actual, ideal = dcg(r, self.gain, self.cutoff)
+        if self.gain_map:
+            actual, ideal = _mapped_dcg(r, dict(self.gain_map), self.cutoff)
+        else:
+            actual, ideal = dcg(r, self.gain, self.cutoff, self.discount, self.base, self.ideal)
         return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def _mapped_dcg(r, mapping: dict, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and ideal DCG with per-grade gains, as trec_eval's ``ndcg.l=g,...``.
+
+    Every retrieved document adds its grade's gain (zero and negative gains included); the ideal ranking
+    orders the judged documents by gain, descending, and keeps the positive gains.
+    """
+    n_levels = r.rel_levels.shape[1]
+    level_gain = np.array([float(mapping.get(level, level)) for level in range(n_levels)])
+    judged = r.rel >= 0
+    gain = np.zeros(len(r.rel))
+    gain[judged] = level_gain[r.rel[judged]]
+    contrib = np.where(r.within(cutoff), gain / np.log2(r.pos + 1.0), 0.0)
+    actual = r.segment_sum(contrib)
+    order = np.argsort(-level_gain, kind="stable")
+    order = order[level_gain[order] > 0]
+    counts = r.rel_levels[:, order]
+    grades = np.repeat(np.tile(level_gain[order], r.n_queries), counts.ravel())
+    per_query = counts.sum(axis=1)
+    seg = np.repeat(np.arange(r.n_queries), per_query)
+    offsets = np.concatenate(([0], np.cumsum(per_query)))
+    pos = np.arange(len(grades)) - offsets[:-1][seg] + 1
+    icontrib = grades / np.log2(pos + 1.0)
+    if cutoff is not None:
+        icontrib = np.where(pos <= cutoff, icontrib, 0.0)
+    return actual, np.bincount(seg, weights=icontrib, minlength=r.n_queries).astype(np.float64)
 
 
 def ranked_gains(r, kind: str = "linear") -> np.ndarray:
@@ -97,3 +249,68 @@ def lookup(values: np.ndarray, offsets: np.ndarray, seg: np.ndarray, k: np.ndarr
     """``values`` at 1-based rank ``k`` of query ``seg`` (0 where ``k`` is 0), element-wise."""
     idx = offsets[:-1][seg] + k - 1
     return np.where(k >= 1, values[np.maximum(idx, 0)] if len(values) else 0.0, 0.0)
+
+
+def joint_ideal_qrels(qrels: Any, runs: Any, *, depth: int | None = None, **options: Any):
+    """The judgments restricted to the documents retrieved by at least one of the compared runs.
+
+    When several systems are compared, the ideal ranking of nDCG is often formed from the *joint*
+    judgments of those systems: the judged documents that at least one of them retrieved, rather than every
+    document in the qrels (which may come from a larger pool) or each run's own documents (``ideal=
+    "retrieved"``, which gives every run its own yardstick). Evaluate all the compared runs against the
+    returned judgments.
+
+    Parameters
+    ----------
+    qrels : Qrels or path, bytes, text
+    runs : Run, path, bytes, or a sequence or mapping of them
+        The compared runs, as :func:`metrics.evaluate` accepts them.
+    depth : int, optional
+        Only the top ``depth`` documents of each ranking count as retrieved (a pool of that depth); by
+        default every retrieved document counts.
+    **options
+        Other :class:`~metrics.conventions.Conventions` fields that decide the ranking (``preset``,
+        ``score_dtype``): ties and the depth cut follow them.
+
+    Returns
+    -------
+    Qrels
+        The judgment rows whose (query, document) pair appears in at least one run, in their original
+        order, named ``"<name> (joint)"``.
+
+    Notes
+    -----
+    The restriction applies to every measure evaluated with the returned judgments, not only to the ideal
+    ranking: relevant documents none of the runs found no longer count for recall or AP either, so use it
+    for the gain-based measures it is meant for. A query none of whose judged documents any run retrieved
+    has no judgments left and drops out of the evaluation, as an unjudged query does in trec_eval.
+
+    Examples
+    --------
+    >>> qrels = "1 0 a 2\\n1 0 b 1\\n1 0 c 1\\n"
+    >>> joint = joint_ideal_qrels(qrels, {"x": "1 Q0 a 1 2.0 x\\n", "y": "1 Q0 b 1 1.0 y\\n"})
+    >>> joint.frame["docid"].tolist()
+    ['a', 'b']
+    """
+    import pandas as pd
+    import pyarrow as pa
+
+    from metrics.evaluate import _as_qrels, rank_runs
+    from metrics.io import Qrels
+
+    judged = _as_qrels(qrels)
+    if depth is not None:
+        options["depth"] = depth
+    found = []
+    for rankings in rank_runs(judged, runs, **options):
+        if len(rankings.rel):
+            found.append(pd.DataFrame({"query": rankings.queries[rankings.seg].astype(object),
+                                       "docid": rankings.docids().astype(object)}))
+    table = judged.table
+    if not found:
+        return Qrels(name=f"{judged.name} (joint)", table=table.slice(0, 0))
+    retrieved = pd.MultiIndex.from_frame(pd.concat(found, ignore_index=True).drop_duplicates())
+    pairs = pd.MultiIndex.from_arrays([table.column("query").to_numpy(zero_copy_only=False),
+                                       table.column("docid").to_numpy(zero_copy_only=False)])
+    mask = pa.array(np.asarray(pairs.isin(retrieved), dtype=bool), type=pa.bool_())
+    return Qrels(name=f"{judged.name} (joint)", table=table.filter(mask))
