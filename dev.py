@@ -81,7 +81,8 @@ def main(argv: list[str]) -> int:
         ensure_venv()
         ensure_installed("test")
         ensure_chromium()
-        return sh(PYTHON, "-m", "pytest", *argv[1:], check=False)
+        workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto"]
+        return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
     print(__doc__)
     return 0 if command in ("help", "-h", "--help") else 2
 
