@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""Time rankscope against pytrec_eval, ranx and ir_measures, end to end from the files.
+
+    python benchmarks/run.py [--workloads sparse,dense,mid] [--repeat 3] [--repeat-slow N]
+                             [--tools rankscope-cli,pytrec_eval,...] [--json results.json]
+
+Every measurement is a fresh process that reads the qrels and run files and computes the same measures
+(map, ndcg_cut_10, ndcg, P_10, recall_100, recall_1000, recip_rank, Rprec, iprec_at_recall at 11 levels;
+ranx has no interpolated precision, so it computes the first eight only). A small wrapper process starts
+it, times it from start to exit and reads its peak resident memory with
+``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss``, so each number belongs to one tool run alone.
+
+Before a workload's times are printed, rankscope's values (the API and the command line's JSON output, full
+precision) are checked against pytrec_eval's on map, ndcg_cut_10, P_10, recall_1000 and recip_rank to
+1e-6; the script stops with status 1 if they disagree.
+
+A tool is a name and either a command line or a Python snippet (see ``TOOLS``): to add a row, add an entry.
+Snippets get the qrels and run paths as ``sys.argv[1:3]`` and print one line ``BENCH {json}`` with their
+aggregate values under trec_eval's names (and ``"timed"`` when only part of the process is timed).
+Workload files come from ``benchmarks/generate.py``, which this script calls first (it skips files that
+are up to date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+RESULTS = HERE / "results"
+
+IPREC = [f"iprec_at_recall_{i / 10:.2f}" for i in range(11)]
+MEASURES = ["map", "ndcg_cut_10", "ndcg", "P_10", "recall_100", "recall_1000", "recip_rank", "Rprec", *IPREC]
+GATE = ["map", "ndcg_cut_10", "P_10", "recall_1000", "recip_rank"]
+GATE_TOLERANCE = 1e-6
+
+CLI_MEASURES = ["-m", "map", "-m", "ndcg_cut.10", "-m", "ndcg", "-m", "P.10", "-m", "recall.100,1000",
+                "-m", "recip_rank", "-m", "Rprec", "-m", "iprec_at_recall"]
+
+
+@dataclass
+class Tool:
+    """One row of the tables.
+
+    ``argv`` (a command; ``{qrels}``, ``{run}``, ``{rankscope}``, ``{python}`` are filled in) or ``code``
+    (a Python snippet run as ``python -c code qrels run``). ``output`` says how to read the values:
+    ``bench`` (a ``BENCH {json}`` line), ``trec`` (trec_eval's text, 4 decimals) or ``json`` (rankscope's
+    JSON). ``env`` adds environment variables (``{tmpdir}`` is a fresh empty folder per measurement).
+    """
+
+    argv: list[str] | None = None
+    code: str | None = None
+    output: str = "bench"
+    env: dict[str, str] = field(default_factory=dict)
+    slow: bool = False  # repeated --repeat-slow times when that is given
+    note: str = ""
+
+
+SNIPPET_HEAD = textwrap.dedent("""\
+    import json, sys
+    QRELS, RUN = sys.argv[1], sys.argv[2]
+    def report(values, **extra):
+        print("BENCH " + json.dumps({"values": {k: float(v) for k, v in values.items()}, **extra}))
+    """)
+
+RANKSCOPE_API = SNIPPET_HEAD + textwrap.dedent(f"""\
+    from metrics import evaluate, aggregate
+    summary = aggregate(evaluate(QRELS, {{"run": RUN}}, {["map", "ndcg_cut_10", "ndcg", "P_10", "recall_100",
+                                                     "recall_1000", "recip_rank", "Rprec", "iprec_at_recall"]!r}))
+    report(dict(zip(summary["measure"], summary["value"])))
+    """)
+
+PYTREC_EVAL = SNIPPET_HEAD + textwrap.dedent("""\
+    import pytrec_eval
+    qrels = {}
+    with open(QRELS) as f:
+        for line in f:
+            qid, _, docid, rel = line.split()
+            qrels.setdefault(qid, {})[docid] = int(rel)
+    run = {}
+    with open(RUN) as f:
+        for line in f:
+            qid, _, docid, _, score, _ = line.split()
+            run.setdefault(qid, {})[docid] = float(score)
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map", "ndcg_cut.10", "ndcg", "P.10", "recall.100,1000", "recip_rank", "Rprec", "iprec_at_recall"})
+    per_query = evaluator.evaluate(run)
+    names = next(iter(per_query.values())).keys()
+    report({m: sum(v[m] for v in per_query.values()) / len(per_query) for m in names})
+    """)
+
+RANX_METRICS = {"map": "map", "ndcg@10": "ndcg_cut_10", "ndcg": "ndcg", "precision@10": "P_10",
+                "recall@100": "recall_100", "recall@1000": "recall_1000", "mrr": "recip_rank",
+                "r-precision": "Rprec"}
+
+
+def ranx_snippet(warm: bool) -> str:
+    """ranx from the files; ``warm`` first runs the same calls on tiny files so that numba has compiled
+    everything, and reports only the time of reading and evaluating the real files."""
+    warmup = textwrap.dedent("""\
+        import os, tempfile, time
+        with tempfile.TemporaryDirectory() as tmp:
+            q, r = os.path.join(tmp, "qrels"), os.path.join(tmp, "run")
+            with open(q, "w") as f:
+                f.write("q1 0 d1 1\\nq1 0 d2 2\\nq1 0 d4 0\\nq2 0 d1 1\\n")
+            with open(r, "w") as f:
+                f.write("q1 Q0 d1 1 1.5 x\\nq1 Q0 d2 2 0.5 x\\nq1 Q0 d3 3 0.5 x\\nq2 Q0 d3 1 0.1 x\\n")
+            evaluate(Qrels.from_file(q, kind="trec"), Run.from_file(r, kind="trec"), list(NAMES))
+        t0 = time.perf_counter()
+        """) if warm else ""
+    return SNIPPET_HEAD + textwrap.dedent(f"""\
+        from ranx import Qrels, Run, evaluate
+        NAMES = {RANX_METRICS!r}
+        """) + warmup + textwrap.dedent(f"""\
+        qrels = Qrels.from_file(QRELS, kind="trec")
+        run = Run.from_file(RUN, kind="trec")
+        values = evaluate(qrels, run, list(NAMES))
+        report({{NAMES[k]: v for k, v in values.items()}}{", timed=time.perf_counter() - t0" if warm else ""})
+        """)
+
+
+IR_MEASURES = SNIPPET_HEAD + textwrap.dedent("""\
+    import ir_measures
+    from ir_measures import AP, IPrec, P, R, RR, Rprec, nDCG
+    pairs = [(AP, "map"), (nDCG @ 10, "ndcg_cut_10"), (nDCG, "ndcg"), (P @ 10, "P_10"), (R @ 100, "recall_100"),
+             (R @ 1000, "recall_1000"), (RR, "recip_rank"), (Rprec, "Rprec")]
+    pairs += [(IPrec @ (i / 10), f"iprec_at_recall_{i / 10:.2f}") for i in range(11)]
+    values = ir_measures.calc_aggregate([m for m, _ in pairs], ir_measures.read_trec_qrels(QRELS),
+                                        ir_measures.read_trec_run(RUN))
+    by_name = {str(m): v for m, v in values.items()}
+    report({name: by_name[str(m)] for m, name in pairs})
+    """)
+
+TOOLS: dict[str, Tool] = {
+    "rankscope-cli": Tool(argv=["{rankscope}", "eval", "{qrels}", "{run}", *CLI_MEASURES], output="trec"),
+    "rankscope-api": Tool(code=RANKSCOPE_API),
+    "rankscope-all_trec": Tool(argv=["{rankscope}", "eval", "-m", "all_trec", "{qrels}", "{run}"], output="trec",
+                               note="every trec_eval measure"),
+    "pytrec_eval": Tool(code=PYTREC_EVAL, note="Python line loop builds the dicts"),
+    "ranx-warm": Tool(code=ranx_snippet(warm=True), env={"NUMBA_CACHE_DIR": str(RESULTS / "numba-cache")},
+                      slow=True, note="reading + evaluate after an in-process warm-up; no iprec"),
+    "ranx-cold": Tool(code=ranx_snippet(warm=False), env={"NUMBA_CACHE_DIR": "{tmpdir}"}, slow=True,
+                      note="whole process, numba compiles (empty cache); no iprec"),
+    "ir_measures": Tool(code=IR_MEASURES, slow=True),
+    # later rows ("curves", "anatomy", "significance") go here, e.g.
+    # "rankscope-curves": Tool(argv=["{rankscope}", "curves", "{qrels}", "{run}", "--kind", "11pt"], output="none"),
+}
+
+# the gate's own runs: full-precision values from both rankscope entry points and from pytrec_eval
+GATE_RUNS = {
+    "pytrec_eval": Tool(code=PYTREC_EVAL),
+    "rankscope-api": Tool(code=RANKSCOPE_API),
+    "rankscope-cli --format json": Tool(argv=["{rankscope}", "eval", "--format", "json", "{qrels}", "{run}",
+                                              *CLI_MEASURES], output="json"),
+}
+
+# runs in a fresh interpreter: starts the tool, waits, reports wall time and the tool's peak RSS (KiB)
+WRAPPER = textwrap.dedent("""\
+    import json, resource, subprocess, sys, time
+    spec = json.loads(sys.argv[1])
+    t0 = time.perf_counter()
+    p = subprocess.run(spec["argv"], env=spec["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=spec["timeout"])
+    wall = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    json.dump({"wall": wall, "maxrss_kib": rss, "rc": p.returncode,
+               "stdout": p.stdout.decode(errors="replace")[-200000:],
+               "stderr": p.stderr.decode(errors="replace")[-4000:]}, sys.stdout)
+    """)
+
+
+# --------------------------------------------------------------------------------------------------------
+# measuring
+
+
+@dataclass
+class Env:
+    python: str
+    rankscope: str
+    timeout: float
+
+
+def command(tool: Tool, env: Env, qrels: Path, run: Path, tmpdir: str) -> tuple[list[str], dict[str, str]]:
+    fill = {"qrels": str(qrels), "run": str(run), "rankscope": env.rankscope, "python": env.python,
+            "tmpdir": tmpdir}
+    if tool.argv is not None:
+        argv = [a.format(**fill) for a in tool.argv]
+    else:
+        argv = [env.python, "-c", tool.code, str(qrels), str(run)]
+    child_env = dict(os.environ)
+    child_env.update({k: v.format(**fill) for k, v in tool.env.items()})
+    return argv, child_env
+
+
+def measure(tool: Tool, env: Env, qrels: Path, run: Path) -> dict:
+    """One fresh-process measurement: wall seconds, peak RSS, the values the tool printed."""
+    with tempfile.TemporaryDirectory(prefix="rankscope-bench-") as tmpdir:
+        argv, child_env = command(tool, env, qrels, run, tmpdir)
+        spec = json.dumps({"argv": argv, "env": child_env, "timeout": env.timeout})
+        try:
+            p = subprocess.run([sys.executable, "-c", WRAPPER, spec], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=env.timeout + 60)
+        except subprocess.TimeoutExpired:
+            return {"ok": False, "error": f"timed out after {env.timeout:.0f} s"}
+    if p.returncode != 0:
+        return {"ok": False, "error": p.stderr.decode(errors="replace").strip().splitlines()[-1:]}
+    out = json.loads(p.stdout)
+    result = {"ok": out["rc"] == 0, "wall": out["wall"], "rss_mb": out["maxrss_kib"] / 1024.0}
+    if out["rc"] != 0:
+        result["error"] = (out["stderr"].strip().splitlines() or [f"exit status {out['rc']}"])[-1]
+        return result
+    values, timed = parse_output(tool.output, out["stdout"])
+    result["values"] = values
+    result["seconds"] = timed if timed is not None else out["wall"]
+    if timed is not None:
+        result["timed"] = timed
+    return result
+
+
+def parse_output(kind: str, text: str) -> tuple[dict[str, float], float | None]:
+    if kind == "none":
+        return {}, None
+    if kind == "bench":
+        for line in reversed(text.splitlines()):
+            if line.startswith("BENCH "):
+                payload = json.loads(line[len("BENCH "):])
+                return payload["values"], payload.get("timed")
+        raise RuntimeError("the snippet printed no BENCH line:\n" + text[-2000:])
+    if kind == "json":
+        return {r["measure"]: float(r["value"]) for r in json.loads(text) if r["query"] == "all"}, None
+    values = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "all":
+            try:
+                values[parts[0]] = float(parts[2])
+            except ValueError:
+                pass
+    return values, None
+
+
+def deviation(values: dict[str, float], reference: dict[str, float], decimals: int | None) -> tuple[float, int]:
+    """Largest |difference| from the reference over the measures both have, and how many were compared.
+
+    With ``decimals`` (trec_eval's text output) the reference is rounded the same way first.
+    """
+    common = [m for m in MEASURES if m in values and m in reference]
+    if not common:
+        return float("nan"), 0
+    diffs = [abs(values[m] - (round(reference[m], decimals) if decimals else reference[m])) for m in common]
+    return max(diffs), len(common)
+
+
+# --------------------------------------------------------------------------------------------------------
+# the gate
+
+
+def gate(env: Env, qrels: Path, run: Path) -> tuple[dict[str, float], str]:
+    """pytrec_eval's values; raises SystemExit if rankscope disagrees on the gate measures."""
+    results = {}
+    for name, tool in GATE_RUNS.items():
+        r = measure(tool, env, qrels, run)
+        if not r.get("ok"):
+            fail(f"the correctness gate could not run {name}: {r.get('error')}")
+        results[name] = r["values"]
+    reference = results.pop("pytrec_eval")
+    worst = 0.0
+    problems = []
+    for name, values in results.items():
+        for m in GATE:
+            if m not in values or m not in reference:
+                problems.append(f"{name}: {m} missing")
+                continue
+            d = abs(values[m] - reference[m])
+            worst = max(worst, d)
+            if not d <= GATE_TOLERANCE:
+                problems.append(f"{name}: {m} = {values[m]!r}, pytrec_eval {reference[m]!r} (|diff| {d:.3g})")
+    if problems:
+        fail("VALUES DISAGREE between rankscope and pytrec_eval:\n  " + "\n  ".join(problems))
+    line = (f"values agree: {', '.join(results)} vs pytrec_eval on {', '.join(GATE)} "
+            f"(max |diff| {worst:.2g}, tolerance {GATE_TOLERANCE:g})")
+    return reference, line
+
+
+def fail(message: str) -> None:
+    print("\n" + "!" * 100 + "\n" + message + "\n" + "!" * 100, file=sys.stderr, flush=True)
+    raise SystemExit(1)
+
+
+# --------------------------------------------------------------------------------------------------------
+# reporting
+
+
+def machine(env: Env) -> dict:
+    info = {"platform": platform.platform()}
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text()
+        info["cpu"] = next((l.split(":", 1)[1].strip() for l in cpuinfo.splitlines() if l.startswith("model name")),
+                           platform.processor())
+    except OSError:
+        info["cpu"] = platform.processor()
+    info["cores"] = os.cpu_count()
+    if hasattr(os, "sched_getaffinity"):
+        info["cores_usable"] = len(os.sched_getaffinity(0))
+    try:
+        kib = int(next(l.split()[1] for l in Path("/proc/meminfo").read_text().splitlines()
+                       if l.startswith("MemTotal:")))
+        info["ram_gib"] = round(kib / 1024 ** 2, 1)
+    except (OSError, StopIteration, ValueError):
+        pass
+    probe = textwrap.dedent("""\
+        import json, sys
+        from importlib import metadata
+        v = {}
+        for d in ["rankscope", "numpy", "pandas", "pyarrow", "scipy", "pytrec-eval-terrier", "ranx", "numba",
+                  "ir-measures"]:
+            try:
+                v[d] = metadata.version(d)
+            except metadata.PackageNotFoundError:
+                v[d] = None
+        print(json.dumps({"python": sys.version.split()[0], "packages": v}))
+        """)
+    out = subprocess.run([env.python, "-c", probe], capture_output=True, text=True, check=True).stdout
+    info.update(json.loads(out))
+    try:
+        info["rankscope_tree"] = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return info
+
+
+def print_machine(info: dict) -> None:
+    cores = f"{info['cores']}" + (f" ({info['cores_usable']} usable)" if info.get("cores_usable") not in
+                                   (None, info["cores"]) else "")
+    print(f"machine: {info['cpu']}, {cores} cores, {info.get('ram_gib', '?')} GiB RAM, {info['platform']}")
+    print(f"python {info['python']}; " + ", ".join(f"{k} {v}" for k, v in info["packages"].items() if v))
+    if info.get("rankscope_tree"):
+        print(f"rankscope working tree: {info['rankscope_tree']}")
+
+
+def fmt_seconds(s: float) -> str:
+    return f"{s:.3f}" if s < 10 else f"{s:.2f}" if s < 100 else f"{s:.1f}"
+
+
+def table(workload: str, stats: dict, rows: dict[str, list[dict]], reference: dict[str, float]) -> str:
+    head = (f"workload {workload}: {stats.get('topics', '?'):,} topics, {stats.get('run_lines', 0):,} run lines "
+            f"({stats.get('run_bytes', 0) / 2 ** 20:.0f} MiB), {stats.get('qrels_lines', 0):,} qrels lines")
+    cols = ["tool", "median s", "min s", "max s", "runs", "peak RSS MB", "x cli", "max |diff| vs pytrec_eval", "note"]
+    base = None
+    if rows.get("rankscope-cli") and all(r.get("ok") for r in rows["rankscope-cli"]):
+        base = statistics.median(r["seconds"] for r in rows["rankscope-cli"])
+    lines = []
+    for name, results in rows.items():
+        tool = TOOLS[name]
+        good = [r for r in results if r.get("ok")]
+        if len(good) < len(results) or not good:
+            err = next((r.get("error") for r in results if not r.get("ok")), "no runs")
+            lines.append([name, "FAILED", "", "", str(len(results)), "", "", "", str(err)[:80]])
+            continue
+        secs = [r["seconds"] for r in good]
+        med = statistics.median(secs)
+        rss = max(r["rss_mb"] for r in good)
+        ratio = f"{med / base:.2f}" if base else "-"
+        decimals = 4 if tool.output == "trec" else None
+        d, n = deviation(good[0]["values"], reference, decimals)
+        dev = "-" if n == 0 else (f"{d:.1e}" if d else "0") + (f" ({n} measures" + (", 4 dp)" if decimals else ")"))
+        note = tool.note
+        if "timed" in good[0]:
+            walls = statistics.median(r["wall"] for r in good)
+            note = (note + "; " if note else "") + f"whole process {fmt_seconds(walls)} s"
+        lines.append([name, fmt_seconds(med), fmt_seconds(min(secs)), fmt_seconds(max(secs)), str(len(good)),
+                      f"{rss:,.0f}", ratio, dev, note])
+    widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
+    right = {1, 2, 3, 4, 5, 6}
+
+    def row(cells):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    out = [head, row(cols), row(["-" * w for w in widths])] + [row(l) for l in lines]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--workloads", default="sparse,dense,mid", help="comma-separated (default all three)")
+    p.add_argument("--repeat", type=int, default=3, help="fresh-process runs per tool (median reported)")
+    p.add_argument("--repeat-slow", type=int, default=None,
+                   help="runs for the slow tools (ranx-warm, ranx-cold, ir_measures); default --repeat")
+    p.add_argument("--tools", default=",".join(TOOLS), help=f"comma-separated subset of {', '.join(TOOLS)}")
+    p.add_argument("--json", type=Path, default=None,
+                   help="write every measurement here (default benchmarks/results/latest.json)")
+    p.add_argument("--data", type=Path, default=DATA, help="workload folder (default benchmarks/data)")
+    p.add_argument("--python", default=None, help="interpreter for the tools (default .venv/bin/python)")
+    p.add_argument("--timeout", type=float, default=1800.0, help="seconds before a measurement is abandoned")
+    args = p.parse_args(argv)
+
+    workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    unknown = [t for t in tools if t not in TOOLS]
+    if unknown:
+        p.error(f"unknown tool(s) {unknown}; choose from {', '.join(TOOLS)}")
+    if args.repeat < 1 or (args.repeat_slow is not None and args.repeat_slow < 1):
+        p.error("--repeat and --repeat-slow must be at least 1")
+
+    venv = ROOT / ".venv" / "bin"
+    python = args.python or (str(venv / "python") if (venv / "python").exists() else sys.executable)
+    rankscope = str(venv / "rankscope") if (venv / "rankscope").exists() else (shutil.which("rankscope") or "rankscope")
+    env = Env(python=python, rankscope=rankscope, timeout=args.timeout)
+
+    gen = subprocess.run([python, str(HERE / "generate.py"), "--out", str(args.data), "--only", ",".join(workloads)])
+    if gen.returncode != 0:
+        return gen.returncode
+
+    info = machine(env)
+    print_machine(info)
+    print(f"measures: {', '.join(MEASURES[:8])}, iprec_at_recall (11 levels); "
+          f"each time is a fresh process, end to end from the files", flush=True)
+    report = {"machine": info, "measures": MEASURES, "repeat": args.repeat, "repeat_slow": args.repeat_slow,
+              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "workloads": {}}
+    json_path = args.json or RESULTS / "latest.json"
+
+    for workload in workloads:
+        qrels, run = args.data / f"{workload}.qrels", args.data / f"{workload}.run"
+        stats = json.loads((args.data / f"{workload}.stamp.json").read_text()).get("summary", {})
+        print(f"\n[{workload}] correctness gate ...", file=sys.stderr, flush=True)
+        reference, agree = gate(env, qrels, run)  # also brings the files into the page cache
+        rows: dict[str, list[dict]] = {t: [] for t in tools}
+        counts = {t: (args.repeat_slow if TOOLS[t].slow and args.repeat_slow else args.repeat) for t in tools}
+        for rep in range(max(counts.values())):  # interleaved: one run of each tool per round
+            for t in tools:
+                if rep >= counts[t]:
+                    continue
+                r = measure(TOOLS[t], env, qrels, run)
+                rows[t].append(r)
+                shown = f"{r['seconds']:.2f} s, {r['rss_mb']:.0f} MB" if r.get("ok") else f"FAILED: {r.get('error')}"
+                print(f"[{workload}] {t} run {rep + 1}/{counts[t]}: {shown}", file=sys.stderr, flush=True)
+        print()
+        print(agree)
+        print(table(workload, stats, rows, reference), flush=True)
+        report["workloads"][workload] = {"stats": stats, "gate": agree, "reference": reference,
+                                         "tools": {t: rows[t] for t in tools}}
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"\nall measurements: {json_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
