@@ -1,0 +1,106 @@
+"""``rankscope anatomy``: one query of one run, rank by rank, with the running value of every measure."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["register", "run", "add_convention_flags", "write_frame"]
+
+COMPAT = ("trec_eval-10", "trec_eval-9")
+
+
+def add_convention_flags(p: argparse.ArgumentParser) -> None:
+    """The convention flags of ``rankscope eval``: -c, -l, -M, -J and --compat."""
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="evaluate all qrels queries; queries missing from a run have an empty ranking")
+    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
+                   help="minimum grade that counts as relevant (default 1)")
+    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
+                   help="evaluate only the top N documents of each ranking")
+    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
+    p.add_argument("--compat", choices=COMPAT, default="trec_eval-9",
+                   help="trec_eval version to reproduce (default trec_eval-9, as pytrec_eval)")
+
+
+def rank(args: argparse.Namespace, paths: list[str]):
+    """Read the qrels and runs named on the command line and rank them under the convention flags."""
+    from metrics.errors import ValidationError
+    from metrics.evaluate import rank_runs
+    from metrics.io import read_qrels, read_run
+
+    if args.depth is not None and args.depth < 1:
+        raise ValidationError(f"-M must be a positive number of documents, got {args.depth}")
+    return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], preset=args.compat,
+                     relevance_level=args.relevance_level, depth=args.depth, judged_only=args.judged_only,
+                     complete=args.complete)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "anatomy", help="one query of one run, rank by rank",
+        description="Show one query of one run rank by rank: grade, precision, recall, F1, AP, DCG, ideal DCG, "
+                    "nDCG, RR and ERR of every prefix of the ranking. The last row holds the measures of the "
+                    "whole ranking, as `rankscope eval` computes them.")
+    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("run", help="run file (qid Q0 docid rank score tag)")
+    p.add_argument("--query", required=True, metavar="Q", help="the query id")
+    p.add_argument("--gain", choices=("linear", "exp"), default="linear",
+                   help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)")
+    p.add_argument("--discount", choices=("log2", "jk"), default="log2",
+                   help="divisor at rank i: log2(i+1) (trec_eval) or Järvelin-Kekäläinen's (jk)")
+    p.add_argument("--base", type=float, default=2.0, help="logarithm base of the jk discount (default 2)")
+    p.add_argument("--max-grade", dest="max_grade", type=int, default=None, metavar="G",
+                   help="top grade g_max of ERR's stop probabilities (default: the query's highest grade)")
+    add_convention_flags(p)
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                   help="output format (json: a list of row records)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.anatomy import anatomy
+
+    (rankings,) = rank(args, [args.run])
+    table = anatomy(rankings, args.query, gain=args.gain, discount=args.discount, base=args.base,
+                    err_max_grade=args.max_grade)
+    if args.format == "table":
+        table = table.assign(grade=[("-" if np.isnan(g) else str(int(g))) for g in table["grade"]])
+    write_frame(table, args.format, sys.stdout)
+    return 0
+
+
+def write_frame(frame: pd.DataFrame, fmt: str, out) -> None:
+    """Write a table as CSV, as JSON (a list of row records; missing values as null) or as aligned text."""
+    if fmt == "csv":
+        frame.to_csv(out, index=False)
+    elif fmt == "json":
+        json.dump(records(frame), out, indent=1, allow_nan=False)
+        out.write("\n")
+    else:
+        text = frame.to_string(index=False, na_rep="-", float_format=lambda v: f"{v:.4f}") if len(frame) \
+            else "(no documents ranked)"
+        out.write(text + "\n")
+
+
+def records(frame: pd.DataFrame) -> list[dict]:
+    """The rows as plain Python values, missing and non-finite numbers as None."""
+    out = []
+    for row in frame.astype(object).to_dict("records"):
+        out.append({key: _plain(value) for key, value in row.items()})
+    return out
+
+
+def _plain(value):
+    if value is None or value is pd.NA:
+        return None
+    if hasattr(value, "item"):  # numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

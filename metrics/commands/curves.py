@@ -1,0 +1,70 @@
+"""``rankscope curves``: the points of a curve for one or more runs, per query and averaged, as CSV or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from metrics.commands.anatomy import add_convention_flags, rank, write_frame
+
+__all__ = ["register", "run", "KINDS"]
+
+KINDS = {
+    "pr": "precision and recall at every rank (the raw precision-recall curve)",
+    "interpolated": "interpolated precision at every rank's recall, and its envelope over recall 0..1",
+    "11pt": "interpolated precision at recall 0.0, 0.1, ..., 1.0, per query and averaged (11pt_avg)",
+    "dcg": "DCG@k, ideal DCG@k and nDCG@k for k = 1..depth, per query and averaged",
+    "pk": "P@k and R@k for k = 1..depth, per query and averaged",
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "curves", help="points of precision-recall, 11-point, P@k/R@k and DCG curves",
+        description="Print the points of a curve, one row per (system, query, point); rows of query 'all' "
+                    "average the queries. Kinds: " + "; ".join(f"{k}: {v}" for k, v in KINDS.items()) + ".")
+    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="+", metavar="run", help="run file(s) (qid Q0 docid rank score tag)")
+    p.add_argument("--kind", choices=list(KINDS), required=True, help="which curve")
+    p.add_argument("--query", metavar="Q", default=None,
+                   help="only this query's rows (default: every query, and the averages)")
+    p.add_argument("--depth", dest="curve_depth", type=int, default=None, metavar="K",
+                   help="largest k of the dcg and pk curves (default: the longest ranking)")
+    p.add_argument("--interpolation", choices=("trec_eval-9", "trec_eval-10", "textbook"), default=None,
+                   help="interpolation rule of the interpolated and 11pt curves (default: that of --compat)")
+    p.add_argument("--gain", choices=("linear", "exp"), default="linear", help="dcg: gain g or 2^g - 1")
+    p.add_argument("--discount", choices=("log2", "jk"), default="log2",
+                   help="dcg: divisor log2(i+1) (trec_eval) or Järvelin-Kekäläinen's (jk)")
+    p.add_argument("--base", type=float, default=2.0, help="dcg: logarithm base of the jk discount (default 2)")
+    p.add_argument("--ideal", choices=("judged", "retrieved"), default="judged",
+                   help="dcg: ideal ranking from every judged document (trec_eval) or the retrieved ones only")
+    add_convention_flags(p)
+    p.add_argument("--format", choices=("csv", "json"), default="csv",
+                   help="output format (json: a list of row records)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics import curves
+    from metrics.errors import ValidationError
+
+    rankings = rank(args, args.runs)
+    if args.query is not None and not any(args.query in set(r.queries.tolist()) for r in rankings):
+        raise ValidationError(f"query {args.query!r} was not evaluated for any run (a run must answer it and "
+                              f"the qrels judge it)")
+    average = args.query is None
+    if args.kind == "pr":
+        frame = curves.pr_curve(rankings)
+    elif args.kind == "interpolated":
+        frame = curves.interpolated_pr(rankings, rule=args.interpolation)
+    elif args.kind == "11pt":
+        frame = curves.eleven_point(rankings, rule=args.interpolation, average=average)
+    elif args.kind == "dcg":
+        frame = curves.gain_curves(rankings, gain=args.gain, discount=args.discount, base=args.base,
+                                   ideal=args.ideal, depth=args.curve_depth, average=average)
+    else:
+        frame = curves.precision_recall_at_k(rankings, depth=args.curve_depth, average=average)
+    if args.query is not None:
+        frame = frame[frame["query"] == args.query].reset_index(drop=True)
+    write_frame(frame, args.format, sys.stdout)
+    return 0
