@@ -14,41 +14,42 @@ run
     ``qid Q0 docid rank score tag`` — six or more fields (extra columns are ignored); ``score`` a finite
     number. The rank column is read only to warn when it contradicts the scores.
 
-Spaces and tabs both separate fields; CRLF line endings, a UTF-8 byte-order mark, blank lines and lines
-starting with ``#`` are accepted. Gzip input is recognised by its magic bytes, whatever the file name.
+Spaces and tabs (only these: a no-break space is part of a field, as in trec_eval) both separate fields;
+LF, CRLF and CR line endings, a UTF-8 byte-order mark, blank lines and lines starting with ``#`` are
+accepted. Gzip input is recognised by its magic bytes, whatever the file name, and may expand to at most
+``GZIP_LIMIT`` bytes.
 
-The common case — a large, clean, space-separated file — is parsed by pyarrow's multi-threaded CSV reader;
-anything else goes through a line-by-line reader that knows exactly which line is wrong.
+How the bytes become a table (pyarrow's CSV reader for regular files, a vectorised split of each line for
+large irregular ones, a line reader for the rest and for error messages) is in :mod:`metrics.parsing`.
 """
 
 from __future__ import annotations
 
-import gzip
-import io
 import os
 import re
+import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
+from metrics.duplicates import dedupe
 from metrics.errors import ParseError, ValidationError
+from metrics.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run", "Source"]
 
-Source = Union[str, os.PathLike, bytes, bytearray, pd.DataFrame]
+if TYPE_CHECKING:  # pandas is imported only when a DataFrame is given or asked for (fast start-up)
+    import pandas as pd
+
+Source = Union[str, os.PathLike, bytes, bytearray, "pd.DataFrame"]
 Duplicates = Literal["error", "first", "last", "max"]
 
-RUN_LAYOUT = '"qid Q0 docid rank score tag"'
-QRELS_LAYOUT = '"qid iter docid rel"'
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
-_INTEGER = re.compile(r"[+-]?\d+\Z")
+GZIP_LIMIT = 1 << 32  # bytes a gzip input may expand to (4 GiB): a 7-million-line run is about 0.3 GB
 _DUPLICATE_POLICIES = ("error", "first", "last", "max")
 _BLANK = re.compile(rb"\s*\Z")
 
@@ -120,6 +121,12 @@ class Run:
         return Run(name=name, table=self.table, tag=self.tag)
 
 
+def is_dataframe(obj: Any) -> bool:
+    """True for a pandas DataFrame (without importing pandas: if it is not imported, obj is none)."""
+    frame = getattr(sys.modules.get("pandas"), "DataFrame", None)  # None too while pandas is being imported
+    return frame is not None and isinstance(obj, frame)
+
+
 # --------------------------------------------------------------------------------------------------------
 # public readers
 
@@ -154,15 +161,15 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
     (2, ('301',))
     """
     _check_policy(duplicates)
-    if isinstance(source, pd.DataFrame):
+    if is_dataframe(source):
         table = _frame_to_table(source, {"query": pa.string(), "docid": pa.string(), "relevance": pa.int64()},
                                 name or "<DataFrame>")
-        return Qrels(name=name or "<DataFrame>", table=_dedupe(table, name or "<DataFrame>", None, duplicates,
+        return Qrels(name=name or "<DataFrame>", table=dedupe(table, name or "<DataFrame>", None, duplicates,
                                                                "relevance"))
     data, label = _load(source, name)
     _check_text(data, label, QRELS_LAYOUT)
-    table, lines, _ = _parse(data, label, kind="qrels")
-    return Qrels(name=label, table=_dedupe(table, label, lines, duplicates, "relevance"))
+    table, lines, _ = parse(data, label, kind="qrels")
+    return Qrels(name=label, table=dedupe(table, label, lines, duplicates, "relevance"))
 
 
 def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates = "error") -> Run:
@@ -195,20 +202,19 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
     (2, 'bm25')
     """
     _check_policy(duplicates)
-    if isinstance(source, pd.DataFrame):
+    if is_dataframe(source):
         label = name or "<DataFrame>"
         frame = source if "rank" in source.columns else source.assign(rank=np.nan)
         table = _frame_to_table(frame, {"query": pa.string(), "docid": pa.string(), "score": pa.float64(),
                                         "rank": pa.float64()}, label)
         _check_finite(table, label, None)
-        return Run(name=label, table=_dedupe(table, label, None, duplicates, "score"), tag=label)
+        return Run(name=label, table=dedupe(table, label, None, duplicates, "score"), tag=label)
     data, label = _load(source, name)
     _check_text(data, label, RUN_LAYOUT)
-    table, lines, tag = _parse(data, label, kind="run")
+    table, lines, tag = parse(data, label, kind="run")
     del data  # the bytes can go before the duplicate check allocates
-    _check_finite(table, label, lines)
     system = name if name is not None else _system_name(label)
-    return Run(name=system, table=_dedupe(table, label, lines, duplicates, "score"), tag=tag)
+    return Run(name=system, table=dedupe(table, label, lines, duplicates, "score"), tag=tag)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -231,17 +237,43 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
     else:
         raise ValidationError(f"cannot read {type(source).__name__}: expected a path, bytes, text or a DataFrame")
     if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as err:
-            raise ParseError(label, None, f"corrupt gzip data: {err}") from None
+        data = _gunzip(data, label)
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data, label
 
 
+def _gunzip(data: bytes, label: str) -> bytes:
+    """Decompress gzip data (one or more members), refusing to expand past ``GZIP_LIMIT`` bytes."""
+    pieces: list[bytes] = []
+    total = 0
+    while data:
+        stream = zlib.decompressobj(wbits=31)
+        try:
+            while True:
+                piece = stream.decompress(data, 1 << 24)
+                total += len(piece)
+                if total > GZIP_LIMIT:
+                    raise ParseError(label, None, f"expected a run or qrels file, found gzip data that expands "
+                                                  f"past {GZIP_LIMIT >> 20} MiB")
+                pieces.append(piece)
+                data = stream.unconsumed_tail
+                if stream.eof or not data:
+                    break
+        except zlib.error:
+            raise ParseError(label, None, "expected gzip data, found a corrupt gzip stream") from None
+        if not stream.eof:
+            raise ParseError(label, None, "expected gzip data, found a truncated gzip stream")
+        data = stream.unused_data.lstrip(b"\x00")  # trailing zero padding is allowed, as gzip allows it
+        if data and data[:2] != b"\x1f\x8b":
+            raise ParseError(label, None, "expected gzip data, found other bytes after the gzip stream")
+    return b"".join(pieces)
+
+
 def _check_text(data: bytes, label: str, layout: str) -> None:
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    head = data[:512]
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and max(head[0::2].count(0), head[1::2].count(0))
+                                                   >= 0.9 * (len(head) // 2)):  # UTF-16 with or without BOM
         raise ParseError(label, None, "expected UTF-8 text, found UTF-16 (save the file as UTF-8)")
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         raise ParseError(label, None, "expected a text file, found a PNG image")
@@ -249,15 +281,7 @@ def _check_text(data: bytes, label: str, layout: str) -> None:
         raise ParseError(label, None, f"empty file: expected lines {layout}")
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise ParseError(label, data.count(b"\n", 0, nul) + 1, "expected text, found a NUL byte (binary file?)")
-
-
-def _decode(data: bytes, label: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise ParseError(label, line, f"expected UTF-8 text, found byte 0x{data[err.start]:02x}") from None
+        raise ParseError(label, line_number(data, nul), "expected text, found a NUL byte (binary file?)")
 
 
 def _system_name(label: str) -> str:
@@ -271,115 +295,6 @@ def _system_name(label: str) -> str:
 def _check_policy(duplicates: str) -> None:
     if duplicates not in _DUPLICATE_POLICIES:
         raise ValidationError(f"duplicates must be one of {_DUPLICATE_POLICIES}, got {duplicates!r}")
-
-
-# --------------------------------------------------------------------------------------------------------
-# parsing
-
-
-def _parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray | None, str]:
-    """Parse bytes into a table; also return the 1-based line number of each row (None: row i is line i+1)
-    and, for runs, the tag of the first line."""
-    # pyarrow reads lines as rows only when no line is blank, a comment or CR-terminated; it rejects blank
-    # lines and wrong field counts itself (then the line reader says exactly what is wrong), so the checks
-    # left here are one memchr for CR and a look at the (few) distinct query ids for comments.
-    if data.find(b"\r") < 0:
-        try:
-            table = _parse_fast(data, kind)
-            queries = pc.unique(table.column("query")).to_pylist()
-            if not any(q.startswith("#") for q in queries):
-                first = data[: data.find(b"\n")] if b"\n" in data else data
-                return table, None, first.decode("utf-8").split()[-1] if kind == "run" else ""
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
-            pass
-    return _parse_lines(data, label, kind=kind)
-
-
-def _parse_fast(data: bytes, kind: str) -> pa.Table:
-    if kind == "run":
-        names = ["query", "q0", "docid", "rank", "score", "tag"]
-        types = {"query": pa.string(), "docid": pa.string(), "rank": pa.float64(), "score": pa.float64()}
-    else:
-        names = ["query", "iter", "docid", "relevance"]
-        types = {"query": pa.string(), "docid": pa.string(), "relevance": pa.int64()}
-    table = pacsv.read_csv(
-        io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
-        parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False,
-                                         ignore_empty_lines=False),
-        convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
-                                             quoted_strings_can_be_null=False, strings_can_be_null=False,
-                                             null_values=[]),
-    )
-    # pyarrow accepts spellings ("nan", "inf", "1e999") the line reader reports; let it report them
-    if kind == "run":
-        score = table.column("score").to_numpy()
-        if not np.isfinite(score).all():
-            raise pa.ArrowInvalid("non-finite score")
-    return table
-
-
-def _parse_lines(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray, str]:
-    text = _decode(data, label)
-    queries: list[str] = []
-    docids: list[str] = []
-    values: list[float] = []
-    ranks: list[float] = []
-    lines: list[int] = []
-    tag = None
-    run = kind == "run"
-    for number, line in enumerate(text.splitlines(), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        if run:
-            if len(fields) < 6:
-                raise ParseError(label, number, _field_count_message(fields, 6, RUN_LAYOUT, "run", not lines))
-            score = fields[4]
-            value = float(score) if _NUMBER.match(score) else np.nan
-            if not np.isfinite(value):
-                raise ParseError(label, number, f'expected a finite number in field 5 "score", found "{_clip(score)}"')
-            rank = fields[3]
-            ranks.append(float(rank) if _NUMBER.match(rank) else np.nan)
-            if tag is None:
-                tag = fields[5]
-        else:
-            if len(fields) != 4:
-                raise ParseError(label, number, _field_count_message(fields, 4, QRELS_LAYOUT, "qrels", not lines))
-            grade = fields[3]
-            if not _INTEGER.match(grade):
-                raise ParseError(label, number,
-                                 f'expected an integer relevance grade in field 4, found "{_clip(grade)}"')
-            value = int(grade)
-        queries.append(fields[0])
-        docids.append(fields[2])
-        values.append(value)
-        lines.append(number)
-    if not lines:
-        raise ParseError(label, None, f"no data lines: expected lines {RUN_LAYOUT if run else QRELS_LAYOUT}")
-    columns = {"query": pa.array(queries, pa.string()), "docid": pa.array(docids, pa.string())}
-    if run:
-        columns["score"] = pa.array(values, pa.float64())
-        columns["rank"] = pa.array(ranks, pa.float64())
-    else:
-        columns["relevance"] = pa.array(values, pa.int64())
-    return pa.table(columns), np.asarray(lines, dtype=np.int64), tag or ""
-
-
-def _field_count_message(fields: list[str], expected: int, layout: str, kind: str, first: bool) -> str:
-    """Say how many fields were found; on the first data line, recognise the other file type."""
-    found = len(fields)
-    if first and kind == "run" and found == 4 and _INTEGER.match(fields[3]):
-        return (f"expected {expected} fields {layout}, found 4 — this looks like a qrels file "
-                f'("qid iter docid rel"); give it as the qrels')
-    if first and kind == "qrels" and found >= 6 and _NUMBER.match(fields[4]):
-        return (f"expected {expected} fields {layout}, found {found} — this looks like a run file "
-                f'("qid Q0 docid rank score tag"); give it as a run')
-    return f"expected {expected} fields {layout}, found {found}"
-
-
-def _clip(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -398,85 +313,7 @@ def _check_finite(table: pa.Table, label: str, lines: np.ndarray | None) -> None
                          f'expected a finite number in field 5 "score", found "{score[bad[0]]}"')
 
 
-def _dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, value: str) -> pa.Table:
-    """Find repeated (query, docid) pairs; raise or keep one per the policy."""
-    suspects = _maybe_duplicated(table)
-    if not len(suspects):
-        return table
-    keys = table.select(["query", "docid"]).take(pa.array(suspects)).append_column("row", pa.array(suspects))
-    grouped = keys.group_by(["query", "docid"], use_threads=False).aggregate([("row", "min"), ("row", "count")])
-    if grouped.num_rows == len(suspects):
-        return table
-    if policy == "error":
-        counts = grouped.column("row_count").to_numpy()
-        first = np.sort(grouped.column("row_min").to_numpy()[counts > 1])[0]
-        query, docid = table.column("query")[int(first)].as_py(), table.column("docid")[int(first)].as_py()
-        rows = np.flatnonzero((table.column("query").to_numpy(zero_copy_only=False) == query)
-                              & (table.column("docid").to_numpy(zero_copy_only=False) == docid))
-        raise ParseError(label, _line_of(int(rows[1]), lines),
-                         f'duplicate document "{_clip(docid)}" for query "{_clip(query)}" '
-                         f"(first on line {_line_of(int(rows[0]), lines)}); trec_eval rejects duplicates — "
-                         f"remove one, or choose to keep the first, last or max")
-    frame = table.to_pandas()
-    if policy == "max":
-        order = np.lexsort((np.arange(len(frame)), -frame[value].to_numpy()))
-        frame = frame.iloc[order].drop_duplicates(["query", "docid"], keep="first").sort_index()
-    else:
-        frame = frame.drop_duplicates(["query", "docid"], keep=policy)
-    return pa.Table.from_pandas(frame, schema=table.schema, preserve_index=False)
-
-
-def _maybe_duplicated(table: pa.Table) -> np.ndarray:
-    """Rows whose (query, docid) hash equals another row's: a superset of the duplicates, usually empty.
-
-    Hashing the id bytes with numpy and sorting the 64-bit keys (a SIMD sort) is several times faster
-    than an exact hash grouping of millions of strings; only the (rare) suspects are compared exactly.
-    """
-    query = pc.dictionary_encode(table.column("query")).combine_chunks().indices.to_numpy()
-    key = _string_hash(table.column("docid"))
-    key ^= query.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    ranked = np.sort(key)
-    same = ranked[1:] == ranked[:-1]
-    if not same.any():
-        return np.zeros(0, dtype=np.int64)
-    return np.flatnonzero(np.isin(key, ranked[1:][same]))
-
-
-def _string_hash(column: pa.ChunkedArray | pa.Array, width: int = 12) -> np.ndarray:
-    """A 64-bit FNV-style hash of each string's length and its first and last ``width`` bytes."""
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    n = len(array)
-    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
-    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
-    offsets = offsets.astype(np.int64)
-    raw = array.buffers()[2]
-    data = np.concatenate([np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8),
-                           np.zeros(width, dtype=np.uint8)])
-    start, length = offsets[:-1], np.diff(offsets)
-    prime = np.uint64(1099511628211)
-    h = length.astype(np.uint64) * np.uint64(0xCBF29CE484222325)
-    longest = int(length.max()) if n else 0
-    head = min(longest, width)
-    where = start.copy()
-    for j in range(head):  # the first bytes
-        _mix(h, data, where, length <= j, prime)
-        where += 1
-    if longest > width:  # and the last bytes of long ids, where ids like "doc_29_677149#3_1524" differ
-        where = np.maximum(start + length - 1, 0)
-        for j in range(1, width + 1):
-            _mix(h, data, where, length < j, prime)
-            np.maximum(where - 1, 0, out=where)
-    return h
-
-
-def _mix(h: np.ndarray, data: np.ndarray, where: np.ndarray, outside: np.ndarray, prime: np.uint64) -> None:
-    byte = data[where]
-    byte[outside] = 0
-    np.bitwise_xor(h, byte, out=h, casting="unsafe")
-    h *= prime
-
-
-def _frame_to_table(frame: pd.DataFrame, schema: dict[str, pa.DataType], label: str) -> pa.Table:
+def _frame_to_table(frame: "pd.DataFrame", schema: dict[str, pa.DataType], label: str) -> pa.Table:
     missing = [c for c in schema if c not in frame.columns]
     if missing:
         raise ValidationError(f"{label}: expected columns {list(schema)}, missing {missing}")
@@ -484,6 +321,8 @@ def _frame_to_table(frame: pd.DataFrame, schema: dict[str, pa.DataType], label: 
     for column, dtype in schema.items():
         values = frame[column]
         if pa.types.is_string(dtype):
+            if values.isna().any():
+                raise ValidationError(f"{label}: column {column!r} has missing values")
             values = values.astype(str)
         try:
             columns[column] = pa.array(values.to_numpy(), type=dtype, from_pandas=True)

@@ -9,11 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from metrics.io import Qrels, Run
 from metrics.rankings import TIE_CUTOFFS, Rankings
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["LintItem", "lint", "lint_frame"]
 
@@ -65,8 +69,8 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
     -------
     list of LintItem
         Topics without relevant documents; per run: topics not judged, judged topics not answered,
-        tied scores and ties straddling the cutoffs 5, 10, 20, and a rank column that contradicts the
-        scores.
+        tied scores and ties straddling the cutoffs 5, 10, 20, scores beyond the float32 range (under
+        the float32 presets), and a rank column that contradicts the scores.
     """
     if rankings is None:
         from metrics.evaluate import rank_runs
@@ -101,6 +105,14 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
                                   f"{tied} ranked document(s) share a score with a neighbour; ties are broken by "
                                   f"document id, descending (trec_eval's rule). Topics with a tie across the "
                                   f"cutoff {where}", tied))
+        if rk.conventions.score_dtype == "float32":
+            score = run.table.column("score").to_numpy()
+            huge = int(np.count_nonzero(np.abs(score) > np.finfo(np.float32).max))
+            if huge:
+                items.append(LintItem("scores-beyond-float32", "warning", run.name,
+                                      f"{huge} score(s) exceed the float32 range and become infinite (and tie "
+                                      f"with each other) under {rk.conventions.preset}, as in trec_eval 9; "
+                                      f"the trec_eval-10 preset keeps them apart", huge))
         contradicted = _rank_contradictions(rk)
         if len(contradicted):
             items.append(LintItem("rank-contradicts-score", "info", run.name,
@@ -119,7 +131,9 @@ def _rank_contradictions(rk: Rankings) -> np.ndarray:
     return rk.queries[np.unique(rk.seg[1:][bad])]
 
 
-def lint_frame(items: Sequence[LintItem]) -> pd.DataFrame:
+def lint_frame(items: Sequence[LintItem]) -> "pd.DataFrame":
     """The lint report as a table (one row per finding)."""
+    import pandas as pd
+
     columns = ["code", "severity", "source", "message", "count", "examples"]
     return pd.DataFrame([{**asdict(i), "examples": ", ".join(i.examples)} for i in items], columns=columns)

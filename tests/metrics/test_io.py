@@ -74,3 +74,50 @@ def test_float32_preset_collapses_near_ties():
 def test_rank_column_is_ignored():
     qrels = "1 0 a 1\n"
     assert evaluate(qrels, "1 Q0 a 1 1.0 s\n1 Q0 b 2 2.0 s\n", ["recip_rank"])["value"].tolist() == [0.5]
+
+
+def test_gzip_members_are_concatenated_and_bombs_refused(monkeypatch):
+    import metrics.io
+
+    two = gzip.compress(RUN[:36].encode(), mtime=0) + gzip.compress(RUN[36:].encode(), mtime=0)
+    assert len(read_run(two, name="x")) == 3
+    with pytest.raises(ParseError, match="^x: expected gzip data, found other bytes after the gzip stream$"):
+        read_run(two + b"junk", name="x")
+    monkeypatch.setattr(metrics.io, "GZIP_LIMIT", 1 << 20)
+    bomb = gzip.compress(b"1 Q0 a 1 1 x\n" * 200_000, mtime=0)  # 2.6 MB from 10 kB
+    with pytest.raises(ParseError, match="^x: expected a run or qrels file, found gzip data that expands past 1 MiB$"):
+        read_run(bomb, name="x")
+
+
+def test_dataframe_sources_are_validated():
+    frame = pd.DataFrame({"query": ["1", "1"], "docid": ["a", None], "score": [1.0, 2.0]})
+    with pytest.raises(ValidationError, match="column 'docid' has missing values"):
+        read_run(frame)
+    with pytest.raises(ValidationError, match="column 'score' has missing values"):
+        read_run(frame.assign(docid=["a", "b"], score=[1.0, float("nan")]))
+    with pytest.raises(ValidationError, match="column 'relevance' cannot be read as int64"):
+        read_qrels(pd.DataFrame({"query": ["1"], "docid": ["a"], "relevance": [1.5]}))
+    with pytest.raises(ParseError, match='^<DataFrame>:2: duplicate document "a" for query "1"'):
+        read_qrels(pd.DataFrame({"query": ["1", "1"], "docid": ["a", "a"], "relevance": [1, 0]}))
+    qrels = read_qrels(pd.DataFrame({"query": [1, 2], "docid": ["a", "b"], "relevance": [1, 0]}))
+    assert qrels.queries == ("1", "2")
+
+
+def test_line_numbers_count_every_kind_of_line_end():
+    with pytest.raises(ParseError, match=r"^x:3: expected 6 fields"):
+        read_run(b"1 Q0 a 1 1 x\r2 Q0 b 1 1 x\r\n3 Q0 c 1 x\n", name="x")
+    with pytest.raises(ParseError, match=r"^x:3: expected UTF-8 text, found byte 0xff"):
+        read_run(b"1 Q0 a 1 1 x\r2 Q0 b 1 1 x\r\n3 Q0 \xff 1 1 x\n", name="x")
+
+
+def test_only_spaces_and_tabs_separate_fields():
+    # a no-break space or a form feed is part of a doc id, as in trec_eval, on both reading paths
+    for data in ("1 Q0 a\u00a0b 1 1 x\n", "1 Q0 a\u00a0b 1 1 x\n# comment\n", "1\tQ0\ta\u00a0b\t1\t1\tx\n"):
+        assert read_run(data.encode(), name="x").table.column("docid").to_pylist() == ["a\u00a0b"]
+    with pytest.raises(ParseError, match="expected 6 fields"):
+        read_run(b"1 Q0 a 1 1 \n", name="x")  # a trailing space is no tag
+
+
+def test_tag_is_the_first_lines_sixth_field():
+    assert read_run(b"1\tQ0\ta\t1\t1\tsys-A\r\n", name="x").tag == "sys-A"
+    assert read_run(b"# header\n1 Q0 a 1 1 sys-B extra\n", name="x").tag == "sys-B"

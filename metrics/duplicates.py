@@ -1,0 +1,169 @@
+"""Repeated (query, document) pairs in a run or qrels table: found fast, reported or resolved exactly.
+
+trec_eval rejects a document listed twice for one query; :func:`dedupe` raises the same way, or keeps the
+first, last or highest-valued line when asked to. The search is in two steps, so that the common case (no
+duplicate among millions of lines) costs little:
+
+1. :func:`suspects`: a 32-bit hash of each document id, compared within its query only. Files list each
+   query's lines together, so the hashes of one query fill one row of a (queries x longest query) array;
+   sorting the rows of that array is several times faster than sorting one key per line. The rows whose
+   hash equals another row's of the same query are *suspects*: a superset of the duplicates, usually
+   empty or a handful.
+2. The suspects' (query, docid) strings are compared exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from metrics.errors import ParseError
+from metrics.parsing import POOL
+
+__all__ = ["dedupe", "suspects", "string_hash"]
+
+_NONE = np.zeros(0, dtype=np.int64)
+
+
+def dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, value: str) -> pa.Table:
+    """Find repeated (query, docid) pairs; raise ``ParseError`` or keep one per pair, per ``policy``.
+
+    ``lines`` maps rows to 1-based file lines (None: row i is line i + 1); ``value`` is the column
+    ``"max"`` compares (score or relevance). The kept rows stay in their original order.
+    """
+    rows = suspects(table)
+    if not len(rows):
+        return table
+    import pandas  # noqa: F401  (to_pandas below; imported here, not at start-up)
+
+    taken = table.select(["query", "docid", value]).take(pa.array(rows)).to_pandas()
+    taken["row"] = rows
+    repeated = taken[taken.duplicated(["query", "docid"], keep=False)]
+    if repeated.empty:
+        return table
+    if policy == "error":
+        ordered = repeated.sort_values("row")
+        again = ordered[ordered.duplicated(["query", "docid"], keep="first")].iloc[0]  # the first repeat
+        same = ordered[(ordered["query"] == again["query"]) & (ordered["docid"] == again["docid"])]
+        raise ParseError(label, _line_of(int(again["row"]), lines),
+                         f'duplicate document "{_clip(again["docid"])}" for query "{_clip(again["query"])}" '
+                         f"(first on line {_line_of(int(same['row'].iloc[0]), lines)}); trec_eval rejects "
+                         f"duplicates — remove one, or choose to keep the first, last or max")
+    if policy == "max":  # the highest value; the first line among equals
+        ordered = repeated.sort_values([value, "row"], ascending=[False, True], kind="stable")
+        kept = ordered.drop_duplicates(["query", "docid"], keep="first")["row"]
+    else:
+        kept = repeated.sort_values("row").drop_duplicates(["query", "docid"], keep=policy)["row"]
+    drop = np.setdiff1d(repeated["row"].to_numpy(), kept.to_numpy())
+    mask = np.ones(table.num_rows, dtype=bool)
+    mask[drop] = False
+    return table.filter(pa.array(mask))
+
+
+def suspects(table: pa.Table) -> np.ndarray:
+    """Rows whose document-id hash equals that of another row of the same query (ascending row numbers)."""
+    n = table.num_rows
+    if n < 2:
+        return _NONE
+    query = pc.dictionary_encode(table.column("query").combine_chunks(), memory_pool=POOL).indices.to_numpy()
+    h = _hash32(table.column("docid"))
+    change = np.flatnonzero(query[1:] != query[:-1]) + 1
+    if len(change) + 1 == int(query.max()) + 1:  # each query's lines are together: no reordering needed
+        order = None
+        starts = np.concatenate(([0], change))
+    else:
+        order = np.argsort(query, kind="stable")
+        query, h = query[order], h[order]
+        starts = np.concatenate(([0], np.flatnonzero(query[1:] != query[:-1]) + 1))
+    lengths = np.diff(np.append(starts, n))
+    width = int(lengths.max())
+    if len(starts) * width <= 2 * n + 1024:  # padding at most doubles the memory: sort each query's row
+        found = _same_in_rows(h, starts, lengths, width)
+    else:  # one very long query among short ones: sort (query, hash) keys instead
+        key = (np.repeat(np.arange(len(starts), dtype=np.uint64), lengths) << np.uint64(32)) | h.astype(np.uint64)
+        ranked = np.sort(key)
+        same = ranked[1:] == ranked[:-1]
+        found = np.flatnonzero(np.isin(key, ranked[1:][same])) if same.any() else _NONE
+    if order is not None:
+        found = np.sort(order[found])
+    return found
+
+
+def _same_in_rows(h: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
+    """Positions (into ``h``) whose value repeats within its segment, via one padded 2-D row sort."""
+    n_rows = len(starts)
+    if (lengths == width).all():  # every query equally long (often: 1,000 each): a view, no copy
+        grid = np.sort(h.reshape(n_rows, width), axis=1)
+    else:
+        grid = np.full((n_rows, width), np.iinfo(np.uint32).max, dtype=np.uint32)
+        flat = np.arange(len(h), dtype=np.int64)
+        flat += np.repeat(np.arange(n_rows, dtype=np.int64) * width - starts, lengths)
+        grid.ravel()[flat] = h  # row = segment, column = position within it
+        del flat
+        grid.sort(axis=1)
+    # a real value sits at column < length of its row (padding, the maximum, sorts last; equal values
+    # are interchangeable, so the first `length` columns hold exactly the row's values)
+    valid = np.arange(1, width)[None, :] < lengths[:, None]
+    dup_row, dup_col = np.nonzero((grid[:, 1:] == grid[:, :-1]) & valid)
+    if not len(dup_row):
+        return _NONE
+    import pandas as pd
+
+    repeated = pd.MultiIndex.from_arrays([dup_row, grid[dup_row, dup_col + 1]]).unique()
+    mine = pd.MultiIndex.from_arrays([np.repeat(np.arange(n_rows), lengths), h])
+    return np.flatnonzero(mine.isin(repeated))
+
+
+def _hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A 32-bit hash per document id: the low 32 bits of the number for numeric ids, else a folded string
+    hash (equal hashes only make suspects, compared exactly afterwards)."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    try:  # a failing cast is slow on millions of values: try a sample first
+        pc.cast(array.slice(0, 1000), pa.int64())
+        return pc.cast(array, pa.int64(), memory_pool=POOL).to_numpy(zero_copy_only=False).astype(np.uint32)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        value = string_hash(array)
+    value ^= value >> np.uint64(32)
+    return value.astype(np.uint32)
+
+
+def string_hash(column: pa.ChunkedArray | pa.Array, width: int = 12) -> np.ndarray:
+    """A 64-bit FNV-style hash of each string's length and its first and last ``width`` bytes."""
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    n = len(array)
+    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
+    offsets = offsets.astype(np.int64)
+    raw = array.buffers()[2]
+    data = np.concatenate([np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8),
+                           np.zeros(width, dtype=np.uint8)])
+    start, length = offsets[:-1], np.diff(offsets)
+    prime = np.uint64(1099511628211)
+    h = length.astype(np.uint64) * np.uint64(0xCBF29CE484222325)
+    longest = int(length.max()) if n else 0
+    where = start.copy()
+    for j in range(min(longest, width)):  # the first bytes
+        _mix(h, data, where, length <= j, prime)
+        where += 1
+    if longest > width:  # and the last bytes of long ids, where ids like "doc_29_677149#3_1524" differ
+        where = np.maximum(start + length - 1, 0)
+        for j in range(1, width + 1):
+            _mix(h, data, where, length < j, prime)
+            np.maximum(where - 1, 0, out=where)
+    return h
+
+
+def _mix(h: np.ndarray, data: np.ndarray, where: np.ndarray, outside: np.ndarray, prime: np.uint64) -> None:
+    byte = data[where]
+    byte[outside] = 0
+    np.bitwise_xor(h, byte, out=h, casting="unsafe")
+    h *= prime
+
+
+def _line_of(row: int, lines: np.ndarray | None) -> int:
+    return int(lines[row]) if lines is not None else row + 1
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
