@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
-import pandas as pd
 
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
-from metrics.io import Qrels, Run, Source, read_qrels, read_run
+from metrics.io import Qrels, Run, Source, is_dataframe, read_qrels, read_run
 from metrics.measures import Measure, parse_measure
 from metrics.measures.trec_names import expand_trec, trec_table
 from metrics.rankings import Judgments, Rankings, rank
 
-__all__ = ["evaluate", "aggregate", "summarise", "rank_runs", "resolve_measures", "DEFAULT_MEASURES", "COLUMNS"]
+if TYPE_CHECKING:  # pandas is imported where a table is built, not at start-up
+    import pandas as pd
+
+__all__ = ["evaluate", "aggregate", "summarise", "rank_runs", "resolve_measures", "per_query_frame", "per_query_values",
+           "DEFAULT_MEASURES", "COLUMNS"]
 
 COLUMNS = ("system", "query", "measure", "value")
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@100", "RR")
@@ -57,7 +60,7 @@ def _as_qrels(qrels: Qrels | Source) -> Qrels:
 
 def _as_runs(runs: Runs) -> list[Run]:
     if isinstance(runs, Run) or isinstance(runs, (str, bytes, bytearray)) or hasattr(runs, "__fspath__") \
-            or isinstance(runs, pd.DataFrame):
+            or is_dataframe(runs):
         runs = [runs]
     if isinstance(runs, Mapping):
         out = [(r if isinstance(r, Run) else read_run(r, name=name)).renamed(name) for name, r in runs.items()]
@@ -81,7 +84,7 @@ def rank_runs(qrels: Qrels | Source, runs: Runs, conventions: Conventions | None
 
 
 def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable[MeasureSpec] = DEFAULT_MEASURES,
-             *, conventions: Conventions | None = None, **options: Any) -> pd.DataFrame:
+             *, conventions: Conventions | None = None, **options: Any) -> "pd.DataFrame":
     """Evaluate runs against judgments: one row per (system, query, measure).
 
     Parameters
@@ -120,13 +123,25 @@ def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable
     frames = []
     for rankings in rank_runs(qrels, runs, conventions, **options):
         frames.append(per_query_frame(rankings, pairs))
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)
 
 
-def per_query_frame(rankings: Rankings, pairs: Sequence[tuple[str, Measure]]) -> pd.DataFrame:
+def per_query_values(rankings: Rankings, pairs: Sequence[tuple[str, Measure]]) -> np.ndarray:
+    """Values of resolved ``(label, measure)`` pairs for one ranked run: shape (measures, queries)."""
+    nq = rankings.n_queries
+    if not pairs:
+        return np.zeros((0, nq))
+    return np.vstack([np.asarray(m.compute(rankings), dtype=np.float64).reshape(nq) for _, m in pairs])
+
+
+def per_query_frame(rankings: Rankings, pairs: Sequence[tuple[str, Measure]]) -> "pd.DataFrame":
     """The tidy per-query table of one ranked run for resolved ``(label, measure)`` pairs."""
+    import pandas as pd
+
     nq, labels = rankings.n_queries, np.asarray([label for label, _ in pairs], dtype=object)
-    values = np.vstack([np.asarray(m.compute(rankings), dtype=np.float64).reshape(nq) for _, m in pairs])
+    values = per_query_values(rankings, pairs)
     return pd.DataFrame({
         "system": np.full(nq * len(pairs), rankings.system, dtype=object),
         "query": np.repeat(rankings.queries.astype(object), len(pairs)),
@@ -135,7 +150,7 @@ def per_query_frame(rankings: Rankings, pairs: Sequence[tuple[str, Measure]]) ->
     })
 
 
-def aggregate(per_query: pd.DataFrame) -> pd.DataFrame:
+def aggregate(per_query: "pd.DataFrame") -> "pd.DataFrame":
     """Summarise a per-query table by each measure's rule (trec_eval's ``all`` line).
 
     Parameters
@@ -157,10 +172,12 @@ def aggregate(per_query: pd.DataFrame) -> pd.DataFrame:
     for (system, label), group in per_query.groupby(["system", "measure"], sort=False):
         measure = measures.setdefault(label, parse_measure(label))
         rows.append((system, label, measure.aggregate(group["value"].to_numpy()), len(group)))
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=["system", "measure", "value", "n_queries"])
 
 
-def summarise(per_query: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+def summarise(per_query: "pd.DataFrame", confidence: float = 0.95) -> "pd.DataFrame":
     """Each system's value of each measure with a confidence interval over queries.
 
     Parameters

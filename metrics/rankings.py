@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
+from metrics.parsing import POOL
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
@@ -105,7 +106,7 @@ class Judgments:
         known = dcode >= 0
         if not known.any() or not len(self.keys):
             return out
-        keys = qcode[known] * max(len(self.docids), 1) + dcode[known]
+        keys = qcode[known].astype(np.int64) * max(len(self.docids), 1) + dcode[known]
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         found = self.keys[at] == keys
         grades = np.where(found, self.grades[at], NONPOOL)
@@ -269,7 +270,8 @@ class Rankings:
     def scores(self) -> np.ndarray:
         """Score at each ranked position, as stored under the conventions' score precision."""
         score = self.run.table.column("score").to_numpy()[self.rows]
-        return score.astype(self.conventions.score_dtype)
+        with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
+            return score.astype(self.conventions.score_dtype)
 
 
 def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
@@ -293,22 +295,29 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     filter (``-J``), in trec_eval's order.
     """
     table = run.table
-    qcode = pc.index_in(table["query"], value_set=judgments.queries)
-    qcode = pc.fill_null(qcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    qcode = _query_codes(table["query"], judgments.queries)
     score = table["score"].to_numpy()
     if conventions.score_dtype == "float32":
-        score = score.astype(np.float32)
-    rows = np.flatnonzero(qcode >= 0)
-    qc, sc = qcode[rows], score[rows]
+        with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
+            score = score.astype(np.float32)
+    judged = qcode >= 0
+    if judged.all():  # the usual case: no copies
+        rows, qc, sc = np.arange(len(qcode)), qcode, score
+    else:
+        rows = np.flatnonzero(judged)
+        qc, sc = qcode[rows], score[rows]
+    del qcode, score, judged  # (the arrays live on as qc, sc where nothing was copied)
     order = _ranked_order(qc, sc)
     if order is not None:
         rows, qc, sc = rows[order], qc[order], sc[order]
-    rows, ties = _break_ties(run, rows, qc, sc)
-    qc = qcode[rows]
+        del order
+    rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
+    del sc
 
-    dcode = pc.index_in(table["docid"], value_set=judgments.docids)
-    dcode = pc.fill_null(dcode, -1).to_numpy(zero_copy_only=False).astype(np.int64)[rows]
+    dcode = pc.fill_null(pc.index_in(table["docid"], value_set=judgments.docids, memory_pool=POOL), -1)
+    dcode = dcode.to_numpy(zero_copy_only=False)[rows]  # int32
     rel = judgments.grade_of(qc, dcode)
+    del dcode
 
     counts = np.bincount(qc, minlength=len(judgments.queries))
     keep_query = np.ones(len(counts), dtype=bool) if conventions.complete else counts > 0
@@ -325,6 +334,18 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     queries = np.asarray(judgments.queries.to_pylist(), dtype=object)[keep_query]
     return Rankings(system=run.name, queries=queries, offsets=offsets, rel=rel, rows=rows,
                     rel_levels=judgments.rel_levels[keep_query], conventions=conventions, run=run, ties=ties)
+
+
+def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:
+    """Each row's index in ``queries`` (-1 if absent; int32), looked up once per run of equal adjacent ids."""
+    query = query.combine_chunks() if isinstance(query, pa.ChunkedArray) else query
+    n = len(query)
+    if n < 2:
+        return pc.fill_null(pc.index_in(query, value_set=queries), -1).to_numpy(zero_copy_only=False).astype(np.int32)
+    change = pc.not_equal(query.slice(1), query.slice(0, n - 1), memory_pool=POOL).to_numpy(zero_copy_only=False)
+    starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+    codes = pc.fill_null(pc.index_in(query.take(pa.array(starts)), value_set=queries), -1)
+    return np.repeat(codes.to_numpy(zero_copy_only=False).astype(np.int32), np.diff(np.append(starts, n)))
 
 
 def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
@@ -362,16 +383,28 @@ def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> t
     idx = np.flatnonzero(member)
     starts = np.ones(len(idx), dtype=bool)
     starts[1:] = ~same[idx[1:] - 1]
-    group = np.cumsum(starts)
-    docs = run.table.column("docid").take(pa.array(rows[idx])).to_numpy(zero_copy_only=False)
-    _, order_key = np.unique(docs, return_inverse=True)
+    first = np.flatnonzero(starts)
+    size = np.diff(np.append(first, len(idx)))
+    docid = run.table.column("docid")
     rows = rows.copy()
-    rows[idx] = rows[idx][np.lexsort((-order_key.ravel(), group))]
+    # Arrow compares strings byte-wise, as trec_eval's strcmp. Most groups are pairs: swap those in order.
+    a, b = idx[first[size == 2]], idx[first[size == 2] + 1]
+    if len(a):
+        swap = pc.less(docid.take(pa.array(rows[a])), docid.take(pa.array(rows[b])))
+        swap = np.asarray(swap.to_numpy(zero_copy_only=False), dtype=bool)
+        rows[a[swap]], rows[b[swap]] = rows[b[swap]], rows[a[swap]]
+    larger = np.repeat(size > 2, size)
+    if larger.any():  # groups of three or more: sort by (group, docid descending)
+        sub = idx[larger]
+        group = np.cumsum(starts)[larger]
+        docs = docid.take(pa.array(rows[sub]))
+        order_key = pc.rank(docs, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
+        rows[sub] = rows[sub][np.lexsort((-order_key, group))]
     ties["tied_rows"] = int(len(idx))
     query_start = np.flatnonzero(np.concatenate(([True], qc[1:] != qc[:-1])))
-    position = np.arange(len(rows)) - np.repeat(query_start, np.diff(np.append(query_start, len(rows))))
+    query_end = np.append(query_start[1:], len(rows))
     for k in TIE_CUTOFFS:
-        # rank k is position k-1; it straddles when positions k-1 and k are tied with each other
-        at = np.flatnonzero(position[:-1] == k - 1)
-        ties["straddles"][k] = int(same[at].sum())
+        # rank k sits at query_start + k - 1; it straddles when it is tied with rank k + 1 of its query
+        at = query_start + k - 1
+        ties["straddles"][k] = int(same[at[at + 1 < query_end]].sum())
     return rows, ties

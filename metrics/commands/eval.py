@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import sys
 
 import numpy as np
-import pandas as pd
 
 __all__ = ["register", "run", "format_trec"]
 
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.evaluate import per_query_frame, rank_runs
+    from metrics.evaluate import per_query_values, rank_runs
     from metrics.io import read_qrels, read_run
 
     version = COMPAT[args.compat]
@@ -55,26 +55,29 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     records = []
     for rk in rankings:
-        frame = per_query_frame(rk, pairs) if pairs else pd.DataFrame(columns=["system", "query", "measure", "value"])
-        answered = set(rk.run.queries)
+        values = dict(zip((label for label, _ in pairs), per_query_values(rk, pairs)))
         strings = {}
         if relstring is not None:
             strings[relstring.label] = dict(zip(rk.queries, relevance_strings(rk, relstring.length)))
         if args.format == "trec":
-            out.write(format_trec(rk, frame, pairs + ([(relstring.label, relstring)] if relstring else []),
+            out.write(format_trec(rk, values, pairs + ([(relstring.label, relstring)] if relstring else []),
                                   per_query=args.per_query, runid=wants_runid, skip_unanswered=version < 10,
-                                  answered=answered, strings=strings))
+                                  answered=set(rk.run.queries) if args.complete else set(rk.queries),
+                                  strings=strings))
         else:
-            records.extend(_records(rk, frame, pairs, per_query=args.per_query))
+            records.extend(_records(rk, values, pairs, per_query=args.per_query))
             if args.per_query:
-                for label, values in strings.items():
+                for label, texts in strings.items():
                     records.extend({"system": rk.system, "query": q, "measure": label, "value": v}
-                                   for q, v in values.items())
+                                   for q, v in texts.items())
     if args.format == "json":
         json.dump(records, out, indent=1, allow_nan=False)
         out.write("\n")
     elif args.format == "csv":
-        pd.DataFrame(records, columns=["system", "query", "measure", "value"]).to_csv(out, index=False)
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["system", "query", "measure", "value"])
+        writer.writerows([r["system"], r["query"], r["measure"], "" if r["value"] is None else r["value"]]
+                         for r in records)
     return 0
 
 
@@ -153,14 +156,17 @@ def _value_text(measure, value: float) -> str:
     return f"{value:6.4f}"
 
 
-def format_trec(rk, frame: pd.DataFrame, pairs, *, per_query: bool, runid: bool, skip_unanswered: bool,
+def format_trec(rk, values: dict, pairs, *, per_query: bool, runid: bool, skip_unanswered: bool,
                 answered: set, strings: dict | None = None) -> str:
-    """trec_eval's text output for one ranked run: ``%-22s\\t%s\\t%s`` lines, per query then ``all``."""
+    """trec_eval's text output for one ranked run: ``%-22s\\t%s\\t%s`` lines, per query then ``all``.
+
+    ``values`` maps each label of ``pairs`` to its per-query values (in ``rk.queries`` order); ``strings``
+    each text measure's label to ``{query: text}``.
+    """
     ordered = _ordered(pairs)
     lines = []
-    if per_query and (len(frame) or strings):
-        table = frame.pivot(index="query", columns="measure", values="value") if len(frame) else None
-        for query in rk.queries:
+    if per_query and (values or strings):
+        for i, query in enumerate(rk.queries):
             if skip_unanswered and query not in answered:
                 continue
             for label, measure in ordered:
@@ -170,26 +176,26 @@ def format_trec(rk, frame: pd.DataFrame, pairs, *, per_query: bool, runid: bool,
                 if getattr(measure, "text", False):
                     lines.append(f"{label:<22s}\t{query}\t'{strings[label][query]}'")
                     continue
-                lines.append(f"{label:<22s}\t{query}\t{_value_text(measure, table.at[query, label])}")
+                lines.append(f"{label:<22s}\t{query}\t{_value_text(measure, values[label][i])}")
     if runid:
         lines.append(f"{'runid':<22s}\tall\t{rk.run.tag}")
     for label, measure in ordered:
         if getattr(measure, "text", False):
             continue
-        values = frame.loc[frame["measure"] == label, "value"].to_numpy()
-        lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.aggregate(values))}")
+        lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.aggregate(values[label]))}")
     return "".join(line + "\n" for line in lines)
 
 
-def _records(rk, frame: pd.DataFrame, pairs, *, per_query: bool) -> list[dict]:
+def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
     records = []
     if per_query:
-        for row in frame.itertuples(index=False):
-            records.append({"system": row.system, "query": row.query, "measure": row.measure,
-                            "value": _json_value(row.value)})
+        for i, query in enumerate(rk.queries):
+            for label, measure in pairs:
+                value = values[label][i]
+                records.append({"system": rk.system, "query": query, "measure": label,
+                                "value": int(round(value)) if measure.integer else _json_value(value)})
     for label, measure in pairs:
-        values = frame.loc[frame["measure"] == label, "value"].to_numpy()
-        value = measure.aggregate(values)
+        value = measure.aggregate(values[label])
         records.append({"system": rk.system, "query": "all", "measure": label,
                         "value": int(round(value)) if measure.integer else _json_value(value)})
     return records
@@ -198,4 +204,3 @@ def _records(rk, frame: pd.DataFrame, pairs, *, per_query: bool) -> list[dict]:
 def _json_value(value: float):
     value = float(value)
     return value if math.isfinite(value) else None
-

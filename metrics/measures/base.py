@@ -73,7 +73,8 @@ class Trec:
 
     ``name`` is trec_eval's measure name; ``param`` the parameter its ``_suffix`` (and ``.list`` on the
     command line) sets, with trec_eval's default list ``defaults``; ``order`` its place in trec_eval's
-    output; ``fmt`` how the suffix is printed; ``version`` the first trec_eval major version that has it.
+    output; ``fmt`` how the suffix is printed; ``version`` the first trec_eval major version that has it;
+    ``all_trec`` whether ``-m all_trec`` of that version prints it.
     """
 
     name: str
@@ -83,6 +84,7 @@ class Trec:
     fmt: str = "{}"
     version: int = 9
     per_query: bool = True
+    all_trec: bool = True
 
 
 class Measure:
@@ -318,6 +320,8 @@ def _constant(node: ast.AST, text: str) -> Any:
         return -node.operand.value
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
         return node.value
+    if isinstance(node, ast.Tuple):  # e.g. gain_map=((1, 3.0), (2, 9.0))
+        return tuple(_constant(item, text) for item in node.elts)
     raise UnknownMeasureError(_bad(text))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.measures.base import Measure, Trec, register
-from metrics.measures.ndcg import ideal_prefix, ranked_gains
+from metrics.measures.ndcg import gains, ideal_prefix, lookup
 
 
 @register
@@ -29,16 +29,19 @@ class G(Measure):
     trec = (Trec("G", order=19),)
 
     def compute(self, r) -> np.ndarray:
-        gain = ranked_gains(r)
+        # only ranks holding a positive grade add to the sum: work on those (the hits) alone
+        hits = r.hits(1)
+        gain = gains(r.rel[hits.index], "linear")
         grades, offsets, _, _, _ = ideal_prefix(r)
         m = np.diff(offsets)
-        inside = r.pos <= m[r.seg]
-        ideal = np.zeros(len(gain))
-        ideal[inside] = grades[(offsets[:-1][r.seg] + r.pos - 1)[inside]]
-        cost = r.segment_cumsum(np.maximum(ideal, 1.0))
-        got = r.segment_cumsum(gain)
-        contrib = np.divide(gain, np.log2(2.0 + cost - got), out=np.zeros_like(gain), where=gain != 0)
-        total = r.segment_sum(contrib)
+        ideal_sum = np.cumsum(grades.astype(np.float64))
+        ideal_sum -= np.concatenate(([0.0], ideal_sum))[offsets[:-1]][np.repeat(np.arange(r.n_queries), m)]
+        # cost so far: the ideal gains down to min(i, m), then 1 per rank past the ideal ranking's end
+        k = np.minimum(hits.pos, m[hits.seg])
+        cost = lookup(ideal_sum, offsets, hits.seg, k) + np.maximum(hits.pos - m[hits.seg], 0)
+        got = np.cumsum(gain)
+        got -= np.concatenate(([0.0], got))[np.searchsorted(hits.seg, np.arange(r.n_queries))][hits.seg]
+        total = np.bincount(hits.seg, weights=gain / np.log2(2.0 + cost - got), minlength=r.n_queries)
         ideal_total = np.bincount(np.repeat(np.arange(r.n_queries), m), weights=grades,
                                   minlength=r.n_queries).astype(np.float64)
         return np.divide(total, ideal_total, out=np.zeros(r.n_queries), where=ideal_total > 0)

@@ -12,7 +12,8 @@ from metrics.measures.base import Measure, Param, Trec, register
 from metrics.measures.precision import TREC_CUTOFFS
 
 __all__ = ["nDCG", "gains", "discount", "discounted_gain", "dcg", "ideal_grades", "ideal_prefix", "ranked_gains",
-           "lookup", "joint_ideal_qrels", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM", "check_base"]
+           "lookup", "hit_dcg", "dcg_at", "joint_ideal_qrels", "mapped_dcg", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM",
+           "GAIN_MAP_PARAM", "GainMapped", "check_base", "check_gain_map"]
 
 GAIN_PARAM = Param("gain", str, default="linear", choices=("linear", "exp"),
                    help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)")
@@ -95,8 +96,60 @@ def dcg(r, kind: str, cutoff: int | None, discount_kind: str = "log2", base: flo
     return actual, best
 
 
+GAIN_MAP_PARAM = Param("gain_map", tuple, default=(),
+                       help="gains of chosen grades, ((grade, gain), ...); other grades gain their grade "
+                            "(trec_eval -m ndcg.1=3,2=9)")
+
+
+def check_gain_map(measure: Measure) -> None:
+    """A gain map holds distinct grades >= 0 with numeric gains, and goes with the default gain and discount."""
+    if not measure.gain_map:
+        return
+    try:
+        pairs = [(int(level), float(value)) for level, value in measure.gain_map]
+    except (TypeError, ValueError):
+        raise ValidationError(f"{measure.name}: gain_map must be ((grade, gain), ...), "
+                              f"got {measure.gain_map!r}") from None
+    if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
+        raise ValidationError(f"{measure.name}: gain_map needs distinct grades >= 0, got {measure.gain_map!r}")
+    if (measure.gain, measure.discount, measure.values.get("ideal", "judged")) != ("linear", "log2", "judged"):
+        raise ValidationError(f"{measure.name}: gain_map combines only with the default gain, discount and ideal")
+
+
+class GainMapped:
+    """trec_eval's ``-m name.1=3,2=9`` spelling for the DCG family (mixed into nDCG, DCG and IDCG)."""
+
+    @classmethod
+    def from_trec_params(cls, text: str):
+        """``-m ndcg.1=3,2=9,4=4.5``: grade 1 gains 3, grade 2 gains 9, grade 4 gains 4.5, others their grade."""
+        pairs = []
+        for item in text.split(","):
+            level, eq, value = item.partition("=")
+            try:
+                pairs.append((int(level), float(value)))
+            except ValueError:
+                raise UnknownMeasureError(f"{cls.trec[0].name}: expected grade=gain pairs like 1=3,2=9, "
+                                          f"got {text!r}") from None
+            if not eq:
+                raise UnknownMeasureError(f"{cls.trec[0].name}: expected grade=gain pairs like 1=3,2=9, "
+                                          f"got {text!r}")
+        return cls(gain_map=tuple(pairs))
+
+    def trec_spelling(self) -> Trec | None:
+        changed = {k for k, _ in self._key()[1]}
+        if changed == {"gain_map"}:
+            return self.trec[0]
+        return super().trec_spelling()
+
+    def trec_label(self) -> str | None:
+        if self.gain_map and self.trec_spelling() is not None:
+            text = ",".join(f"{level}={_number(float(value))}" for level, value in self.gain_map)
+            return f"{self.trec[0].name}_{text}"
+        return super().trec_label()
+
+
 @register
-class nDCG(Measure):
+class nDCG(GainMapped, Measure):
     """Normalised discounted cumulative gain: DCG of the ranking over DCG of the ideal ranking.
 
     Notes
@@ -116,6 +169,13 @@ class nDCG(Measure):
     incomparable, since each run has its own ideal; it is what many textbook examples compute. For an
     ideal formed from the joint judgments of all compared systems, restrict the qrels with
     :func:`joint_ideal_qrels` before evaluating.
+
+    ``gain_map`` is trec_eval's ``-m ndcg.1=3,2=9,4=4.5``: the listed grades gain the given values, zero and
+    negative gains included; other grades gain their grade. The ideal ranking orders the judged documents
+    by gain, descending, and keeps the positive gains. trec_eval sorts the gain levels with a comparator
+    that returns the difference of two gains truncated to an integer, so gains less than 1 apart (1.5 and
+    2.0, say) compare as equal and may be left in the wrong order, giving a wrong ideal DCG; rankscope
+    sorts them exactly (the intended definition). With whole-number gains both agree.
 
     .. math:: nDCG@k = \\frac{\\sum_{i=1}^{k} g(d_i)/\\mathrm{disc}(i)}{\\sum_{i=1}^{k} g(d^*_i)/\\mathrm{disc}(i)}
 
@@ -143,52 +203,16 @@ class nDCG(Measure):
               Param("ideal", str, default="judged", choices=("judged", "retrieved"),
                     help="ideal ranking from all judged documents (judged, trec_eval) or from the "
                          "retrieved ones only (retrieved, inflated)"),
-              Param("gain_map", tuple, default=(),
-                    help="gains of chosen grades, ((grade, gain), ...); other grades gain their grade "
-                         "(trec_eval -m ndcg.1=3,2=9)"))
+              GAIN_MAP_PARAM)
     trec = (Trec("ndcg", order=20), Trec("ndcg_cut", "cutoff", TREC_CUTOFFS, order=23))
 
     def _check(self) -> None:
         check_base(self)
-        if self.gain_map:
-            try:
-                pairs = [(int(level), float(value)) for level, value in self.gain_map]
-            except (TypeError, ValueError):
-                raise ValidationError(f"nDCG: gain_map must be ((grade, gain), ...), got {self.gain_map!r}") from None
-            if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
-                raise ValidationError(f"nDCG: gain_map needs distinct grades >= 0, got {self.gain_map!r}")
-            if (self.gain, self.discount, self.ideal) != ("linear", "log2", "judged"):
-                raise ValidationError("nDCG: gain_map combines only with the default gain, discount and ideal")
-
-    @classmethod
-    def from_trec_params(cls, text: str) -> "nDCG":
-        """``-m ndcg.1=3,2=9,4=4.5``: grade 1 gains 3, grade 2 gains 9, grade 4 gains 4.5, others their grade."""
-        pairs = []
-        for item in text.split(","):
-            level, eq, value = item.partition("=")
-            try:
-                pairs.append((int(level), float(value)))
-            except ValueError:
-                raise UnknownMeasureError(f"ndcg: expected grade=gain pairs like 1=3,2=9, got {text!r}") from None
-            if not eq:
-                raise UnknownMeasureError(f"ndcg: expected grade=gain pairs like 1=3,2=9, got {text!r}")
-        return cls(gain_map=tuple(pairs))
-
-    def trec_spelling(self) -> Trec | None:
-        changed = {k for k, _ in self._key()[1]}
-        if changed == {"gain_map"}:
-            return self.trec[0]
-        return super().trec_spelling()
-
-    def trec_label(self) -> str | None:
-        if self.gain_map and self.trec_spelling() is not None:
-            text = ",".join(f"{level}={_number(float(value))}" for level, value in self.gain_map)
-            return f"ndcg_{text}"
-        return super().trec_label()
+        check_gain_map(self)
 
     def compute(self, r) -> np.ndarray:
         if self.gain_map:
-            actual, ideal = _mapped_dcg(r, dict(self.gain_map), self.cutoff)
+            actual, ideal = mapped_dcg(r, dict(self.gain_map), self.cutoff)
         else:
             actual, ideal = dcg(r, self.gain, self.cutoff, self.discount, self.base, self.ideal)
         return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
@@ -198,7 +222,7 @@ def _number(value: float) -> str:
     return str(int(value)) if value.is_integer() else repr(value)
 
 
-def _mapped_dcg(r, mapping: dict, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
+def mapped_dcg(r, mapping: dict, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
     """DCG and ideal DCG with per-grade gains, as trec_eval's ``ndcg.l=g,...``.
 
     Every retrieved document adds its grade's gain (zero and negative gains included); the ideal ranking
@@ -243,6 +267,29 @@ def ideal_prefix(r, kind: str = "linear", discount_kind: str = "log2", base: flo
     total = np.cumsum(contrib)
     before = np.concatenate(([0.0], total))[offsets[:-1]]
     return grades, offsets, seg, pos, total - before[seg]
+
+
+def hit_dcg(r):
+    """The positive-grade positions (``r.hits(1)``) and, at each, the DCG of its query's ranking down to it
+    (linear gains, log2 discount): the same numbers as a cumulative sum over every position, at the cost of
+    the hits only."""
+    hits = r.hits(1)
+    total = np.cumsum(gains(r.rel[hits.index], "linear") / np.log2(hits.pos + 1.0))
+    first = np.searchsorted(hits.seg, np.arange(r.n_queries), side="left")
+    before = np.concatenate(([0.0], total))[first]
+    return hits, total - before[hits.seg]
+
+
+def dcg_at(r, seg: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """DCG (linear gains, log2 discount) of query ``seg``'s ranking down to rank ``k`` (0 for k = 0)."""
+    hits, cum = hit_dcg(r)
+    seg, k = np.asarray(seg, dtype=np.int64), np.asarray(k, dtype=np.int64)
+    if not len(cum) or not len(seg):
+        return np.zeros(len(seg))
+    width = int(max(k.max(), hits.pos.max())) + 1
+    at = np.searchsorted(hits.seg.astype(np.int64) * width + hits.pos, seg * width + k, side="right") - 1
+    found = (at >= 0) & (hits.seg[np.maximum(at, 0)] == seg)
+    return np.where(found, cum[np.maximum(at, 0)], 0.0)
 
 
 def lookup(values: np.ndarray, offsets: np.ndarray, seg: np.ndarray, k: np.ndarray) -> np.ndarray:

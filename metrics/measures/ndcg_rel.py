@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.measures.base import Measure, Trec, register
-from metrics.measures.ndcg import ideal_prefix, lookup, ranked_gains
+from metrics.measures.ndcg import dcg_at, hit_dcg, ideal_prefix, lookup
 
 
 @register
@@ -31,17 +31,15 @@ class nDCGRel(Measure):
     trec = (Trec("ndcg_rel", order=21),)
 
     def compute(self, r) -> np.ndarray:
-        gain = ranked_gains(r)
-        dcg = r.segment_cumsum(gain / np.log2(r.pos + 1.0))
+        hits, dcg = hit_dcg(r)  # DCG down to each relevant document
         _, ioffsets, _, _, idcg = ideal_prefix(r)
         m = np.diff(ioffsets)
-        rel = np.flatnonzero(gain > 0)
-        seg = r.seg[rel]
-        k = np.minimum(r.pos[rel], m[seg])
-        terms = dcg[rel] / lookup(idcg, ioffsets, seg, k)
+        seg = hits.seg
+        k = np.minimum(hits.pos, m[seg])
+        terms = dcg / lookup(idcg, ioffsets, seg, k)
         total = np.bincount(seg, weights=terms, minlength=r.n_queries).astype(np.float64)
         missed = m - np.bincount(seg, minlength=r.n_queries)
         full = m > 0
-        whole = r.at_rank(dcg, r.num_ret)
+        whole = dcg_at(r, np.arange(r.n_queries), r.num_ret)
         total[full] += missed[full] * whole[full] / lookup(idcg, ioffsets, np.flatnonzero(full), m[full])
         return np.divide(total, m, out=np.zeros(r.n_queries), where=total > 0)

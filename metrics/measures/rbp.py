@@ -20,7 +20,13 @@ class RBP(Measure):
     -----
     trec_eval 10: ``rbp`` (Moffat and Zobel, 2008). Gains are the grades, scaled to [0, 1] by the query's
     largest grade when it exceeds 1 (trec_eval normalises the gain levels that way); unjudged documents
-    gain 0. p = 0.9 behaves much like P@10, 0.95–0.98 more like AP.
+    gain 0. p = 0.9 behaves much like P@10, 0.95–0.98 more like AP. ``-m rbp.p=0.95`` sets p.
+
+    trec_eval 10 itself is wrong here: it scales the gains with ``(g - min) / (max - min)`` over the
+    query's gain levels, but never initialises ``min`` and ``max``, so the scaling (and the value) depends
+    on whatever the stack held. rankscope computes the intended definition: min is the lowest gain level
+    (0) and max the query's largest grade, so grades above 1 are divided by that grade. On binary
+    judgments no scaling happens and both agree (as on trec_eval's own test files).
 
     .. math:: RBP = (1 - p) \\sum_{i} g_i\\, p^{i-1}
     """
@@ -31,6 +37,24 @@ class RBP(Measure):
     latex = r"RBP = (1-p)\sum_{i=1}^{n} g_i\, p^{i-1}"
     params = (Param("p", float, default=0.9, min=0.0, max=1.0, help="persistence: chance of looking further"),)
     trec = (Trec("rbp", order=33, version=10),)
+
+    @classmethod
+    def from_trec_params(cls, text: str) -> "RBP":
+        """``-m rbp.p=0.95``: the persistence."""
+        name, eq, value = text.partition("=")
+        try:
+            if name != "p" or not eq:
+                raise ValueError
+            return cls(p=float(value))
+        except ValueError:
+            from metrics.errors import UnknownMeasureError
+            raise UnknownMeasureError(f"rbp: expected p=<persistence> like rbp.p=0.95, got {text!r}") from None
+
+    def trec_spelling(self) -> Trec | None:
+        return self.trec[0] if {k for k, _ in self._key()[1]} <= {"p"} else None
+
+    def trec_label(self) -> str | None:
+        return "rbp" if self.p == 0.9 else f"rbp_p={self.p!r}"
 
     def _check(self) -> None:
         if self.p >= 1.0:

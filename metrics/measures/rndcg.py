@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.measures.base import Measure, Trec, register
-from metrics.measures.ndcg import ideal_prefix, lookup, ranked_gains
+from metrics.measures.ndcg import dcg_at, ideal_prefix
 
 
 @register
@@ -31,8 +31,6 @@ class RnDCG(Measure):
     trec = (Trec("Rndcg", order=22),)
 
     def compute(self, r) -> np.ndarray:
-        gain = ranked_gains(r)
-        dcg = r.segment_cumsum(gain / np.log2(r.pos + 1.0))
         grades, ioffsets, iseg, ipos, idcg = ideal_prefix(r)
         m = np.diff(ioffsets)
         n = r.num_ret
@@ -40,13 +38,13 @@ class RnDCG(Measure):
         boundary = last.copy()
         boundary[:-1] |= grades[1:] != grades[:-1]
         seg, level = iseg[boundary], ipos[boundary]
-        terms = lookup(dcg, r.offsets, seg, np.minimum(level, n[seg])) / idcg[boundary]
+        terms = dcg_at(r, seg, np.minimum(level, n[seg])) / idcg[boundary]
         total = np.bincount(seg, weights=terms, minlength=r.n_queries).astype(np.float64)
         count = np.bincount(seg, minlength=r.n_queries).astype(np.float64)
         tail = n > m + 1
         ideal_all = np.zeros(r.n_queries)
         ideal_all[m > 0] = idcg[ioffsets[1:][m > 0] - 1]
-        total[tail] += np.divide(r.at_rank(dcg, n)[tail], ideal_all[tail],
+        total[tail] += np.divide(dcg_at(r, np.flatnonzero(tail), n[tail]), ideal_all[tail],
                                  out=np.zeros(int(tail.sum())), where=ideal_all[tail] > 0)
         count[tail] += ideal_all[tail] > 0
         ok = (r.num_rel() > 0) & (count > 0)

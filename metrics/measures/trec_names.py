@@ -49,6 +49,8 @@ def parse_trec_name(text: str) -> Measure | None:
         cls, spelling = table[match["base"]]
         if spelling.param is not None:
             return cls(**{spelling.param: _value(cls, spelling, match["param"])})
+        if hasattr(cls, "from_trec_params"):  # the printed form of -m ndcg.1=3,2=9: ndcg_1=3,2=9
+            return cls.from_trec_params(match["param"])
     return None
 
 
@@ -61,7 +63,8 @@ def expand_trec(spec: str, version: int = 9) -> list[Measure]:
     """
     table = trec_table()
     if spec == "all_trec":
-        entries = sorted((e for e in table.values() if e[1].order != float("inf") and e[1].version <= version),
+        entries = sorted((e for e in table.values()
+                          if e[1].all_trec and e[1].order != float("inf") and e[1].version <= version),
                          key=lambda e: e[1].order)
         return [m for cls, spelling in entries for m in _defaults(cls, spelling)]
     if spec == "official":

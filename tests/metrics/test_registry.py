@@ -85,3 +85,22 @@ def test_unknown_measure_suggests_close_names():
         parse_measure("nDCG@10 + 1")
     with pytest.raises(UnknownMeasureError, match="unknown parameter"):
         parse_measure("P(foo=1)@5")
+
+
+@pytest.mark.parametrize("spec, label", [
+    ("ndcg.1=3,2=9,4=4.5", "ndcg_1=3,2=9,4=4.5"), ("dcg.1=0.5", "dcg_1=0.5"), ("ideal_dcg.2=4", "ideal_dcg_2=4"),
+    ("rbp.p=0.8", "rbp_p=0.8"), ("11pt_avg..25,.5,.75", "11pt_avg_.25,.5,.75"), ("utility.2,-1,0,0", "utility_2,-1,0,0"),
+])
+def test_trec_parameter_lists_print_and_parse_back(spec, label):
+    (measure,) = expand_trec(spec, version=10)
+    assert measure.trec_label() == label
+    assert parse_trec_name(label) == measure
+    assert parse_measure(str(measure)) == measure
+
+
+def test_malformed_trec_parameter_lists_are_unknown_measures():
+    from metrics import UnknownMeasureError
+
+    for spec in ("rbp.q=0.8", "rbp.p=x", "ndcg.1=", "dcg.a=3"):
+        with pytest.raises(UnknownMeasureError):
+            expand_trec(spec, version=10)

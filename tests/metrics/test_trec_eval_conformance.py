@@ -35,6 +35,26 @@ CASES = [
 ]
 
 
+# expected outputs of trec_eval features rankscope does not implement: listed so that every file of the
+# folder is accounted for, and skipped with what is missing
+NOT_IMPLEMENTED = {
+    "out.test.aqZ": "-Z (z-score normalisation of every measure against a per-topic mean/stddev file)",
+    "out.test.prefs": "-R prefs (preference judgments) and the prefs_* measures",
+    "out.test.qrels_prefs": "-R qrels_prefs (qrels read as preferences) and the prefs_* measures",
+    "out.test.qrels_jg": "-R qrels_jg (judgment groups) and the *_avgjg measures",
+}
+
+
+def test_every_expected_output_is_accounted_for():
+    files = {p.name for p in DATA.glob("out.*")} | {p.name for p in (DATA / "v9.0.8").glob("out.*")}
+    assert files == {case[0] for case in CASES} | set(NOT_IMPLEMENTED)
+
+
+@pytest.mark.parametrize("expected", sorted(NOT_IMPLEMENTED))
+def test_unimplemented_trec_eval_features(expected):
+    pytest.skip(f"{expected}: rankscope does not implement trec_eval's {NOT_IMPLEMENTED[expected]}")
+
+
 def _params():
     for expected, flags, qrels, run, versions in CASES:
         for version in versions:
