@@ -39,13 +39,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.curves import _check_gain, _grade
+from metrics.curve_frames import _check_gain, _grade, select_queries
 from metrics.errors import ValidationError
 from metrics.measures.ndcg import discount as discount_divisor
 from metrics.measures.ndcg import gains
 from metrics.rankings import Rankings
 
-__all__ = ["anatomy", "anatomy_of_ranking", "COLUMNS"]
+__all__ = ["anatomy", "anatomy_of_ranking", "relevant_count", "COLUMNS"]
 
 COLUMNS = ("rank", "docid", "score", "grade", "judged", "relevant", "precision", "recall", "f1",
            "ap_contribution", "ap", "ap_found", "gain", "discount", "dcg", "idcg", "ndcg", "rr", "err",
@@ -118,7 +118,8 @@ def anatomy(rankings: Rankings | Sequence[Rankings], query: str, gain: str = "li
     if not len(where):
         raise ValidationError(f"query {query!r} was not evaluated for {r.system!r}: the run does not answer it "
                               f"or it has no judgments (evaluated: {_few(r.queries)})")
-    q = int(where[0])
+    r = select_queries(r, [query])  # one topic: every array below is as long as its ranking
+    q = 0
     start, stop = int(r.offsets[q]), int(r.offsets[q + 1])
     codes = r.rel[start:stop]
     level = r.level(rel)
@@ -237,6 +238,23 @@ def anatomy_of_ranking(grades: Sequence, num_rel: int | None = None, *, ideal: S
     return _table(codes, int(num_rel), level, contrib, ideal_contrib, gain, discount, base,
                   _max_grade(err_max_grade, top), np.asarray(list(docids), dtype=object),
                   np.asarray(scores, dtype=np.float64))
+
+
+def relevant_count(rankings: Rankings | Sequence[Rankings], query: str, rel: int | None = None) -> int:
+    """R: the number of judged documents of a query with a grade >= the relevance level (trec_eval num_rel).
+
+    Examples
+    --------
+    >>> from metrics import rank_runs
+    >>> r = rank_runs("1 0 a 2\\n1 0 b 0\\n1 0 c 1\\n", {"x": "1 Q0 b 1 3.0 x\\n"})
+    >>> relevant_count(r, "1"), relevant_count(r, "1", rel=2)
+    (2, 1)
+    """
+    r = _one(rankings)
+    where = np.flatnonzero(r.queries == query)
+    if not len(where):
+        raise ValidationError(f"query {query!r} was not evaluated for {r.system!r} (evaluated: {_few(r.queries)})")
+    return int(r.num_rel(rel)[int(where[0])])
 
 
 # ---- the table -----------------------------------------------------------------------------------------

@@ -45,25 +45,23 @@ import numpy as np
 import pandas as pd
 
 from metrics.conventions import INTERPOLATIONS
+from metrics.curve_frames import (ALL, _as_list, _concat, _frame, _grade, _grid_frame, _repeat, _rule, at_x,
+                                  eleven_point_table, mean_over_queries, select_queries)
 from metrics.errors import ValidationError
 from metrics.measures.interpolated import RECALL_LEVELS, interpolated_precision
-from metrics.measures.ndcg import discount as discount_divisor
-from metrics.measures.ndcg import gains, ideal_grades
+from metrics.rank_curves import gain_curves, precision_recall_at_k
 from metrics.rankings import Rankings
 
-__all__ = ["pr_curve", "interpolated_pr", "eleven_point", "precision_recall_at_k", "gain_curves",
-           "mean_over_queries", "ALL"]
+__all__ = ["pr_curve", "interpolated_pr", "eleven_point", "eleven_point_rules", "precision_recall_at_k",
+           "gain_curves", "mean_over_queries", "eleven_point_table", "at_x", "select_queries", "ALL"]
 
-ALL = "all"
-GAINS = ("linear", "exp")
-DISCOUNTS = ("log2", "jk")
-IDEALS = ("judged", "retrieved")
 # rule -> a, where recall x asks for k relevant documents when x lies between (k - a)/R and (k + 1 - a)/R
 _RULE_SHIFT = {"textbook": 1.0, "trec_eval-9": 0.9, "trec_eval-10": 0.5}
 
 
 # ---- public curves --------------------------------------------------------------------------------------
-def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None) -> pd.DataFrame:
+def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
+             queries: Sequence[str] | None = None) -> pd.DataFrame:
     """Precision and recall at every rank of every query: the raw, saw-toothed precision-recall curve.
 
     Parameters
@@ -72,6 +70,8 @@ def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None) ->
         One per system, as returned by :func:`metrics.rank_runs`.
     rel : int, optional
         Minimum grade counted as relevant (default: the conventions' relevance level).
+    queries : sequence of str, optional
+        Only these queries (default: all evaluated ones).
 
     Returns
     -------
@@ -102,7 +102,7 @@ def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None) ->
     2     3     1.0   0.666667      True
     """
     frames = []
-    for r in _as_list(rankings):
+    for r in _as_list(rankings, queries):
         cum = r.cum_relevant(rel)
         num_rel = r.num_rel(rel).astype(np.float64)
         keep = num_rel[r.seg] > 0
@@ -119,7 +119,7 @@ def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None) ->
 
 
 def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
-                    rule: str | None = None) -> pd.DataFrame:
+                    rule: str | None = None, queries: Sequence[str] | None = None) -> pd.DataFrame:
     """Interpolated precision: at every rank's recall point, and the whole envelope over recall 0 to 1.
 
     Parameters
@@ -130,6 +130,8 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
     rule : {"trec_eval-9", "trec_eval-10", "textbook"}, optional
         How a recall level x becomes a number of relevant documents (default: the conventions'
         ``interpolation``); see :class:`~metrics.measures.interpolated.IPrec`.
+    queries : sequence of str, optional
+        Only these queries (default: all evaluated ones).
 
     Returns
     -------
@@ -170,7 +172,7 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
     2     3     1.0   0.666667  0.666667
     """
     frames = []
-    for r in _as_list(rankings):
+    for r in _as_list(rankings, queries):
         rule_r = _rule(r, rule)
         nq = r.n_queries
         hits = r.hits(rel)
@@ -223,7 +225,7 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
 
 
 def eleven_point(rankings: Rankings | Sequence[Rankings], rel: int | None = None, rule: str | None = None,
-                 average: bool = True) -> pd.DataFrame:
+                 average: bool = True, queries: Sequence[str] | None = None) -> pd.DataFrame:
     """Interpolated precision at the recall levels 0.0, 0.1, ..., 1.0, per query and averaged over queries.
 
     Parameters
@@ -235,6 +237,8 @@ def eleven_point(rankings: Rankings | Sequence[Rankings], rel: int | None = None
         Interpolation rule (default: the conventions' ``interpolation``).
     average : bool, default=True
         Add, per system, the eleven rows of ``query == "all"``: the mean over queries at each level.
+    queries : sequence of str, optional
+        Only these queries (default: all evaluated ones); the "all" rows then average over them.
 
     Returns
     -------
@@ -267,7 +271,7 @@ def eleven_point(rankings: Rankings | Sequence[Rankings], rel: int | None = None
     levels = np.asarray(RECALL_LEVELS)
     labels = np.asarray([f"iprec_at_recall_{level:.2f}" for level in levels], dtype=object)
     frames = []
-    for r in _as_list(rankings):
+    for r in _as_list(rankings, queries):
         rule_r = _rule(r, rule)
         source = r if rule_r == r.conventions.interpolation else \
             replace(r, conventions=replace(r.conventions, interpolation=rule_r))
@@ -277,282 +281,57 @@ def eleven_point(rankings: Rankings | Sequence[Rankings], rel: int | None = None
     return _concat(frames)
 
 
-def precision_recall_at_k(rankings: Rankings | Sequence[Rankings], depth: int | None = None,
-                          rel: int | None = None, average: bool = True) -> pd.DataFrame:
-    """P@k and R@k for k = 1..depth, per query and averaged over queries.
+def eleven_point_rules(rankings: Rankings | Sequence[Rankings], rules: Sequence[str] = INTERPOLATIONS,
+                       rel: int | None = None, average: bool = True,
+                       queries: Sequence[str] | None = None) -> pd.DataFrame:
+    """The eleven interpolated points under each interpolation rule, to see what the rule changes.
 
     Parameters
     ----------
     rankings : Rankings or sequence of Rankings
-    depth : int, optional
-        Largest k (default: the length of the longest ranking of any system, at least 1).
-    rel : int, optional
-        Minimum grade counted as relevant (default: the conventions' relevance level).
-    average : bool, default=True
-        Add, per system, the rows of ``query == "all"``: the mean over queries at each k.
+    rules : sequence of str, default=("trec_eval-9", "trec_eval-10", "textbook")
+        The rules, in the order wanted.
+    rel, average, queries
+        As in :func:`eleven_point`.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``system``, ``query``, ``x`` (= ``k``), ``y`` (= ``precision``), ``k``, ``precision``,
-        ``recall``, ``n_queries``. ``depth`` rows per query, then ``depth`` "all" rows per system.
+        The frames of :func:`eleven_point` under each rule, one after the other, with a ``rule`` column
+        after ``query``. :func:`eleven_point_table` lays them out one row per system and rule.
 
     Notes
     -----
-    .. math:: P@k = \\frac{|\\{i \\le k : d_i \\in \\mathrm{Rel}\\}|}{k}, \\qquad
-              R@k = \\frac{|\\{i \\le k : d_i \\in \\mathrm{Rel}\\}|}{|\\mathrm{Rel}|}
-
-    Each value is exactly the measure ``P@k`` / ``R@k`` (trec_eval ``P_k`` / ``recall_k``): past the end of a
-    ranking P@k keeps dividing by k and R@k stays constant. A query without relevant documents has R@k = 0.
-    The "all" rows are the means of those measures over the system's queries.
+    The rules differ only where x·R is not a whole number (R relevant documents in all): ``trec_eval-9``
+    asks for (long)(x·R + 0.9) relevant documents, ``trec_eval-10`` for x·R rounded to the nearest,
+    ``textbook`` for the least k with k / R >= x. With R = 3, recall 0.4 asks for 2, 1 and 2.
 
     Examples
     --------
-    >>> from metrics import rank_runs
-    >>> qrels = "1 0 a 1\\n1 0 b 0\\n1 0 c 1\\n"
-    >>> run = "1 Q0 a 1 3 x\\n1 Q0 b 2 2 x\\n"
-    >>> precision_recall_at_k(rank_runs(qrels, {"x": run}), depth=3, average=False)[["k", "precision", "recall"]]
-       k  precision  recall
-    0  1   1.000000     0.5
-    1  2   0.500000     0.5
-    2  3   0.333333     0.5
-    """
-    rankings = _as_list(rankings)
-    depth = _depth(depth, rankings)
-    ks = np.arange(1, depth + 1)
-    frames = []
-    for r in rankings:
-        found = _at_ranks(r, r.cum_relevant(rel), ks)
-        num_rel = r.num_rel(rel).astype(np.float64)[:, None]
-        precision = found / ks[None, :]
-        recall = np.divide(found.astype(np.float64), num_rel, out=np.zeros(found.shape), where=num_rel > 0)
-        frames.append(_grid_frame(r.system, r.queries, ks, {"precision": precision, "recall": recall}, "k",
-                                  "precision", average))
-    return _concat(frames)
-
-
-def gain_curves(rankings: Rankings | Sequence[Rankings], gain: str = "linear", discount: str = "log2",
-                base: float = 2.0, ideal: str = "judged", depth: int | None = None,
-                average: bool = True) -> pd.DataFrame:
-    """DCG@k, the ideal DCG@k and nDCG@k for k = 1..depth, per query and averaged over queries.
-
-    Parameters
-    ----------
-    rankings : Rankings or sequence of Rankings
-    gain : {"linear", "exp"}, default="linear"
-        Gain of grade g: g (trec_eval) or 2^g - 1.
-    discount : {"log2", "jk"}, default="log2"
-        Divisor at rank i: log2(i + 1) (trec_eval), or Järvelin and Kekäläinen's ``max(1, log_base(i))``
-        with ranks below ``base`` undiscounted.
-    base : float, default=2.0
-        Logarithm base of the ``jk`` discount (> 1; only with ``discount="jk"``).
-    ideal : {"judged", "retrieved"}, default="judged"
-        The ideal ranking: every judged document of the query sorted by grade (trec_eval), or only the
-        retrieved ones re-sorted (each run its own yardstick, inflated nDCG; shown for teaching).
-    depth : int, optional
-        Largest k (default: the length of the longest ranking of any system, at least 1).
-    average : bool, default=True
-        Add, per system, the rows of ``query == "all"``: the means over queries at each k.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``system``, ``query``, ``x`` (= ``k``), ``y`` (= ``ndcg``), ``k``, ``dcg``, ``idcg``,
-        ``ndcg``, ``n_queries``. ``depth`` rows per query, then ``depth`` "all" rows per system; an "all"
-        row holds the mean of each column (so its ``ndcg`` is the mean nDCG@k, not the ratio of the means).
-
-    Notes
-    -----
-    .. math:: DCG@k = \\sum_{i=1}^{k} \\frac{g(d_i)}{\\mathrm{disc}(i)}, \\qquad
-              nDCG@k = \\frac{DCG@k}{IDCG@k}
-
-    The values are exactly those of the measures ``DCG@k`` and ``nDCG@k`` with the same parameters (with
-    the defaults, trec_eval's ``ndcg_cut_k``); nDCG@k is 0 where IDCG@k is 0. Past the end of the ranking
-    DCG@k stays constant while IDCG@k grows until the ideal ranking ends. trec_eval's ``ndcg`` (no cutoff)
-    divides the DCG of the whole ranking by the DCG of the whole ideal ranking, so it equals the curve at
-    any k >= max(number retrieved, number of judged documents with a positive grade), and at k = number
-    retrieved only when the ranking is at least as long as the ideal one; with ``ideal="retrieved"`` that
-    is always the case.
-
-    Examples
-    --------
-    The graded ranking 3, 2, 3, 0, 0, 1, 2, 2, 3, 0 with exponential gains, its own documents forming the
-    ideal ranking: DCG@3 = 12.39, IDCG@3 = 14.92, nDCG@3 = 0.83.
+    Relevant documents at ranks 1, 5 and 6 of three: at recall 0.4 trec_eval 10 reads the precision after
+    one relevant document (1.0), the other rules after two (0.5).
 
     >>> from metrics import rank_runs
-    >>> grades = [3, 2, 3, 0, 0, 1, 2, 2, 3, 0]
-    >>> qrels = "".join(f"1 0 d{i} {g}\\n" for i, g in enumerate(grades))
-    >>> run = "".join(f"1 Q0 d{i} {i + 1} {10 - i} x\\n" for i in range(10))
-    >>> curve = gain_curves(rank_runs(qrels, {"x": run}), gain="exp", depth=3, average=False)
-    >>> curve[["k", "dcg", "idcg", "ndcg"]].round(2)
-       k    dcg   idcg  ndcg
-    0  1   7.00   7.00  1.00
-    1  2   8.89  11.42  0.78
-    2  3  12.39  14.92  0.83
+    >>> qrels = "1 0 d0 1\\n1 0 d1 1\\n1 0 d2 1\\n"
+    >>> run = "".join(f"1 Q0 {d} {i + 1} {6 - i} s\\n" for i, d in enumerate(["d0", "x1", "x2", "x3", "d1", "d2"]))
+    >>> table = eleven_point_table(eleven_point_rules(rank_runs(qrels, {"s": run}), average=False), "1")
+    >>> table[["rule", "0.4", "11pt_avg"]].round(4).values.tolist()
+    [['trec_eval-9', 0.5, 0.6818], ['trec_eval-10', 1.0, 0.7273], ['textbook', 0.5, 0.6818]]
     """
-    _check_gain(gain, discount, base)
-    if ideal not in IDEALS:
-        raise ValidationError(f"ideal must be one of {IDEALS}, got {ideal!r}")
-    rankings = _as_list(rankings)
-    depth = _depth(depth, rankings)
-    ks = np.arange(1, depth + 1)
+    if isinstance(rules, str):
+        rules = (rules,)
+    unknown = [rule for rule in rules if rule not in INTERPOLATIONS]
+    if unknown or not rules:
+        raise ValidationError(f"rules must be some of {INTERPOLATIONS}, got {list(rules)!r}")
     frames = []
-    for r in rankings:
-        nq = r.n_queries
-        hits = r.hits(1)  # only positive grades have a gain
-        contrib = gains(r.rel[hits.index], gain) / discount_divisor(hits.pos, discount, base)
-        actual = _cumulate(nq, depth, hits.seg, hits.pos, contrib)
-        grades, offsets = ideal_grades(r, ideal)
-        iseg = np.repeat(np.arange(nq), np.diff(offsets))
-        ipos = np.arange(len(grades)) - offsets[:-1][iseg] + 1
-        icontrib = gains(grades, gain) / discount_divisor(ipos, discount, base)
-        best = _cumulate(nq, depth, iseg, ipos, icontrib)
-        ndcg = np.divide(actual, best, out=np.zeros_like(actual), where=best > 0)
-        frames.append(_grid_frame(r.system, r.queries, ks, {"dcg": actual, "idcg": best, "ndcg": ndcg}, "k",
-                                  "ndcg", average))
-    return _concat(frames)
-
-
-def mean_over_queries(frame: pd.DataFrame, x: str, values: Sequence[str]) -> pd.DataFrame:
-    """The "all" rows of per-query curves: per system and x, the mean of each value column over queries.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Per-query rows with columns ``system``, ``query``, ``x`` and the value columns, one row per
-        (system, query, x) and, for each system, every query at every x of that system (rows of
-        ``query == "all"`` are ignored). For example a subset of the queries of :func:`gain_curves`.
-    x : str
-        The column the curve runs along (``"k"``, ``"recall"``).
-    values : sequence of str
-        The columns to average.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``system``, ``query`` (``"all"``), ``x``, ``y`` (the first value column), the column
-        ``x`` (unless it is ``"x"``), the value columns and ``n_queries``; systems in order of first
-        appearance, x ascending.
-
-    Raises
-    ------
-    ValidationError
-        When a column is missing, a (system, query, x) repeats, or some query lacks a point at some x
-        (curves whose x differs between queries, like the raw precision-recall curve, cannot be averaged
-        point by point; use :func:`eleven_point`).
-
-    Notes
-    -----
-    .. math:: \\bar{v}(x) = \\frac{1}{|Q|} \\sum_{q \\in Q} v_q(x)
-
-    The mean of a column is computed as :meth:`metrics.measures.Measure.aggregate` computes the mean of a
-    measure for trec_eval's ``all`` line (NaN propagates), so averaging the per-query rows of
-    :func:`precision_recall_at_k` over the queries of one system gives the mean ``P@k`` exactly. See the module notes for which queries count.
-
-    Examples
-    --------
-    >>> per_query = pd.DataFrame({"system": ["s"] * 4, "query": ["1", "1", "2", "2"], "k": [1, 2, 1, 2],
-    ...                           "precision": [1.0, 0.5, 0.0, 0.5]})
-    >>> mean_over_queries(per_query, "k", ["precision"])[["system", "query", "k", "precision", "n_queries"]]
-      system query  k  precision  n_queries
-    0      s   all  1        0.5          2
-    1      s   all  2        0.5          2
-    """
-    values = list(values)
-    if not values:
-        raise ValidationError("give at least one value column to average")
-    missing = [c for c in ("system", "query", x, *values) if c not in frame.columns]
-    if missing:
-        raise ValidationError(f"expected columns system, query, {x} and {values}; missing {missing}")
-    rows = frame[frame["query"] != ALL]
-    frames = []
-    for system, group in rows.groupby("system", sort=False):
-        queries = pd.unique(group["query"])
-        xs = np.sort(pd.unique(group[x]))
-        qi = pd.Index(queries).get_indexer(group["query"])
-        xi = np.searchsorted(xs, group[x].to_numpy())
-        cells = np.zeros((len(queries), len(xs)), dtype=np.int64)
-        np.add.at(cells, (qi, xi), 1)
-        if (cells > 1).any():
-            raise ValidationError(f"system {system!r}: a (query, {x}) pair appears more than once")
-        if (cells == 0).any():
-            raise ValidationError(f"system {system!r}: not every query has a point at every {x}; curves whose "
-                                  f"{x} differs between queries cannot be averaged point by point")
-        columns = {}
-        for name in values:
-            matrix = np.empty((len(queries), len(xs)))
-            matrix[qi, xi] = group[name].to_numpy(dtype=np.float64)
-            columns[name] = _mean(matrix)
-        frames.append(_average_rows(str(system), xs, columns, x, values[0], len(queries)))
-    if not frames:
-        return pd.DataFrame(columns=_columns(x, values[0], values))
-    return _concat(frames)
+    for rule in dict.fromkeys(rules):
+        frame = eleven_point(rankings, rel=rel, rule=rule, average=average, queries=queries)
+        frame.insert(2, "rule", rule)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
 
 
 # ---- helpers ------------------------------------------------------------------------------------------
-def _as_list(rankings) -> list[Rankings]:
-    if isinstance(rankings, Rankings):
-        return [rankings]
-    if isinstance(rankings, (str, bytes)) or not isinstance(rankings, Sequence):
-        raise ValidationError(f"expected Rankings or a sequence of Rankings (from metrics.rank_runs), "
-                              f"got {type(rankings).__name__}")
-    out = list(rankings)
-    if not out:
-        raise ValidationError("no rankings given")
-    for item in out:
-        if not isinstance(item, Rankings):
-            raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(item).__name__}")
-    names = [r.system for r in out]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValidationError(f"two rankings share the system name(s) {dupes}")
-    return out
-
-
-def _rule(r: Rankings, rule: str | None) -> str:
-    rule = r.conventions.interpolation if rule is None else rule
-    if rule not in INTERPOLATIONS:
-        raise ValidationError(f"rule must be one of {INTERPOLATIONS}, got {rule!r}")
-    return rule
-
-
-def _depth(depth: int | None, rankings: list[Rankings]) -> int:
-    if depth is None:
-        longest = max((int(r.num_ret.max()) if r.n_queries else 0) for r in rankings)
-        return max(longest, 1)
-    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
-        raise ValidationError(f"depth must be a positive integer or None, got {depth!r}")
-    return int(depth)
-
-
-def _check_gain(gain: str, discount: str, base: float) -> None:
-    if gain not in GAINS:
-        raise ValidationError(f"gain must be one of {GAINS}, got {gain!r}")
-    if discount not in DISCOUNTS:
-        raise ValidationError(f"discount must be one of {DISCOUNTS}, got {discount!r}")
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or not np.isfinite(base) or base <= 1.0:
-        raise ValidationError(f"base must be a finite number > 1, got {base!r}")
-    if discount != "jk" and base != 2.0:
-        raise ValidationError('base applies to discount="jk" only')
-
-
-def _repeat(value: str, n: int) -> np.ndarray:
-    return np.full(n, value, dtype=object)
-
-
-def _grade(rel: np.ndarray) -> np.ndarray:
-    return np.where(rel >= 0, rel, np.nan).astype(np.float64)
-
-
-def _frame(columns: dict) -> pd.DataFrame:
-    return pd.DataFrame(columns)
-
-
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    frames = [f for f in frames if len(f)] or frames[:1]
-    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].reset_index(drop=True)
-
-
 def _suffix_max(values: np.ndarray, seg: np.ndarray, n_segments: int) -> np.ndarray:
     """Maximum of ``values`` from each element to the end of its segment (``seg`` ascending), exactly.
 
@@ -572,68 +351,3 @@ def _best_at(best: np.ndarray, first: np.ndarray, found: np.ndarray, seg: np.nda
     out = np.zeros(len(seg))
     out[ok] = best[first[seg[ok]] + k[ok] - 1]
     return out
-
-
-def _at_ranks(r: Rankings, values: np.ndarray, ks: np.ndarray) -> np.ndarray:
-    """``(n_queries, len(ks))``: ``values`` at rank ``min(k, num_ret)`` of each query, 0 where that is rank 0."""
-    upto = np.minimum(ks[None, :], r.num_ret[:, None])
-    idx = r.offsets[:-1][:, None] + upto - 1
-    out = np.zeros(upto.shape, dtype=values.dtype)
-    ok = upto >= 1
-    out[ok] = values[idx[ok]]
-    return out
-
-
-def _cumulate(n_queries: int, depth: int, seg: np.ndarray, pos: np.ndarray, contrib: np.ndarray) -> np.ndarray:
-    """``(n_queries, depth)`` running sums of ``contrib`` over ranks 1..depth, added in rank order from 0.
-
-    Adding in rank order from 0 is how the measures sum (``numpy.bincount``), so each running sum equals the
-    measure at that cutoff to the last bit.
-    """
-    matrix = np.zeros((n_queries, depth))
-    keep = pos <= depth
-    matrix[seg[keep], pos[keep] - 1] = contrib[keep]
-    return np.cumsum(matrix, axis=1)
-
-
-def _mean(matrix: np.ndarray) -> np.ndarray:
-    """Column means of a ``(queries, x)`` matrix, each summed as ``numpy.mean`` sums a 1-d array."""
-    if not matrix.shape[0]:
-        return np.zeros(matrix.shape[1])
-    return np.ascontiguousarray(matrix.T).mean(axis=1)
-
-
-def _columns(x_name: str, y_name: str, values: Sequence[str], extra: Sequence[str] = ()) -> list[str]:
-    head = ["system", "query", "x", "y"] + ([] if x_name == "x" else [x_name])
-    return head + [v for v in values if v != x_name] + list(extra) + ["n_queries"]
-
-
-def _average_rows(system: str, xs: np.ndarray, columns: dict, x_name: str, y_name: str, n_queries: int,
-                  extra: dict | None = None) -> pd.DataFrame:
-    n = len(xs)
-    data = {"system": _repeat(system, n), "query": _repeat(ALL, n), "x": xs, "y": columns[y_name]}
-    if x_name != "x":
-        data[x_name] = xs
-    data.update(columns)
-    data.update(extra or {})
-    data["n_queries"] = np.full(n, n_queries, dtype=np.int64)
-    return pd.DataFrame(data)
-
-
-def _grid_frame(system: str, queries: np.ndarray, xs: np.ndarray, columns: dict, x_name: str, y_name: str,
-                average: bool, extra: dict | None = None) -> pd.DataFrame:
-    """Per-query rows (queries x xs, from ``(n_queries, len(xs))`` matrices), then the "all" rows."""
-    nq, n = len(queries), len(xs)
-    data = {"system": _repeat(system, nq * n), "query": np.repeat(queries.astype(object), n),
-            "x": np.tile(xs, nq), "y": columns[y_name].ravel()}
-    if x_name != "x":
-        data[x_name] = data["x"]
-    data.update({name: matrix.ravel() for name, matrix in columns.items()})
-    data.update({name: np.tile(value, nq) for name, value in (extra or {}).items()})
-    data["n_queries"] = np.ones(nq * n, dtype=np.int64)
-    per_query = pd.DataFrame(data)
-    if not average:
-        return per_query
-    means = {name: _mean(matrix) for name, matrix in columns.items()}
-    rows = _average_rows(system, xs, means, x_name, y_name, nq, extra)
-    return pd.concat([per_query, rows], ignore_index=True)
