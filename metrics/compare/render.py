@@ -1,0 +1,345 @@
+r"""The results table rendered: LaTeX (booktabs), Markdown, CSV, plain text and a display frame.
+
+Every renderer reads a :class:`~metrics.compare.table.SummaryTable`; user text (system and measure names,
+captions) is escaped for the target (:func:`latex_escape`, :func:`markdown_escape`). LaTeX and Markdown can
+carry the evaluation manifest as a comment (:func:`metrics.manifest.comment_lines`).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from typing import Any
+
+import pandas as pd
+
+from metrics.compare.markers import BETTER, WORSE
+from metrics.compare.table import SummaryTable
+from metrics.errors import ValidationError
+
+__all__ = ["caption", "latex_escape", "markdown_escape", "to_csv", "to_frame", "to_latex", "to_markdown", "to_text"]
+
+STYLES = ("text", "latex", "markdown")
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}"}
+_LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+_MARKDOWN_RE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_LATEX_MARK = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$"}
+_TEST_WORDS = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
+               "permutation": "paired randomisation test", "bootstrap": "paired bootstrap test",
+               "tukey": "Tukey's HSD on the two-way ANOVA"}
+_CORRECTION_WORDS = {"holm": "Holm-corrected", "bonferroni": "Bonferroni-corrected",
+                     "bh": "Benjamini-Hochberg-adjusted", "by": "Benjamini-Yekutieli-adjusted"}
+_AGGREGATION_WORDS = {"sum": "sum over topics", "gmean": "geometric mean", "median": "median over topics"}
+
+
+def latex_escape(text: Any) -> str:
+    r"""Text made literal in LaTeX; line breaks become spaces.
+
+    Examples
+    --------
+    >>> print(latex_escape("bm25_rm3% & #1 \\ {x}"))
+    bm25\_rm3\% \& \#1 \textbackslash{} \{x\}
+    """
+    return _LATEX_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], re.sub(r"[\r\n\t]+", " ", str(text)))
+
+
+def markdown_escape(text: Any) -> str:
+    r"""Text made literal in a Markdown table cell; line breaks become spaces.
+
+    Examples
+    --------
+    >>> print(markdown_escape("bm25_rm3|*x*"))
+    bm25\_rm3\|\*x\*
+    """
+    return _MARKDOWN_RE.sub(r"\\\1", re.sub(r"[\r\n\t]+", " ", str(text)))
+
+
+def caption(table: SummaryTable, style: str = "text", *, bold: bool = True, ci: bool = False) -> str:
+    """The sentences that explain a table: values, intervals, markers, test, correction and alpha.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    style : {"text", "latex", "markdown"}, default="text"
+    bold : bool, default=True
+    ci : bool, default=False
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    SummaryTable.caption
+    """
+    _check(table)
+    if style not in STYLES:
+        raise ValidationError(f"style must be one of {STYLES}, got {style!r}")
+    esc = {"text": str, "latex": latex_escape, "markdown": markdown_escape}[style]
+    n = table.n_queries
+    what = (f"Mean over {n} topic{'s' if n != 1 else ''}" if n is not None
+            else "Mean over the topics each system was evaluated on")
+    others = [(m, a) for m, a in table.aggregations if a != "mean"]
+    if others:
+        what += " (" + "; ".join(f"{esc(m)}: {_AGGREGATION_WORDS.get(a, a)}" for m, a in others) + ")"
+    if bold and table.best.to_numpy().any():
+        what += "; the best value of each measure is in bold"
+    parts = [what + "."]
+    if ci and table.has_ci:
+        percent = f"{table.confidence * 100:g}" + ("\\%" if style == "latex" else "%")
+        parts.append(f"In brackets, the {percent} confidence interval of the mean (Student t over topics).")
+    marked = bool((table.markers != "").to_numpy().any())
+    if table.test is not None or marked:
+        how = ""
+        if table.test is not None:
+            how = esc(", ".join(_how(table)))
+        if table.alpha is not None:
+            how += (", " if how else "") + (rf"$\alpha = {table.alpha:g}$" if style == "latex"
+                                            else f"alpha = {table.alpha:g}")
+        how = f" ({how})" if how else ""
+        if table.baseline is not None:
+            better, worse = (_LATEX_MARK[BETTER], _LATEX_MARK[WORSE]) if style == "latex" else (BETTER, WORSE)
+            base = r"\texttt{" + esc(table.baseline) + "}" if style == "latex" else esc(table.baseline)
+            parts.append(f"{better} / {worse}: significantly better / worse than the baseline {base}{how}.")
+        elif table.letters:
+            parts.append("Superscript letters: the systems (lettered before their names) that a system is "
+                         f"significantly better than{how}.")
+        if not marked:
+            parts.append("No difference is significant.")
+        if table.untested:
+            parts.append("Not tested: " + ", ".join(esc(m) for m in table.untested) + ".")
+    return " ".join(parts)
+
+
+def _how(table: SummaryTable) -> list[str]:
+    """The test, its resamples and seed, and the correction, in words."""
+    words = [_TEST_WORDS.get(str(table.test), f"{table.test} test")]
+    if table.n_resamples is not None:
+        words.append(f"{table.n_resamples} resamples, seed {table.seed}")
+    if table.test == "tukey" or table.correction is None:
+        return words
+    if table.correction == "none":
+        words.append("not corrected for multiple comparisons")
+        return words
+    corrected = _CORRECTION_WORDS.get(str(table.correction), f"{table.correction}-corrected")
+    k = table.comparisons
+    if table.family == "all":
+        words.append(f"{corrected} over all measures together" + (f", {k} comparisons" if k else ""))
+    else:
+        words.append(f"{corrected} per measure" + (f", {k} comparison{'s' if k != 1 else ''} each" if k else ""))
+    return words
+
+
+def _check(table: Any) -> None:
+    if not isinstance(table, SummaryTable):
+        raise ValidationError(f"expected a SummaryTable, got {type(table).__name__}")
+
+
+def _row_name(table: SummaryTable, system: str, esc) -> str:
+    letter = dict(table.letters).get(system)
+    name = (f"({letter}) " if letter else "") + esc(system)
+    return name + (" (baseline)" if system == table.baseline else "")
+
+
+def _plain_mark(mark: str) -> str:
+    return mark if mark in (BETTER, WORSE) or not mark else "^" + mark
+
+
+def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:results", caption: str | None = None,
+             manifest: Any = None) -> str:
+    r"""The table as a LaTeX ``table`` environment with booktabs rules.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    ci : bool, default=False
+        Put each value's confidence interval under it (small type).
+    label : str or None, default="tab:results"
+    caption : str, optional
+        Text put before the generated explanation (escaped).
+    manifest : Manifest or mapping, optional
+        Written as comment lines at the top (:func:`metrics.manifest.comment_lines`).
+
+    Returns
+    -------
+    str
+        Needs ``\usepackage{booktabs}``. System names, measure names and the caption are escaped; the best
+        value of each measure is in ``\textbf``; markers are superscripts explained in the caption.
+
+    Examples
+    --------
+    >>> from metrics.compare import summary_table
+    >>> from metrics.significance import compare_systems
+    >>> per_query = pd.DataFrame({"system": ["bm25"] * 4 + ["bm25_rm3%"] * 4, "query": list("1234") * 2,
+    ...                           "measure": "AP", "value": [0.1, 0.2, 0.3, 0.2, 0.3, 0.5, 0.4, 0.6]})
+    >>> text = to_latex(summary_table(compare_systems(per_query), per_query))
+    >>> print(text.splitlines()[-4])
+    (b) bm25\_rm3\% & \textbf{0.4500}$^{\mathrm{a}}$ \\
+    """
+    _check(table)
+    explain = table.caption("latex", ci=ci)
+    if caption:
+        explain = latex_escape(caption).rstrip(".") + ". " + explain
+    lines = [r"% needs \usepackage{booktabs}"]
+    if manifest is not None:
+        from metrics.manifest import comment_lines
+
+        lines.append(comment_lines(manifest, "% ").rstrip("\n"))
+    lines += [r"\begin{table}[t]", r"\centering", r"\caption{" + explain + "}"]
+    if label:
+        lines.append(r"\label{" + latex_escape(label) + "}")
+    lines += [r"\begin{tabular}{l" + "r" * len(table.measures) + "}", r"\toprule",
+              " & ".join(["System", *(latex_escape(m) for m in table.measures)]) + r" \\", r"\midrule"]
+    for system in table.systems:
+        row = [_row_name(table, system, latex_escape)]
+        for measure in table.measures:
+            text = table.text(system, measure).replace("–", "--")
+            if table.best.loc[system, measure]:
+                text = r"\textbf{" + text + "}"
+            mark = table.markers.loc[system, measure]
+            if mark:
+                text += _LATEX_MARK.get(mark, r"$^{\mathrm{" + mark + "}}$")
+            interval = table.interval(system, measure)
+            if ci and interval:
+                text = r"\begin{tabular}[t]{@{}r@{}}" + text + r" \\ {\scriptsize " + interval + r"}\end{tabular}"
+            row.append(text)
+        lines.append(" & ".join(row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(table: SummaryTable, *, ci: bool = False, manifest: Any = None) -> str:
+    """The table as a (GitHub-flavoured) Markdown table followed by its caption.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    ci : bool, default=False
+        Add each value's confidence interval in brackets.
+    manifest : Manifest or mapping, optional
+        Written first as an HTML comment (invisible when rendered), its JSON with ``--`` escaped.
+
+    Returns
+    -------
+    str
+        Best values in ``**bold**``; baseline markers as † / ‡, letters as ``<sup>`` superscripts.
+    """
+    _check(table)
+    head = ""
+    if manifest is not None:
+        from metrics.manifest import comment_lines
+
+        head = "<!--\n" + comment_lines(manifest, "").replace("--", "-\\u002d") + "-->\n\n"
+    lines = ["| " + " | ".join(["System", *(markdown_escape(m) for m in table.measures)]) + " |",
+             "|" + "|".join([":---", *("---:" for _ in table.measures)]) + "|"]
+    for system in table.systems:
+        row = [_row_name(table, system, markdown_escape)]
+        for measure in table.measures:
+            text = table.text(system, measure)
+            text = f"**{text}**" if table.best.loc[system, measure] else text
+            mark = table.markers.loc[system, measure]
+            if mark:
+                text += " " + mark if mark in (BETTER, WORSE) else f"<sup>{mark}</sup>"
+            if ci and table.interval(system, measure):
+                text += " " + table.interval(system, measure)
+            row.append(text)
+        lines.append("| " + " | ".join(row) + " |")
+    return head + "\n".join(lines) + "\n\n" + table.caption("markdown", ci=ci) + "\n"
+
+
+def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
+    """The table as CSV: ``system``, then per measure its value, interval bounds (if any) and marker.
+
+    Columns: ``system``, ``letter`` (all-pairs markers only), then for each measure ``<measure>``,
+    ``<measure> ci_low`` and ``<measure> ci_high`` (when the table has intervals) and ``<measure> marker``.
+    Values are written at full precision.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    path : path, optional
+        Also write the text there (UTF-8).
+
+    Returns
+    -------
+    str
+    """
+    _check(table)
+    out = pd.DataFrame({"system": table.systems})
+    if table.letters:
+        out["letter"] = [dict(table.letters)[s] for s in table.systems]
+    for measure in table.measures:
+        out[measure] = table.values[measure].to_numpy()
+        if table.has_ci:
+            out[f"{measure} ci_low"] = table.ci_low[measure].to_numpy()
+            out[f"{measure} ci_high"] = table.ci_high[measure].to_numpy()
+        out[f"{measure} marker"] = table.markers[measure].to_numpy()
+    buffer = io.StringIO()
+    out.to_csv(buffer, index=False, lineterminator="\n")
+    text = buffer.getvalue()
+    if path is not None:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    return text
+
+
+def to_frame(table: SummaryTable, *, ci: bool = True) -> pd.DataFrame:
+    """The table as display text: a ``system`` column, then one text column per measure.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    ci : bool, default=True
+        Add each value's confidence interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A cell reads ``0.4820†  [0.4100, 0.5500]``: the value as shown, its marker (letters as ``^acd``)
+        and, with ``ci``, its interval. The system column carries the letter and ``(baseline)``. Bold
+        cannot be shown in plain text; :attr:`SummaryTable.best` says which cells are best.
+    """
+    _check(table)
+    out: dict[str, list[str]] = {"system": [_row_name(table, s, str) for s in table.systems]}
+    for measure in table.measures:
+        column = []
+        for system in table.systems:
+            text = table.text(system, measure) + _plain_mark(str(table.markers.loc[system, measure]))
+            if ci and table.interval(system, measure):
+                text += "  " + table.interval(system, measure)
+            column.append(text)
+        out[measure] = column
+    return pd.DataFrame(out)
+
+
+def to_text(table: SummaryTable, *, ci: bool = False) -> str:
+    """The table as aligned plain text followed by its caption.
+
+    Parameters
+    ----------
+    table : SummaryTable
+    ci : bool, default=False
+        Add each value's confidence interval.
+
+    Returns
+    -------
+    str
+        Columns aligned on the numbers; markers as in :func:`to_frame`; best values are not marked.
+    """
+    _check(table)
+    columns = [["System", *(_row_name(table, s, str) for s in table.systems)]]
+    for measure in table.measures:
+        numbers = [table.text(s, measure) for s in table.systems]
+        marks = [_plain_mark(str(table.markers.loc[s, measure])) for s in table.systems]
+        intervals = [("  " + table.interval(s, measure)) if ci and table.interval(s, measure) else ""
+                     for s in table.systems]
+        wn, wm, wi = (max(len(x) for x in part) for part in (numbers, marks, intervals))
+        cells = [n.rjust(wn) + k.ljust(wm) + i.ljust(wi) for n, k, i in zip(numbers, marks, intervals)]
+        width = max(len(measure), wn + wm + wi)
+        columns.append([measure.rjust(width), *(c.rjust(width) for c in cells)])
+    names = max(len(x) for x in columns[0])
+    lines = ["   ".join([row[0].ljust(names), *row[1:]]).rstrip() for row in zip(*columns)]
+    return "\n".join(lines) + "\n\n" + table.caption("text", bold=False, ci=ci) + "\n"
