@@ -1,0 +1,112 @@
+"""``rankscope report``: one self-contained HTML report, and optionally every export beside it.
+
+Needs the ``dashboard`` extra (plotly; kaleido and Chromium for the figure images of ``--exports``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shlex
+import sys
+from pathlib import Path
+
+__all__ = ["register", "run"]
+
+COMPAT = ("trec_eval-9", "trec_eval-10")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report", help="write a self-contained HTML report",
+        description="Evaluate runs and write one HTML file that opens offline: the manifest (file digests, "
+                    "measures, conventions, the commands that reproduce the numbers), the collection and its "
+                    "lint findings, the results with confidence intervals and significance against a "
+                    "baseline, precision-recall and DCG curves, the significance matrix and every per-topic "
+                    "value.")
+    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="+", metavar="run", help="run file(s); each system is named after its file")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)")
+    p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
+                   help="measure(s), as for 'rankscope eval'; repeatable; default AP nDCG@10 P@10 R@100 RR")
+    p.add_argument("--baseline", metavar="NAME", help="system the others are tested against (default: the first)")
+    p.add_argument("--test", default="t", metavar="TEST",
+                   help="paired test: t (default), wilcoxon, sign, permutation, bootstrap or tukey")
+    p.add_argument("--correction", default="holm", metavar="NAME",
+                   help="multiple-comparison correction: holm (default), bonferroni, bh or none")
+    p.add_argument("--alpha", type=float, default=0.05, metavar="A", help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of randomised tests (default 0)")
+    p.add_argument("--title", default="rankscope report", help="the report's title")
+    p.add_argument("--exports", metavar="DIR",
+                   help="also write every export into DIR: per-query and summary tables (CSV, Parquet), the "
+                        "results table (LaTeX, Markdown, CSV), every paired test, manifest.json, a session file "
+                        "and each figure as PNG and SVG")
+    p.add_argument("--no-images", dest="images", action="store_false",
+                   help="with --exports: skip the PNG and SVG figures (they need Chromium)")
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="average over all qrels queries; queries missing from a run score 0")
+    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
+                   help="minimum grade that counts as relevant (default 1)")
+    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
+                   help="evaluate only the top N documents of each ranking")
+    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
+    p.add_argument("--compat", choices=COMPAT, default="trec_eval-9",
+                   help="trec_eval version to reproduce (default trec_eval-9)")
+    p.set_defaults(func=run)
+
+
+def _invocation(args: argparse.Namespace) -> list[str]:
+    """The ``rankscope report`` command line of ``args`` (recorded in the manifest)."""
+    argv = ["rankscope", "report", "-o", args.output, "--compat", args.compat, "-l", str(args.relevance_level)]
+    if args.depth is not None:
+        argv += ["-M", str(args.depth)]
+    if args.judged_only:
+        argv.append("-J")
+    if args.complete:
+        argv.append("-c")
+    for spec in args.measures or []:
+        argv += ["-m", spec]
+    if args.baseline is not None:
+        argv += ["--baseline", args.baseline]
+    argv += ["--test", args.test, "--correction", args.correction, "--alpha", repr(args.alpha),
+             "--seed", str(args.seed)]
+    if args.title != "rankscope report":
+        argv += ["--title", args.title]
+    if args.exports is not None:
+        argv += ["--exports", args.exports] + ([] if args.images else ["--no-images"])
+    return argv + [args.qrels, *args.runs]
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.conventions import Conventions
+    from metrics.errors import RankscopeError
+
+    if importlib.util.find_spec("plotly") is None:
+        raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'")
+    try:
+        from dashboard.report import compute_report, render_report, report_files, write_files
+    except ImportError as err:
+        if getattr(err, "name", None) and str(err.name).split(".")[0] == "plotly":
+            raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None
+        raise
+    from metrics.evaluate import DEFAULT_MEASURES
+
+    conventions = Conventions(preset=args.compat, relevance_level=args.relevance_level, depth=args.depth,
+                              judged_only=args.judged_only, complete=args.complete)
+    report = compute_report(args.qrels, list(args.runs), args.measures or list(DEFAULT_MEASURES), conventions,
+                            baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+                            seed=args.seed, command=_invocation(args))
+    text = render_report(report, title=args.title)
+    data = text.encode("utf-8")
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.output).write_bytes(data)
+        except OSError as err:
+            raise RankscopeError(f"cannot write {args.output}: {err.strerror or err}") from None
+        print(f"wrote {shlex.quote(args.output)} ({len(data) / 1024:.0f} KB)", file=sys.stderr)
+    if args.exports is not None:
+        written = write_files(args.exports, report_files(report, html=False, images=args.images))
+        print(f"wrote {len(written)} files into {shlex.quote(args.exports)}", file=sys.stderr)
+    return 0
