@@ -31,7 +31,8 @@ def command(port: int = 8501, address: str = "127.0.0.1", headless: bool = False
             "--server.address", address, "--server.port", str(port),
             "--server.headless", "true" if headless else "false",
             "--server.maxUploadSize", "2048", "--server.maxMessageSize", "1024",
-            "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal",
+            "--browser.gatherUsageStats", "false", "--server.showEmailPrompt", "false",
+            "--client.toolbarMode", "minimal",
             "--theme.base", "light"]
 
 

@@ -1,0 +1,1 @@
+"""rankscope's Streamlit dashboard: pages over the ``metrics`` package (``rankscope dashboard``)."""

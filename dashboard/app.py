@@ -1,0 +1,37 @@
+"""rankscope dashboard: ``rankscope dashboard`` or ``streamlit run dashboard/app.py``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parent
+if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
+    sys.path.insert(0, str(ROOT.parent))
+
+from dashboard import components, state  # noqa: E402
+
+st.set_page_config(page_title="rankscope", page_icon=":material/leaderboard:", layout="wide")
+
+
+def _page(name: str, title: str, icon: str, **options) -> st.Page:
+    return st.Page(str(ROOT / "app_pages" / f"{name}.py"), title=title, icon=icon, url_path=name, **options)
+
+
+PAGES = [
+    _page("home", "rankscope", ":material/home:", default=True, visibility="hidden"),
+    _page("data", "Data", ":material/upload_file:"),
+    _page("overview", "Overview", ":material/table_chart:"),
+    _page("curves", "Curves", ":material/show_chart:"),
+    _page("gain", "Gain", ":material/stacked_line_chart:"),
+    _page("queries", "Queries", ":material/manage_search:"),
+    _page("significance", "Significance", ":material/balance:"),
+    _page("learn", "Learn", ":material/school:"),
+    _page("report", "Report", ":material/summarize:"),
+]
+
+page = st.navigation(PAGES)
+components.sidebar(state.get())
+page.run()

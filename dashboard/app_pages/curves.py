@@ -1,0 +1,63 @@
+"""Curves: precision–recall (raw saw-tooth and interpolated envelope), the 11 points and their average under
+each interpolation rule, and P@k and R@k against k."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, figures, state
+
+st.title("Curves")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+
+colors = figures.system_colors(loaded.systems)
+cols = st.columns([2, 3, 4])
+with cols[0]:
+    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True)
+with cols[1]:
+    rule = components.choose("rule", "Interpolation rule", data.INTERPOLATIONS,
+                             index=list(data.INTERPOLATIONS).index(loaded.conventions.interpolation),
+                             help="How recall level x becomes a number of relevant documents k (R relevant in all): trec_eval 9 "
+                                  "k = (long)(x·R + 0.9), trec_eval 10 k = x·R rounded, textbook the least k with "
+                                  "k/R ≥ x.")
+with cols[2]:
+    shown = components.pick_systems("systems", loaded.systems)
+compare_rules = st.toggle("Show the other rules too", value=True, key="curves_compare",
+                          help="Draw the 11 points under the other interpolation rules, dashed, to see what the "
+                               "rule changes.")
+
+points = data.eleven_points(loaded, shown, topic)
+where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
+chosen = points[(points["rule"] == rule) & (points["query"] == (topic or "all"))]
+others = points[(points["rule"] != rule) & (points["query"] == (topic or "all"))] if compare_rules else None
+table = data.eleven_point_table(points, topic)
+averages = dict(zip(table.loc[table["rule"] == rule, "system"], table.loc[table["rule"] == rule, "11pt_avg"]))
+if topic is None:
+    components.show_figure(figures.eleven_point_chart(chosen, colors, f"Interpolated precision at 11 recall levels, "
+                                                      f"{where} ({rule} rule)", others, averages),
+                           key="curves_11pt", name="eleven-point")
+else:
+    raw, interpolated = data.pr_curves(loaded, shown, topic, rule)
+    envelope = interpolated[interpolated["kind"] == "envelope"]
+    components.show_figure(figures.pr_chart(raw, envelope, colors, f"Precision–recall, {where}: raw, interpolated "
+                                            f"({rule} rule) and the 11 points", chosen), key="curves_pr",
+                           name=f"precision-recall-{topic}")
+    components.show_figure(figures.eleven_point_chart(chosen, colors, f"The 11 points, {where} ({rule} rule)",
+                                                      others, averages), key="curves_11pt", name="eleven-point")
+
+components.show_figure(figures.rule_chart(table, colors, f"11-point average under each interpolation rule, {where}"),
+                       key="curves_rules", name="eleven-point-rules")
+components.table(table[table["rule"] == rule].drop(columns="rule"), key="curves_table",
+                 numbers=[c for c in table.columns if c not in ("system", "rule", "n_queries")])
+st.caption("Interpolated precision at each recall level under the chosen rule; 11pt_avg is trec_eval's 11pt_avg "
+           "(over all topics, its mean). The chart above shows the same average under each rule: trec_eval 9 reads "
+           "recall x after (long)(x·R + 0.9) relevant documents, trec_eval 10 after x·R rounded, the textbook "
+           "rule after the least k with k/R ≥ x.")
+
+st.subheader("Precision and recall at each rank")
+depth = st.select_slider("Ranks shown (k up to)", [10, 20, 50, 100, 200, 500, 1000], value=100, key="depth",
+                         bind=components.BIND)
+components.show_figure(figures.at_k_chart(data.at_k(loaded, shown, topic, depth), colors,
+                                          f"P@k and R@k, {where}"), key="curves_at_k", name="precision-recall-at-k")

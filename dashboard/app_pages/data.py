@@ -1,0 +1,147 @@
+"""Data: upload runs and qrels (or keep the demo, or load a worked example), name the systems, set the
+conventions, read the lint, load a session file."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, figures, state
+from metrics import PRESETS, Conventions, RankscopeError
+
+LARGE = 2_000_000  # run lines from which the per-run counts wait until asked for
+
+st.title("Data")
+loaded = state.get()
+at_start = loaded
+seen = st.session_state.setdefault("data_seen_uploads", set())
+
+left, right = st.columns(2)
+run_files = left.file_uploader("Runs", accept_multiple_files=True, key="data_runs",
+                               help="TREC run files: qid Q0 docid rank score tag (plain or .gz), any number.")
+qrels_file = right.file_uploader("Qrels", key="data_qrels", help="TREC qrels: qid iter docid grade (plain or .gz).")
+
+new_runs = [f for f in run_files or [] if f.file_id not in seen]
+fresh = (qrels_file is not None and qrels_file.file_id not in seen) or bool(new_runs)
+if fresh:
+    st.session_state["data_errors"] = []
+if qrels_file is not None and qrels_file.file_id not in seen:
+    seen.add(qrels_file.file_id)
+    upload = state.Upload.of(qrels_file.name, qrels_file.getvalue())
+    try:
+        with st.spinner(f"Reading {qrels_file.name} ({len(upload.data) / 1e6:.1f} MB)…", show_time=True):
+            data.read_qrels(upload)
+        loaded = state.with_qrels(loaded, upload)
+        state.put(loaded)
+    except RankscopeError as err:
+        st.session_state["data_errors"].append(str(err))
+if new_runs:
+    progress = st.progress(0.0, text="Reading runs…")
+    good = []
+    for i, f in enumerate(new_runs):
+        seen.add(f.file_id)
+        upload = state.Upload.of(f.name, f.getvalue())
+        progress.progress(i / len(new_runs), text=f"Reading {f.name} ({len(upload.data) / 1e6:.1f} MB), "
+                                                  f"{i + 1} of {len(new_runs)}…")
+        try:
+            data.read_run(upload)
+            good.append(upload)
+        except RankscopeError as err:
+            st.session_state["data_errors"].append(str(err))
+    progress.empty()
+    if good:
+        loaded = state.with_runs(loaded, good)
+        state.put(loaded)
+if fresh and state.get() is not at_start:
+    st.rerun()  # the sidebar, drawn before this page, shows the new collection too
+for message in st.session_state.get("data_errors", []):
+    components.error(message)
+
+with st.expander("Other collections and session files", icon=":material/folder_open:"):
+    cols = st.columns([3, 1, 3])
+    examples = data.teaching_examples()
+    name = cols[0].selectbox("Worked example", list(examples), key="data_example", help="The seeds' worked examples "
+                             "(sample_data/teaching), each with the numbers its source document prints.")
+    cols[0].caption(examples[name])
+    if cols[1].button("Load example", key="data_load_example", icon=":material/school:"):
+        state.put(state.example(name))
+        st.rerun()
+    if loaded.source != "demo" and cols[1].button("Demo collection", key="data_demo", icon=":material/restart_alt:"):
+        state.put(state.demo())
+        st.rerun()
+    with cols[2]:
+        loaded = components.session_loader(loaded, seen)
+
+source = {"demo": "the bundled demo collection (synthetic, TREC-style). Upload your own files to replace it.",
+          "ranking": "a ranking typed in on the learn page."}.get(loaded.source)
+if loaded.source.startswith("example:"):
+    source = f"the worked example {components.plain(loaded.source.split(':', 1)[1])} from sample_data/teaching."
+if source:
+    st.info("Showing " + source, icon=":material/info:")
+
+with st.expander("Conventions", expanded=True, icon=":material/tune:"):
+    c = loaded.conventions
+    cols = st.columns(5)
+    preset = cols[0].selectbox("Preset", list(PRESETS), index=list(PRESETS).index(c.preset), key="data_preset",
+                               help="trec_eval-9: as trec_eval 9 and pytrec_eval (scores as 32-bit floats, "
+                                    "interpolation (long)(x·R + 0.9)); trec_eval-10; textbook.")
+    level = cols[1].number_input("Relevant from grade", min_value=0, max_value=100, value=c.relevance_level,
+                                 key="data_level", help="trec_eval -l: binary measures count grades ≥ this.")
+    depth = cols[2].number_input("Depth (0 = all)", min_value=0, value=c.depth or 0, key="data_depth",
+                                 help="trec_eval -M: evaluate only the top documents of each ranking.")
+    judged = cols[3].checkbox("Judged only", value=c.judged_only, key="data_judged",
+                              help="trec_eval -J: drop unjudged documents before evaluating.")
+    complete = cols[4].checkbox("Complete topics", value=c.complete, key="data_complete",
+                                help="trec_eval -c: a judged topic a run does not answer scores 0.")
+    chosen = Conventions(preset=preset, relevance_level=int(level), depth=int(depth) or None,
+                         judged_only=judged, complete=complete)
+    if chosen != c:
+        loaded = state.Loaded(loaded.qrels, loaded.runs, chosen, loaded.source)
+        state.put(loaded)
+        st.rerun()
+
+if not components.need_collection(loaded):
+    st.stop()
+
+judged = data.judgments(loaded)
+a, b, c_ = st.columns(3)
+a.metric("Systems", len(loaded.runs))
+b.metric("Topics judged", judged.n_topics)
+c_.metric("Judgments", f"{judged.n_judged:,}")
+
+st.subheader("Systems")
+TABLE = {"system": "system", "topics": "topics answered", "judged_topics_answered": "judged topics answered",
+         "documents": st.column_config.NumberColumn("documents", format="localized"),
+         "min_depth": "shortest ranking", "max_depth": "longest ranking",
+         "judged_share": st.column_config.ProgressColumn("judged share", format="%.2f", min_value=0.0, max_value=1.0,
+                                                         help="fraction of the run's documents that have a judgment")}
+large = data.run_lines(loaded) > LARGE
+counts = st.expander("What each run covers: topics, documents, depths, judged share"
+                     + (" (counting takes a few seconds per run on runs this large)" if large else ""),
+                     expanded=not large, key="data_counts", on_change="rerun", icon=":material/table_rows:")
+with counts:
+    if counts.open:
+        st.dataframe(data.systems(loaded), hide_index=True, width="stretch", column_config=TABLE)
+with st.expander("Rename or remove systems", icon=":material/edit:"):
+    for i, name in enumerate(loaded.systems):
+        col1, col2 = st.columns([4, 1], vertical_alignment="bottom")
+        new = col1.text_input(f"System {i + 1} ({loaded.runs[i][1].name})", value=name, key=f"data_name_{i}_{name}")
+        if new != name:
+            state.put(state.renamed(loaded, name, new))
+            st.rerun()
+        if col2.button("Remove", key=f"data_remove_{i}_{name}", icon=":material/delete:"):
+            state.put(state.without(loaded, name))
+            st.rerun()
+
+st.subheader("Judgments")
+components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
+
+st.subheader("Lint report")
+report = data.lint(loaded)
+if report.empty:
+    st.success("Nothing suspicious found.", icon=":material/check:")
+for item in report.itertuples(index=False):
+    show = {"error": st.error, "warning": st.warning}.get(item.severity, st.info)
+    examples = f" Examples: {components.plain(item.examples)}." if isinstance(item.examples, str) and item.examples else ""
+    message = str(item.message).rstrip(".") + "."
+    show(f"**{components.plain(item.source)}** · {components.plain(message)}{examples}",
+         icon={"error": ":material/error:", "warning": ":material/warning:"}.get(item.severity, ":material/info:"))

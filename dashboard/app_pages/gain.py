@@ -1,0 +1,51 @@
+"""Gain: DCG@k against the ideal DCG@k, and nDCG@k, under each gain, discount and ideal ranking."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, figures, state
+
+GAINS = {"linear": "grade", "exp": "2^grade - 1"}
+DISCOUNTS = {"log2": "log2(i+1)", "jk": "Järvelin-Kekäläinen"}
+IDEALS = {"judged": "all judged", "retrieved": "retrieved only"}
+
+st.title("Gain")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+
+cols = st.columns([2, 2, 2, 3, 1])
+with cols[0]:
+    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True)
+with cols[1]:
+    gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False,
+                             help="trec_eval gains the grade itself; Burges et al. 2^grade − 1.")
+with cols[2]:
+    discount = components.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False,
+                                 help="trec_eval divides by log2(i + 1); Järvelin and Kekäläinen leave rank 1 undiscounted, "
+                                      "then divide by log2(i).")
+with cols[3]:
+    ideal = components.choose("ideal", "Ideal ranking from", IDEALS, radio=True, horizontal=False,
+                              help="trec_eval sorts every judged document by grade (all judged); using only the "
+                                   "retrieved ones lets a run that misses relevant documents score higher.")
+cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, key="k", bind=components.BIND)
+shown = components.pick_systems("systems", loaded.systems)
+depth = st.select_slider("Ranks shown", [10, 20, 50, 100, 200, 500, 1000], value=50, key="depth",
+                         bind=components.BIND)
+
+frame = data.gain_curves(loaded, shown, topic, gain, discount, ideal, max(int(depth), int(cutoff)))
+where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
+components.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.systems),
+                                          f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff)),
+                       key="gain_chart", name="gain")
+
+at_k = data.gain_table(loaded, frame, shown, topic, int(cutoff), gain, discount, ideal)
+components.table(at_k, key="gain_table", numbers=[c for c in at_k.columns if c != "system"])
+cut = data.ndcg_measure(gain, discount, ideal, int(cutoff))
+st.caption(f"At the cutoff k = {cutoff}: the measure {components.plain(cut)}"
+           + (f" (trec_eval's ndcg_cut_{cutoff})" if cut == f"nDCG@{cutoff}" else "")
+           + ". The last column divides the DCG of the whole ranking by that of the whole ideal ranking (trec_eval's "
+             "ndcg without a cutoff): it is not the curve's value at one k unless the ranking is at least as long as "
+             "the ideal one." + (" Over all topics each column is the mean of the per-topic values, so the nDCG "
+                                 "column is not the DCG column divided by the IDCG column." if topic is None else ""))

@@ -1,0 +1,101 @@
+"""Learn: every measure worked through on one ranking, rank by rank, with its formula and this ranking's
+numbers, and what each convention does to a number."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import components, data, figures, state
+
+SOURCES = {"example": "worked example", "loaded": "loaded data", "typed": "my own"}
+GAINS = {"linear": "grade", "exp": "2^grade - 1"}
+DISCOUNTS = {"log2": "log2(i+1)", "jk": "Järvelin-Kekäläinen"}
+SHOWN = ["rank", "docid", "grade", "relevant", "precision", "recall", "f1", "ap_contribution", "ap", "gain",
+         "discount", "dcg", "idcg", "ndcg", "rr", "err"]
+START = [3, 2, 3, 0, 0, 1, 2, 2, 3, 0]
+
+st.title("Learn")
+st.caption("Pick a ranking, change a grade, and watch each measure move. Every number below comes from the same "
+           "code that evaluates full runs.")
+
+source = components.choose("source", "Ranking from", SOURCES, radio=True,
+                           help="A worked example of the seed documents, a topic of the loaded collection, or a "
+                                "ranking you type in as grades.")
+if source == "example":
+    examples = data.teaching_examples()
+    name = st.selectbox("Worked example", list(examples), key="example", bind=components.BIND)
+    st.caption(components.plain(examples[name]))
+    collection = state.example(name)
+elif source == "loaded":
+    collection = state.get()
+    if not components.need_collection(collection):
+        st.stop()
+else:
+    left, right = st.columns([1, 2])
+    with left:
+        edited = st.data_editor(pd.DataFrame({"grade": START}), num_rows="dynamic", key="learn_editor",
+                                column_config={"grade": st.column_config.NumberColumn(
+                                    "grade at each rank", min_value=0, max_value=9, step=1,
+                                    help="Leave a cell empty for a document without a judgment.")})
+    with right:
+        missing = st.number_input("Relevant documents not retrieved", 0, 1000, 0, key="learn_missing",
+                                  help="Judged relevant documents the ranking missed: they lower recall and AP.")
+        typed_level = st.number_input("Relevant from grade", 1, 9, 1, key="learn_typed_level")
+    grades = tuple(None if pd.isna(g) else int(g) for g in edited["grade"])
+    if not grades:
+        st.info("Give the ranking at least one document.")
+        st.stop()
+    collection = data.typed_ranking(grades, int(missing), int(typed_level))
+
+cols = st.columns([2, 2, 3, 3, 2])
+if source == "typed":  # one ranking of one topic: nothing to choose
+    system, topic = collection.systems[0], data.topics_of(collection)[0]
+else:
+    with cols[0]:
+        system = components.pick_system("system", collection.systems, "System")
+    with cols[1]:
+        topic = components.pick_topic("topic", data.topics_of(collection))
+with cols[2]:
+    gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False)
+with cols[3]:
+    discount = components.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False)
+depth = cols[4].number_input("Ranks shown", 1, 100, 20, key="learn_depth")
+level = collection.conventions.relevance_level
+
+full = data.anatomy(collection, system, topic, gain, discount)
+if full.empty:
+    st.info(f"{components.plain(system)} retrieves nothing for topic {components.plain(topic)}.")
+    st.stop()
+table = full.head(int(depth))
+complete = len(table) == len(full)
+num_rel = data.relevant_count(collection, system, topic)
+st.markdown(("Your ranking" if source == "typed" else
+             f"Topic **{components.plain(topic)}** of **{components.plain(system)}**") + f": {len(full)} documents ranked, "
+            f"R = {num_rel} relevant (grade ≥ {level}) in the judgments"
+            + ("." if complete else f"; the first {len(table)} are shown, and every measure below is cut there."))
+if source == "example" and data.printed(name, system, topic):
+    st.caption("The seed document prints: " + ", ".join(f"{components.plain(m)} = {v}" for m, v in
+                                                          data.printed(name, system, topic).items())
+               + ". Compare with the last row below (rounded as printed).")
+components.table(table[SHOWN], key="learn_table",
+                 numbers=["precision", "recall", "f1", "ap_contribution", "ap", "gain", "discount", "dcg", "idcg",
+                          "ndcg", "rr", "err"])
+components.show_figure(figures.anatomy_chart(table, ["precision", "recall", "ndcg", "ap"],
+                                             "Running values: each point is the measure of the top i documents"),
+                       key="learn_chart", name="anatomy")
+
+st.subheader("Each measure on this ranking")
+for item in data.worked(table, num_rel, gain, discount, complete):
+    with st.expander(f"{components.plain(item.measure)} = {item.value:.4f}", expanded=item.measure.startswith("AP")):
+        st.markdown(components.plain(item.description))
+        st.latex(item.formula)
+        st.latex(item.substituted)
+
+st.subheader("What a convention changes")
+effects = data.convention_effects(collection, system, topic, len(table))
+components.show_figure(figures.convention_chart(effects, f"Topic {figures.safe(topic)}: the same ranking under each "
+                                                         f"convention (blue: trec_eval's choice)"),
+                       key="learn_effects", name="conventions")
+st.caption(f"nDCG is cut at k = {len(table)}; the interpolation rules change the 11-point average; AP divides by "
+           "the relevant documents in the judgments (trec_eval) or, in some textbooks, by those found.")

@@ -1,0 +1,42 @@
+"""Overview: systems × measures with confidence intervals and markers of significant differences."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, exports, figures, state
+from metrics.compare import to_csv, to_latex, to_markdown
+
+st.title("Overview")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+
+measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+top = st.columns([3, 3, 3, 2])
+with top[0]:
+    baseline = components.pick_system("baseline", loaded.systems, "Baseline")
+with top[1]:
+    test = components.choose("test", "Test", data.TESTS)
+with top[2]:
+    correction = components.choose("correction", "Correction", data.CORRECTIONS)
+alpha = top[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
+
+table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
+components.results_table(table, key="overview_table")
+if untested:
+    st.caption(f"No significance markers: {components.plain(untested)}.")
+components.downloads({
+    "CSV": (to_csv(table).encode(), "rankscope-results.csv"),
+    "LaTeX": (to_latex(table, ci=True).encode(), "rankscope-results.tex"),
+    "Markdown": (to_markdown(table, ci=True).encode(), "rankscope-results.md"),
+    "Summary CSV": (lambda: exports.summary_csv(data.summary(loaded, measures)), "rankscope-summary.csv"),
+}, key="overview_dl")
+
+measure = components.pick_measure("measure", measures, label="Chart of")
+means = data.summary(loaded, measures + (measure,) if measure not in measures else measures)
+markers = table.markers[measure].to_dict() if measure in table.measures else {}
+components.show_figure(figures.summary_chart(means, measure, figures.system_colors(loaded.systems), markers, baseline),
+                       key="overview_chart", name=f"overview-{measure}")
+with st.expander(f"About {measure}", icon=":material/help:"):
+    st.markdown(components.measure_help(measure))

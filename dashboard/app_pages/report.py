@@ -1,0 +1,82 @@
+"""Report: the evaluation manifest, the self-contained HTML report, every export, and the session file."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import components, data, exports, state
+from dashboard.report import render_report, report_files
+from metrics import RankscopeError
+from metrics.compare import to_csv, to_latex, to_markdown
+
+st.title("Report")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+st.caption("The report and the exports use the measures, baseline and tests chosen here (the same as on the "
+           "overview page), the conventions of the data page and the review notes of the queries page.")
+
+measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+top = st.columns([3, 3, 3, 2])
+with top[0]:
+    baseline = components.pick_system("baseline", loaded.systems, "Baseline")
+with top[1]:
+    test = components.choose("test", "Test", data.TESTS)
+with top[2]:
+    correction = components.choose("correction", "Correction", data.CORRECTIONS)
+alpha = top[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
+notes = state.notes()
+
+try:
+    made = data.report(loaded, measures, baseline, test, correction, alpha, notes)
+except RankscopeError as err:
+    components.error(err)
+    st.stop()
+manifest = made.manifest
+
+st.subheader("Download")
+view = {"page": "overview", "measures": list(measures), "baseline": baseline, "test": test, "correction": correction,
+        "alpha": float(alpha)}
+components.downloads({
+    "HTML report": (lambda: render_report(made).encode("utf-8"), "rankscope-report.html"),
+    "Everything (zip)": (lambda: exports.zip_bytes(report_files(made)), "rankscope-report.zip"),
+    "Session file": (data.session_file(loaded, notes, view, manifest), "rankscope-session.json"),
+}, key="report_main")
+st.caption("The HTML report is one file that opens offline, charts included; the zip adds every table, the "
+           "LaTeX and Markdown results, and each figure as PNG and SVG. A session file (names and digests of the "
+           "files, conventions, notes, view) loads back on the data page.")
+components.downloads({
+    "Per-query CSV": (lambda: exports.per_query_csv(made.per_query), "per_query.csv"),
+    "Per-query Parquet": (lambda: exports.per_query_parquet(made.per_query, manifest), "per_query.parquet"),
+    "Summary CSV": (lambda: exports.summary_csv(made.summary), "summary.csv"),
+    "Summary Parquet": (lambda: exports.summary_parquet(made.summary, manifest), "summary.parquet"),
+}, key="report_tables")
+components.downloads({
+    "Results LaTeX": (lambda: to_latex(made.table, ci=True, manifest=manifest).encode(), "results.tex"),
+    "Results Markdown": (lambda: to_markdown(made.table, ci=True, manifest=manifest).encode(), "results.md"),
+    "Results CSV": (lambda: to_csv(made.table).encode(), "results.csv"),
+    "Manifest JSON": (lambda: exports.manifest_json(manifest), "manifest.json"),
+}, key="report_results")
+
+st.subheader("Evaluation manifest")
+st.markdown("Recompute every number of this report with:")
+st.code(manifest.reproduce_command("all"), language="bash", wrap_lines=True)
+files = pd.DataFrame([record.to_dict() for record in (manifest.qrels, *manifest.runs)])
+st.dataframe(files, hide_index=True, width="stretch", key="report_files",
+             column_order=[c for c in ("role", "system", "name", "size", "sha256") if c in files.columns],
+             column_config={"size": st.column_config.NumberColumn("bytes", format="localized"),
+                            "sha256": st.column_config.TextColumn("SHA-256", width="large")})
+cols = st.columns(2)
+cols[0].markdown(f"rankscope {components.plain(manifest.rankscope_version)}, made {components.plain(manifest.created_utc)}")
+cols[1].markdown("Conventions: " + components.plain(loaded.conventions.describe()))
+for caveat in manifest.caveats:
+    st.warning(components.plain(caveat), icon=":material/warning:")
+with st.expander("The whole manifest (JSON, embedded in every export)", icon=":material/data_object:"):
+    st.json(manifest.to_dict(), expanded=2)
+
+st.subheader("Review notes")
+if notes:
+    st.dataframe(exports.notes_frame(notes), hide_index=True, width="stretch", key="report_notes")
+else:
+    st.caption("No notes yet: tag or comment a topic on the queries page (One topic).")

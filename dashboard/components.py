@@ -1,0 +1,252 @@
+"""Render helpers shared by the pages: one way to show a chart, a table, an error, a picker, a download.
+
+View widgets are bound to the URL (``bind="query-params"``): the widget's key is the query parameter, so
+the same key on two pages (``topic``, ``systems``, ``measure``, ``baseline``...) carries the view from page
+to page, and a link reproduces it. Keys of widgets that do not belong in a link carry their page's prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import metrics
+from dashboard import state
+
+PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+BIND = "query-params"
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+_NAMES = "The names are those of the measures' registry ({})."
+OFFERED = ("AP", "nDCG@10", "nDCG@20", "nDCG", "P@5", "P@10", "P@20", "R@100", "R@1000", "RR", "Rprec", "bpref",
+           "IPrecAvg", "Success@10", "F@10", "ERR@20", "RBP", "Judged@10")
+
+
+def plain(text) -> str:
+    """User text escaped for Streamlit's Markdown (so it is shown, never interpreted)."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None):
+    """Every chart goes through here: same size rules and toolbar everywhere, PNG and SVG downloads.
+
+    ``on_select``: a callback run when the user clicks points (the chart's selection is then in
+    ``st.session_state[key]``). Returns the chart's state.
+    """
+    shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
+                            on_select=on_select or "ignore", selection_mode="points")
+    _figure_downloads(fig, key, name or key)
+    return shown
+
+
+def open_topic(chart: str, tab: str, label: str, topic: str = "topic") -> None:
+    """A click on a chart point selects its topic (the point's ``customdata[0]``) and opens the tab ``label``."""
+    points = st.session_state.get(chart, {}).get("selection", {}).get("points", [])
+    if points and points[0].get("customdata") is not None:
+        st.session_state[topic] = str(points[0]["customdata"][0])
+        st.session_state[tab] = label
+
+
+def _figure_downloads(fig: go.Figure, key: str, name: str) -> None:
+    """PNG and SVG of the figure, drawn by plotly's static export only when the button is pressed."""
+    from dashboard import exports
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "figure"
+    with st.popover("Download figure", icon=":material/download:"):
+        st.download_button("PNG", lambda: exports.figure_png(fig), f"{stem}.png", "image/png", key=f"{key}_png",
+                           icon=":material/image:", on_click="ignore")
+        st.download_button("SVG", lambda: exports.figure_svg(fig), f"{stem}.svg", "image/svg+xml",
+                           key=f"{key}_svg", icon=":material/polyline:", on_click="ignore")
+
+
+def error(err: Exception) -> None:
+    """A reader's or a validator's message, shown as text."""
+    st.error(plain(str(err)), icon=":material/error:")
+
+
+def need_collection(loaded: state.Loaded) -> bool:
+    """Stop the page with a pointer to the data page when nothing is loaded."""
+    if loaded.ready:
+        return True
+    st.info("Load a qrels file and at least one run on the **data** page first.")
+    st.page_link("app_pages/data.py", label="Go to data", icon=":material/upload_file:")
+    return False
+
+
+# ---- measures from the registry -----------------------------------------------------------------------
+def valid_measure(spec: str, show: bool = False) -> bool:
+    try:
+        metrics.parse_measure(spec)
+        return True
+    except metrics.RankscopeError as err:
+        if show:
+            error(err)
+        return False
+
+
+def measure_label(spec: str) -> str:
+    """``nDCG@10 — nDCG@k``: a measure with its pretty name from the registry."""
+    try:
+        measure = metrics.parse_measure(spec)
+    except metrics.RankscopeError:
+        return spec
+    pretty = type(measure).pretty_name
+    return spec if pretty in (spec, "") else f"{spec} — {pretty}"
+
+
+def measure_help(spec: str) -> str:
+    """The registry's description and formula of a measure (one source for every help text)."""
+    measure = metrics.parse_measure(spec)
+    cls = type(measure)
+    trec = measure.trec_label()
+    where = f"\n\ntrec_eval: `{trec}`" if trec else ""
+    return f"**{plain(cls.pretty_name or cls.name)}.** {plain(cls.description)}\n\n$$ {cls.latex} $$" + where
+
+
+def pick_measures(key: str, default: Sequence[str], label: str = "Measures") -> tuple[str, ...]:
+    """A multiselect of measures (common ones offered, any registry spelling accepted), bound to the URL."""
+    offered = list(dict.fromkeys([*default, *OFFERED]))
+    chosen = st.multiselect(label, offered, default=list(default), key=key, accept_new_options=True, bind=BIND,
+                            help='Any measure of the registry, e.g. nDCG(gain="exp")@10 or P(rel=2)@5. '
+                                 + _NAMES.format(", ".join(f"{m}: {measure_label(m).split(' — ')[-1]}"
+                                                           for m in offered[:8])))
+    chosen = [m for m in chosen if valid_measure(m, show=True)]
+    return tuple(chosen) or tuple(default)
+
+
+def pick_measure(key: str, options: Sequence[str], label: str = "Measure") -> str:
+    """One measure, bound to the URL (any registry spelling accepted)."""
+    options = list(dict.fromkeys(options))
+    chosen = st.selectbox(label, options, key=key, accept_new_options=True, bind=BIND,
+                          help='Any measure of the registry, e.g. nDCG(gain="exp")@10. '
+                               + _NAMES.format(", ".join(f"{m}: {measure_label(m).split(' — ')[-1]}"
+                                                         for m in options[:8])))
+    if chosen is None or not valid_measure(chosen, show=True):
+        return options[0]
+    return chosen
+
+
+def pick_system(key: str, systems: Sequence[str], label: str, default: int = 0) -> str:
+    systems = list(systems)
+    index = min(default, len(systems) - 1)
+    return st.selectbox(label, systems, index=index, key=key, bind=BIND)
+
+
+def pick_systems(key: str, systems: Sequence[str], label: str = "Systems") -> tuple[str, ...]:
+    """Systems shown (all by default), bound to the URL; an empty choice shows them all."""
+    chosen = st.multiselect(label, list(systems), default=list(systems), key=key, bind=BIND)
+    return tuple(s for s in systems if s in chosen) or tuple(systems)
+
+
+ALL_TOPICS = "all topics"
+
+
+def pick_topic(key: str, topics: Sequence[str], label: str = "Topic", allow_all: bool = False) -> str | None:
+    """A topic (or all of them, averaged), bound to the URL."""
+    options = ([ALL_TOPICS] if allow_all else []) + list(topics)
+    chosen = st.selectbox(label, options, key=key, bind=BIND)
+    return None if chosen in (None, ALL_TOPICS) else chosen
+
+
+def choose(key: str, label: str, options: dict, *, radio: bool = False, horizontal: bool = True, index: int = 0,
+           help: str | None = None):
+    """A choice among named options (``{value: label}``), bound to the URL."""
+    values = list(options)
+    if radio:
+        return st.radio(label, values, index=index, key=key, format_func=options.get, horizontal=horizontal,
+                        help=help, bind=BIND)
+    return st.selectbox(label, values, index=index, key=key, format_func=options.get, help=help, bind=BIND)
+
+
+# ---- tables -----------------------------------------------------------------------------------------------
+NUMBER = st.column_config.NumberColumn(format="%.4f")
+
+
+def table(frame: pd.DataFrame, key: str | None = None, numbers: Sequence[str] = (), **config) -> None:
+    """A table with every value of the named columns shown to 4 decimals (user text shown as text)."""
+    column_config = {name: st.column_config.NumberColumn(name, format="%.4f") for name in numbers}
+    column_config.update(config)
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config, key=key)
+
+
+def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: str) -> None:
+    """Download buttons side by side: ``{label: (data or a function making it, file name)}``."""
+    cols = st.columns(len(files))
+    mimes = {"csv": "text/csv", "tex": "application/x-tex", "md": "text/markdown", "parquet": "application/octet-stream",
+             "json": "application/json", "html": "text/html", "zip": "application/zip"}
+    for col, (label, (data, name)) in zip(cols, files.items()):
+        col.download_button(label, data, name, mimes.get(name.rsplit(".", 1)[-1], "application/octet-stream"),
+                            key=f"{key}_{re.sub(r'[^a-z0-9]+', '_', label.lower())}", icon=":material/download:",
+                            on_click="ignore", width="stretch")
+
+
+def sidebar(loaded: state.Loaded) -> None:
+    """The loaded collection, the conventions in force, and the notes, on every page."""
+    with st.sidebar:
+        st.caption("Collection")
+        if loaded.ready:
+            where = {"demo": " (demo)", "ranking": " (typed in)"}.get(loaded.source, "")
+            if loaded.source.startswith("example:"):
+                where = f" (worked example {loaded.source.split(':', 1)[1]})"
+            st.text(f"{len(loaded.runs)} system{'s' * (len(loaded.runs) != 1)} · qrels {loaded.qrels.name}{where}")
+        else:
+            st.text("nothing loaded")
+        st.caption("Conventions")
+        st.text(loaded.conventions.describe())
+        notes = state.notes()
+        if notes:
+            st.caption("Review notes")
+            st.text(f"{len(notes)} topic{'s' * (len(notes) != 1)} noted")
+
+
+def results_table(table, key: str) -> None:
+    """A metrics.compare.SummaryTable as shown on screen: value, marker and interval per cell, best values
+    highlighted, its caption below."""
+    from metrics.compare import to_frame
+
+    frame = to_frame(table, ci=True)
+
+    def best(column: pd.Series) -> list[str]:
+        if column.name not in table.best.columns:
+            return [""] * len(column)
+        return ["background-color: #d6e6f5; font-weight: bold" if flag else "" for flag in table.best[column.name]]
+
+    st.dataframe(frame.style.apply(best), hide_index=True, width="stretch", key=key)
+    st.caption(plain(table.caption(ci=True)))
+
+
+VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", "report")
+
+
+def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
+    """The session-file uploader: a good file applies its conventions, names, notes and view (opening the
+    saved page); a bad one shows its message and changes nothing."""
+    from dashboard import exports
+
+    upload = st.file_uploader("Session file", type=["json"], key="data_session",
+                              help="A session saved on the report page: conventions, system names, review notes and "
+                                   "the view. Load the same files first.")
+    if upload is not None and upload.file_id not in seen:
+        seen.add(upload.file_id)
+        try:
+            session = exports.session_from_json(upload.getvalue())
+        except metrics.RankscopeError as err:
+            st.session_state["data_session_error"] = f"{upload.name}: {err}"
+        else:
+            st.session_state.pop("data_session_error", None)
+            loaded, problems = state.with_session(loaded, session)
+            state.put(loaded)
+            state.put_notes(session.notes)
+            st.session_state["data_session_problems"] = problems
+            page = str(session.view.get("page", ""))
+            if page in VIEW_PAGES and not problems:
+                st.switch_page(f"app_pages/{page}.py", query_params={k: v for k, v in session.view.items()
+                                                                    if k != "page"})
+    if st.session_state.get("data_session_error"):
+        error(st.session_state["data_session_error"])
+    for problem in st.session_state.get("data_session_problems", []):
+        st.warning(plain(problem) + " (its notes and conventions were applied)", icon=":material/warning:")
+    return loaded

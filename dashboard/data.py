@@ -1,0 +1,386 @@
+"""Every computation the pages show, as cached calls into ``metrics``; nothing here computes a number itself.
+
+Caches are keyed on immutable values only: content digests, names, tuples of options, the conventions. The
+bytes and the :class:`~dashboard.state.Loaded` value travel in arguments whose names start with ``_``
+(Streamlit does not hash those); the key beside them identifies them. Parsed files and rankings are shared
+read-only between sessions (``cache_resource``); tables are copied per caller (``cache_data``). Each run is
+parsed and ranked once per content and conventions, so adding a run, renaming one or changing a measure
+never re-reads or re-ranks the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics import Conventions, Qrels, Run
+from metrics import anatomy as anatomy_module
+from metrics import compare, curves, topics, worked as worked_module
+from metrics.collection import CollectionSummary, describe_collection
+from metrics.evaluate import per_query_frame
+from metrics.rankings import Rankings
+from metrics.significance import CORRECTIONS as _CORRECTIONS
+from metrics.significance import TESTS as _TESTS
+from metrics.significance import Comparison, compare_systems
+
+from dashboard.state import Loaded, Upload
+
+DEFAULT_MEASURES = metrics.DEFAULT_MEASURES
+SEED = 0
+# the labels are what a link says (?test=Wilcoxon), so they stay short
+TESTS = {"t": "t-test", "wilcoxon": "Wilcoxon", "sign": "sign test", "permutation": "randomisation",
+         "bootstrap": "bootstrap", "tukey": "Tukey HSD"}
+TESTS = {k: v for k, v in TESTS.items() if k in _TESTS}
+CORRECTIONS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
+               "none": "none"}
+CORRECTIONS = {k: v for k, v in CORRECTIONS.items() if k in _CORRECTIONS}
+INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
+
+
+# ---- files and rankings ---------------------------------------------------------------------------------
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _qrels(digest: str, name: str, _data: bytes) -> Qrels:
+    return metrics.read_qrels(_data, name=name)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _run(digest: str, name: str, _data: bytes) -> Run:
+    return metrics.read_run(_data, name=name)
+
+
+def read_qrels(upload: Upload) -> Qrels:
+    """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`."""
+    return _qrels(upload.digest, upload.name, upload.data)
+
+
+def read_run(upload: Upload, system: str | None = None) -> Run:
+    """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`."""
+    run = _run(upload.digest, upload.name, upload.data)
+    return run.renamed(system) if system and system != run.name else run
+
+
+def runs(loaded: Loaded) -> list[Run]:
+    return [read_run(up, name) for name, up in loaded.runs]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conventions, _qrels: Upload,
+            _run: Upload) -> Rankings:
+    return metrics.rank_runs(read_qrels(_qrels), [read_run(_run, system)], conventions)[0]
+
+
+def rankings(loaded: Loaded) -> list[Rankings]:
+    """Each run ranked once per content, name and conventions (shared by every page and session)."""
+    out = []
+    for name, up in loaded.runs:
+        with st.spinner(f"Ranking {name}…", show_time=True):
+            out.append(_ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up))
+    return out
+
+
+def _of(loaded: Loaded, systems: tuple[str, ...] | None) -> list[Rankings]:
+    return [r for r in rankings(loaded) if systems is None or r.system in systems]
+
+
+def topics_of(loaded: Loaded) -> list[str]:
+    """Topic ids evaluated for any system, in trec_eval's order."""
+    return sorted(set().union(*(r.queries.tolist() for r in rankings(loaded))))
+
+
+# ---- the collection ---------------------------------------------------------------------------------------
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _judgments(digest: str, _qrels: Upload) -> CollectionSummary:
+    return describe_collection(read_qrels(_qrels), [])
+
+
+def judgments(loaded: Loaded) -> CollectionSummary:
+    """Topics, judgments and grades of the qrels (no run: cheap)."""
+    return _judgments(loaded.qrels.digest, loaded.qrels)
+
+
+@st.cache_data(max_entries=64, show_spinner="Counting each run's documents…")
+def _run_summary(qrels_digest: str, run_digest: str, system: str, _qrels: Upload, _run: Upload) -> pd.DataFrame:
+    return describe_collection(read_qrels(_qrels), [read_run(_run, system)]).systems
+
+
+def systems(loaded: Loaded) -> pd.DataFrame:
+    """What each run covers (topics, documents, depths, judged share), counted once per run."""
+    return pd.concat([_run_summary(loaded.qrels.digest, up.digest, name, loaded.qrels, up)
+                      for name, up in loaded.runs], ignore_index=True)
+
+
+def run_lines(loaded: Loaded) -> int:
+    """Lines of all the loaded runs."""
+    return sum(read_run(up, name).table.num_rows for name, up in loaded.runs)
+
+
+@st.cache_data(max_entries=16, show_spinner="Checking the files…")
+def _lint(key: tuple, _loaded: Loaded) -> pd.DataFrame:
+    return metrics.lint_frame(metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
+
+
+def lint(loaded: Loaded) -> pd.DataFrame:
+    """The lint report of the loaded collection (severity, source, code, message, count, examples)."""
+    return _lint(loaded.key, loaded)
+
+
+# ---- measures ---------------------------------------------------------------------------------------------
+@st.cache_data(max_entries=64, show_spinner="Computing the measures…")
+def _per_query(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
+    pairs = metrics.resolve_measures(list(measures))
+    return pd.concat([per_query_frame(r, pairs) for r in rankings(_loaded)], ignore_index=True)
+
+
+def per_query(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Tidy per-query values (system, query, measure, value)."""
+    return _per_query(loaded.key, tuple(measures), loaded)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _summary(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
+    return metrics.summarise(per_query(_loaded, measures))
+
+
+def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Means over queries with 95% confidence intervals (system, measure, value, ci_low, ci_high, ...)."""
+    return _summary(loaded.key, tuple(measures), loaded)
+
+
+def tested_on_every_topic(loaded: Loaded) -> Loaded:
+    """The collection the paired tests use: with complete topics when the systems answered different ones.
+
+    A paired test needs every system's value on every topic; a topic a run does not answer then scores as
+    trec_eval ``-c`` scores it (the report does the same).
+    """
+    if loaded.conventions.complete or len({tuple(r.queries.tolist()) for r in rankings(loaded)}) <= 1:
+        return loaded
+    return replace(loaded, conventions=replace(loaded.conventions, complete=True))
+
+
+@st.cache_data(max_entries=64, show_spinner="Testing…")
+def _comparison(key: tuple, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
+                alpha: float, _loaded: Loaded) -> Comparison:
+    tested = tested_on_every_topic(_loaded)
+    return compare_systems(per_query(tested, measures), measures=list(measures), test=test, baseline=baseline,
+                           correction=correction, alpha=alpha, seed=SEED)
+
+
+def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
+               alpha: float) -> Comparison:
+    """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure.
+
+    Raises :class:`metrics.ValidationError` when there is nothing to test (one system, one topic).
+    """
+    return _comparison(loaded.key, tuple(measures), test, baseline, correction, float(alpha), loaded)
+
+
+def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str = "holm",
+            alpha: float = 0.05) -> tuple[compare.SummaryTable, str | None]:
+    """Systems × measures with their intervals and the markers of significant differences (metrics.compare).
+
+    Against ``baseline``, or letters for all pairs when it is None. Returns the table and, when nothing
+    could be tested (one system, one topic), the reason instead of markers.
+    """
+    means = summary(loaded, measures)
+    if len(loaded.systems) < 2:
+        return compare.summary_table(None, means), "one system: nothing to compare"
+    try:
+        tested = comparison(loaded, measures, test, baseline, correction, alpha)
+    except metrics.ValidationError as err:
+        return compare.summary_table(None, means), str(err)
+    return compare.summary_table(tested, means, baseline=baseline), None
+
+
+def reading(tested: Comparison) -> tuple[str, ...]:
+    """The tests' result in plain sentences (metrics.worked.comparison_in_words)."""
+    return worked_module.comparison_in_words(tested)
+
+
+# ---- topic by topic -------------------------------------------------------------------------------------
+@st.cache_data(max_entries=64, show_spinner=False)
+def _paired(key: tuple, measure: str, a: str, b: str, _loaded: Loaded) -> topics.PairedTopics:
+    return topics.paired_topics(per_query(_loaded, (measure,)), measure, a, b)
+
+
+def paired(loaded: Loaded, measure: str, a: str, b: str) -> topics.PairedTopics:
+    """One measure of systems A and B on each topic both answer, sorted by B − A."""
+    return _paired(loaded.key, measure, a, b, loaded)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _side_by_side(key: tuple, topic: str, systems: tuple[str, ...], depth: int, _loaded: Loaded) -> pd.DataFrame:
+    return topics.side_by_side(_of(_loaded, systems), topic, depth)
+
+
+def side_by_side(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: int) -> pd.DataFrame:
+    """The top ``depth`` documents of one topic for each system, with their judgments."""
+    return _side_by_side(loaded.key, topic, tuple(systems), int(depth), loaded)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _anatomy(key: tuple, system: str, topic: str, gain: str, discount: str, level: int | None,
+             _loaded: Loaded) -> pd.DataFrame:
+    return anatomy_module.anatomy(_of(_loaded, (system,)), topic, gain=gain, discount=discount, rel=level)
+
+
+def anatomy(loaded: Loaded, system: str, topic: str, gain: str = "linear", discount: str = "log2",
+            level: int | None = None) -> pd.DataFrame:
+    """The per-rank table of one system's ranking of one topic (metrics.anatomy)."""
+    return _anatomy(loaded.key, system, topic, gain, discount, level, loaded)
+
+
+def relevant_count(loaded: Loaded, system: str, topic: str, level: int | None = None) -> int:
+    return anatomy_module.relevant_count(_of(loaded, (system,)), topic, rel=level)
+
+
+def worked(table: pd.DataFrame, num_rel: int, gain: str, discount: str, complete: bool):
+    """Each measure of the table's ranking with its formula and its numbers (metrics.worked)."""
+    return worked_module.worked(table, num_rel, gain=gain, discount=discount, complete=complete)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def _effects(key: tuple, system: str, topic: str, cutoff: int, _loaded: Loaded) -> pd.DataFrame:
+    return worked_module.convention_effects(_of(_loaded, (system,))[0], topic, cutoff)
+
+
+def convention_effects(loaded: Loaded, system: str, topic: str, cutoff: int) -> pd.DataFrame:
+    """The topic's numbers under each choice of each convention (metrics.worked.convention_effects)."""
+    return _effects(loaded.key, system, topic, int(cutoff), loaded)
+
+
+def typed_ranking(grades: tuple, missing: int, level: int) -> Loaded:
+    """A ranking typed in as grades, as a one-topic collection evaluated like any other."""
+    qrels, run = worked_module.ranking_files(list(grades), missing, missing_grade=max(level, 1))
+    return Loaded(qrels=Upload.of("typed.qrels", qrels.encode()), runs=(("typed", Upload.of("typed.run", run.encode())),),
+                  conventions=Conventions(relevance_level=level), source="ranking")
+
+
+def printed(example: str, system: str, topic: str) -> dict[str, str]:
+    """What the seed document of a worked example prints for one system and topic ({measure: value as printed})."""
+    import json
+
+    from sample_data import TEACHING_DIR
+
+    document = json.loads((TEACHING_DIR / "expected.json").read_text(encoding="utf-8"))
+    return dict(document["examples"].get(example, {}).get("per_query", {}).get(system, {}).get(topic, {}))
+
+
+def teaching_examples() -> dict[str, str]:
+    """The worked examples of sample_data/teaching: name -> its description."""
+    from sample_data import teaching_examples as examples
+
+    return {name: example["description"] for name, example in examples().items()}
+
+
+# ---- curves -----------------------------------------------------------------------------------------------
+def _queries(topic: str | None) -> list[str] | None:
+    return None if topic is None else [topic]
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing curves…")
+def _eleven(key: tuple, systems: tuple[str, ...], topic: str | None, _loaded: Loaded) -> pd.DataFrame:
+    return curves.eleven_point_rules(_of(_loaded, systems), queries=_queries(topic))
+
+
+def eleven_points(loaded: Loaded, systems: tuple[str, ...], topic: str | None) -> pd.DataFrame:
+    """The eleven interpolated points under every rule, per query and averaged (``rule`` column)."""
+    return _eleven(loaded.key, tuple(systems), topic, loaded)
+
+
+def eleven_point_table(points: pd.DataFrame, topic: str | None) -> pd.DataFrame:
+    """One row per system and rule: the eleven points side by side and their average (11pt_avg)."""
+    return curves.eleven_point_table(points, curves.ALL if topic is None else topic)
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing curves…")
+def _pr(key: tuple, systems: tuple[str, ...], topic: str, rule: str, _loaded: Loaded):
+    chosen = _of(_loaded, systems)
+    return curves.pr_curve(chosen, queries=[topic]), curves.interpolated_pr(chosen, rule=rule, queries=[topic])
+
+
+def pr_curves(loaded: Loaded, systems: tuple[str, ...], topic: str, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One topic's raw precision–recall points and its interpolated curve (rank points and envelope)."""
+    return _pr(loaded.key, tuple(systems), topic, rule, loaded)
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing curves…")
+def _at_k(key: tuple, systems: tuple[str, ...], topic: str | None, depth: int, _loaded: Loaded) -> pd.DataFrame:
+    return curves.precision_recall_at_k(_of(_loaded, systems), depth=depth, queries=_queries(topic), per_query=False)
+
+
+def at_k(loaded: Loaded, systems: tuple[str, ...], topic: str | None, depth: int) -> pd.DataFrame:
+    """P@k and R@k for k = 1..depth, for one topic or averaged (system, k, precision, recall)."""
+    return _at_k(loaded.key, tuple(systems), topic, int(depth), loaded)
+
+
+@st.cache_data(max_entries=32, show_spinner="Computing gain curves…")
+def _gain(key: tuple, systems: tuple[str, ...], topic: str | None, gain: str, discount: str, ideal: str,
+          depth: int, _loaded: Loaded) -> pd.DataFrame:
+    return curves.gain_curves(_of(_loaded, systems), gain=gain, discount=discount, ideal=ideal, depth=depth,
+                              queries=_queries(topic), per_query=False)
+
+
+def gain_curves(loaded: Loaded, systems: tuple[str, ...], topic: str | None, gain: str, discount: str, ideal: str,
+                depth: int) -> pd.DataFrame:
+    """DCG@k, IDCG@k and nDCG@k for k = 1..depth, for one topic or averaged (system, k, dcg, idcg, ndcg)."""
+    return _gain(loaded.key, tuple(systems), topic, gain, discount, ideal, int(depth), loaded)
+
+
+def ndcg_measure(gain: str, discount: str, ideal: str, cutoff: int | None = None) -> str:
+    """The registry's spelling of nDCG with these options (``nDCG@10``, ``nDCG(gain="exp")@10``)."""
+    measure = metrics.parse_measure("nDCG")(gain=gain, discount=discount, ideal=ideal)
+    return str(measure @ cutoff if cutoff else measure)
+
+
+def gain_table(loaded: Loaded, frame: pd.DataFrame, systems: tuple[str, ...], topic: str | None, cutoff: int,
+               gain: str, discount: str, ideal: str) -> pd.DataFrame:
+    """Per system: DCG@k, IDCG@k and nDCG@k read off the curves at the cutoff, and nDCG of the whole ranking."""
+    rows = curves.at_x(frame, cutoff)[["system", "dcg", "idcg", "ndcg"]]
+    rows = rows.rename(columns={"dcg": f"DCG@{cutoff}", "idcg": f"IDCG@{cutoff}", "ndcg": f"nDCG@{cutoff}"})
+    whole = measure_means(loaded, systems, topic, ndcg_measure(gain, discount, ideal))
+    return rows.merge(whole.rename(columns={"value": "nDCG, whole ranking"}), on="system", how="left")
+
+
+def measure_means(loaded: Loaded, systems: tuple[str, ...], topic: str | None, measure: str) -> pd.DataFrame:
+    """One measure per system: its mean over topics, or its value on one topic (system, value)."""
+    if topic is None:
+        rows = summary(loaded, (measure,))
+    else:
+        rows = per_query(loaded, (measure,))
+        rows = rows[rows["query"] == topic]
+    return rows[rows["system"].isin(systems)][["system", "value"]].reset_index(drop=True)
+
+
+# ---- the report and its exports ---------------------------------------------------------------------------
+@st.cache_resource(max_entries=8, show_spinner="Preparing the report (every number recomputed from the files)…")
+def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
+            notes_json: str, _loaded: Loaded):
+    import json
+
+    from dashboard.report import compute_report
+
+    sources = {name: up.data for name, up in _loaded.runs}
+    return compute_report(_loaded.qrels.data, sources, list(measures), _loaded.conventions, baseline, test,
+                          correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
+                          file_names={name: up.name for name, up in _loaded.runs})
+
+
+def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
+           notes: dict):
+    """Everything the HTML report shows, with its manifest (dashboard.report.compute_report)."""
+    import json
+
+    return _report(loaded.key, tuple(measures), baseline, test, correction, float(alpha),
+                   json.dumps(notes, sort_keys=True), loaded)
+
+
+def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> bytes:
+    """This session as a JSON file: file names and digests, conventions, notes, view and manifest."""
+    from dashboard import exports
+
+    digests = {"qrels": loaded.qrels.digest, **{name: up.digest for name, up in loaded.runs}}
+    return exports.session_to_json({name: up.name for name, up in loaded.runs}, loaded.conventions, notes, view,
+                                   qrels_name=loaded.qrels.name, digests=digests, manifest=manifest)

@@ -1,0 +1,465 @@
+"""Pure figure builders: tidy frames in, ``plotly.graph_objects.Figure`` out.
+
+No Streamlit here and no state: each function draws exactly the numbers it is given (they come from
+``metrics``), so each is tested as data. Systems keep one colour everywhere (:func:`system_colors`, the
+Okabe–Ito palette, safe for colour-blind readers); axes say what they measure and in which unit; hover
+texts give the exact values. Text that comes from users (system names, topic and document ids) is
+HTML-escaped before it reaches a chart, because plotly interprets a subset of HTML.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
+BETTER, WORSE, SAME = "#009E73", "#D55E00", "#999999"
+GRADE_COLORS = ("#f7fbff", "#c6dbef", "#6baed6", "#2171b5", "#08306b")  # grade 0, 1, 2, 3, 4+
+UNJUDGED = "#bdbdbd"
+RULE_DASH = {"trec_eval-9": "solid", "trec_eval-10": "dash", "textbook": "dot"}
+RULE_SYMBOL = {"trec_eval-9": "circle", "trec_eval-10": "diamond", "textbook": "square"}
+FONT = "Source Sans Pro, Source Sans 3, Helvetica Neue, Arial, sans-serif"
+LAYOUT = dict(template="plotly_white", font=dict(size=15, family=FONT), legend=dict(title=None),
+              margin=dict(l=70, r=20, t=60, b=60), hoverlabel=dict(namelength=-1))
+BELOW = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)
+UNIT = "(0 to 1)"
+MANY = 1000  # topics from which per-topic charts are drawn with WebGL markers and boxes without every point
+
+
+def safe(text) -> str:
+    """User text made inert for plotly's HTML-like labels."""
+    return html.escape(str(text), quote=False)
+
+
+def system_colors(systems: Sequence[str]) -> dict[str, str]:
+    """One colour per system, stable for a given order of systems (the order they were loaded in)."""
+    return {s: OKABE_ITO[i % len(OKABE_ITO)] for i, s in enumerate(systems)}
+
+
+def _fig(title: str, x: str, y: str, **layout) -> go.Figure:
+    fig = go.Figure()
+    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, **LAYOUT)
+    fig.update_layout(**layout)
+    return fig
+
+
+def _y(rows: pd.DataFrame) -> pd.Series:
+    """Interpolated precision, whichever name the frame gives it (``iprec`` first: metrics' frames of
+    interpolated curves also carry the raw ``precision``, missing on the envelope's rows)."""
+    return rows["iprec"] if "iprec" in rows else rows["precision"]
+
+
+# ---- overview and data ------------------------------------------------------------------------------------
+def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str],
+                  markers: Mapping[str, str] | None = None, baseline: str | None = None) -> go.Figure:
+    """Each system's mean of one measure with its 95% confidence interval (a dot chart).
+
+    ``markers``: ``{system: "†" | "‡" | letters}`` put after the system's name (significance against the
+    baseline); ``baseline``: a dotted vertical line at that system's mean.
+    """
+    rows = summary[summary["measure"] == measure]
+    fig = _fig(f"{safe(measure)}: mean over topics with 95% confidence interval",
+               f"{safe(measure)}, mean over topics {UNIT}", "", showlegend=False,
+               height=140 + 52 * max(len(rows), 1))
+    for row in rows.itertuples(index=False):
+        err = None
+        if np.isfinite(row.ci_low):
+            err = dict(type="data", symmetric=False, array=[row.ci_high - row.value],
+                       arrayminus=[row.value - row.ci_low], thickness=2.5, width=8)
+        mark = (markers or {}).get(row.system, "")
+        label = safe(row.system) + (f" {mark}" if mark else "") + (" (baseline)" if row.system == baseline else "")
+        fig.add_trace(go.Scatter(
+            x=[row.value], y=[label], mode="markers", name=safe(row.system), error_x=err,
+            marker=dict(size=16, color=colors.get(row.system, "#444")),
+            hovertemplate=(f"{safe(row.system)}<br>{safe(measure)} = %{{x:.4f}}<br>95% CI "
+                           f"[{row.ci_low:.4f}, {row.ci_high:.4f}]<br>{row.n_queries} topics<extra></extra>")))
+        if row.system == baseline:
+            fig.add_vline(x=row.value, line_dash="dot", line_color="#666")
+    fig.update_yaxes(autorange="reversed", title=None)
+    return fig
+
+
+def grades_chart(grades: pd.DataFrame) -> go.Figure:
+    """Judged documents per relevance grade (columns grade, documents, topics)."""
+    fig = _fig("Judged documents per grade", "relevance grade", "judged documents", height=320)
+    fig.add_trace(go.Bar(x=grades["grade"].astype(str), y=grades["documents"], marker_color=OKABE_ITO[0],
+                         customdata=grades["topics"], name="judged documents",
+                         hovertemplate="grade %{x}: %{y:,} documents in %{customdata} topics<extra></extra>"))
+    fig.update_xaxes(type="category")
+    return fig
+
+
+# ---- precision and recall ---------------------------------------------------------------------------------
+def pr_chart(raw: pd.DataFrame, envelope: pd.DataFrame | None, colors: Mapping[str, str], title: str,
+             points: pd.DataFrame | None = None) -> go.Figure:
+    """Precision against recall: the raw saw-tooth (thin, with a dot per rank), the interpolated envelope
+    (thick), and the 11 interpolated points (diamonds).
+
+    ``raw``: columns system, recall, precision (and rank, docid, grade for the hover); ``envelope``: system,
+    recall and precision or iprec (the step function's vertices, as metrics.curves.interpolated_pr gives
+    them with kind "envelope"); ``points``: system, recall, precision or iprec.
+    """
+    fig = _fig(title, f"recall {UNIT}", f"precision {UNIT}")
+    for system, rows in raw.groupby("system", sort=False):
+        name = safe(system)
+        custom = np.stack([rows["rank"].astype(int), [safe(d) for d in rows["docid"]],
+                           ["unjudged" if np.isnan(g) else f"grade {int(g)}" for g in rows["grade"]]], axis=1) \
+            if {"rank", "docid", "grade"} <= set(rows.columns) else None
+        fig.add_trace(go.Scatter(
+            x=rows["recall"], y=rows["precision"], mode="lines+markers", name=f"{name} (raw)", legendgroup=name,
+            showlegend=envelope is None, line=dict(color=colors.get(system), width=1.2), marker=dict(size=5),
+            opacity=0.75, customdata=custom,
+            hovertemplate=("rank %{customdata[0]}: %{customdata[1]} (%{customdata[2]})<br>" if custom is not None
+                           else "") + "recall %{x:.4f}<br>precision %{y:.4f}<extra>" + name + "</extra>"))
+    if envelope is not None:
+        for system, rows in envelope.groupby("system", sort=False):
+            fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="lines", name=safe(system),
+                                     legendgroup=safe(system), line=dict(color=colors.get(system), width=3),
+                                     hovertemplate="recall %{x:.4f}<br>interpolated precision %{y:.4f}"
+                                                   "<extra>" + safe(system) + "</extra>"))
+    if points is not None:
+        for system, rows in points.groupby("system", sort=False):
+            fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="markers", name=f"{safe(system)} (11 points)",
+                                     legendgroup=safe(system), showlegend=False, marker=dict(color=colors.get(system), size=11,
+                                                                           symbol="diamond", line=dict(width=1, color="white")),
+                                     hovertemplate="recall level %{x:.1f}<br>interpolated precision %{y:.4f}"
+                                                   "<extra>" + safe(system) + "</extra>"))
+    if envelope is not None:  # a key to the line styles, once for every system
+        for name, style in (("thin: raw, one dot per rank", dict(mode="lines+markers", line=dict(color="#777", width=1.2))),
+                            ("thick: interpolated", dict(mode="lines", line=dict(color="#777", width=3))),
+                            ("◆: the 11 points", dict(mode="markers", marker=dict(color="#777", symbol="diamond",
+                                                                                  size=10)))):
+            if name.startswith("◆") and points is None:
+                continue
+            fig.add_trace(go.Scatter(x=[None], y=[None], name=name, hoverinfo="skip", **style))
+    fig.update_xaxes(range=[-0.02, 1.02], dtick=0.1)
+    fig.update_yaxes(range=[-0.02, 1.04])
+    return fig
+
+
+def eleven_point_chart(points: pd.DataFrame, colors: Mapping[str, str], title: str,
+                       others: pd.DataFrame | None = None, averages: Mapping[str, float] | None = None) -> go.Figure:
+    """Interpolated precision at the 11 standard recall levels (columns system, recall, precision or iprec).
+
+    ``others``: the same points under other interpolation rules (a ``rule`` column), drawn thin and dashed
+    so that what the rule changes shows. ``averages``: ``{system: 11-point average}``, put in the legend
+    after the system's name.
+    """
+    fig = _fig(title, f"recall level {UNIT}", f"interpolated precision {UNIT}")
+    for system, rows in points.groupby("system", sort=False):
+        mean = (averages or {}).get(system)
+        name = safe(system) + (f" · {mean:.4f}" if mean is not None else "")
+        fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="lines+markers", name=name,
+                                 legendgroup=safe(system), line=dict(color=colors.get(system), width=3),
+                                 marker=dict(size=9),
+                                 hovertemplate="recall %{x:.1f}<br>interpolated precision %{y:.4f}<extra>"
+                                               + safe(system) + "</extra>"))
+    if others is not None:
+        for (system, rule), rows in others.groupby(["system", "rule"], sort=False):
+            fig.add_trace(go.Scatter(
+                x=rows["recall"], y=_y(rows), mode="lines+markers", name=f"{safe(system)} · {safe(rule)}",
+                legendgroup=safe(system), showlegend=False,
+                line=dict(color=colors.get(system), width=1.5, dash=RULE_DASH.get(rule, "dot")),
+                marker=dict(size=6, symbol=RULE_SYMBOL.get(rule, "circle")),
+                hovertemplate=f"{safe(rule)} rule<br>recall %{{x:.1f}}<br>interpolated precision %{{y:.4f}}"
+                              f"<extra>{safe(system)}</extra>"))
+        for rule in dict.fromkeys(others["rule"]):
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{safe(rule)} rule",
+                                     line=dict(color="#555", width=1.5, dash=RULE_DASH.get(rule, "dot"))))
+    fig.update_xaxes(range=[-0.02, 1.02], dtick=0.1)
+    fig.update_yaxes(range=[-0.02, 1.04])
+    return fig
+
+
+def rule_chart(table: pd.DataFrame, colors: Mapping[str, str], title: str) -> go.Figure:
+    """The 11-point average of each system under each interpolation rule (columns system, rule, 11pt_avg):
+    one row per system, the rules just above and below each other so that their difference shows."""
+    systems = list(dict.fromkeys(table["system"]))
+    rules = list(dict.fromkeys(table["rule"]))
+    fig = _fig(title, f"11-point interpolated average precision {UNIT}", "",
+               height=170 + 46 * max(len(systems), 1), legend=BELOW)
+    for j, (rule, rows) in enumerate(table.groupby("rule", sort=False)):
+        offset = (j - (len(rules) - 1) / 2) * 0.22
+        fig.add_trace(go.Scatter(
+            x=rows["11pt_avg"], y=[systems.index(s) + offset for s in rows["system"]], mode="markers",
+            name=f"{safe(rule)} rule", customdata=[safe(s) for s in rows["system"]],
+            marker=dict(size=12, symbol=RULE_SYMBOL.get(rule, "circle"),
+                        color=[colors.get(s, "#444") for s in rows["system"]], line=dict(width=1.5, color="#333")),
+            hovertemplate=f"%{{customdata}}<br>{safe(rule)}: 11pt_avg = %{{x:.6f}}<extra></extra>"))
+    fig.update_yaxes(tickvals=list(range(len(systems))), ticktext=[safe(s) for s in systems], autorange="reversed",
+                     range=[len(systems) - 0.5, -0.5])
+    return fig
+
+
+def _rank_axis(fig: go.Figure, depth: int, **where) -> None:
+    if depth > 30:
+        ticks = [k for k in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if k <= depth]
+        fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(k) for k in ticks], **where)
+
+
+def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None) -> go.Figure:
+    """P@k (left) and R@k (right) against the rank k (columns system, k, precision, recall)."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("precision at k", "recall at k"), horizontal_spacing=0.1)
+    for system, rows in frame.groupby("system", sort=False):
+        for col, name, label in ((1, "precision", "P"), (2, "recall", "R")):
+            fig.add_trace(go.Scatter(x=rows["k"], y=rows[name], mode="lines", name=safe(system),
+                                     legendgroup=safe(system), showlegend=col == 1,
+                                     line=dict(color=colors.get(system), width=2.5),
+                                     hovertemplate=f"{label}@%{{x}} = %{{y:.4f}}<extra>{safe(system)}</extra>"),
+                          row=1, col=col)
+    depth = int(frame["k"].max()) if len(frame) else 1
+    fig.update_xaxes(title_text="rank k (documents retrieved)")
+    _rank_axis(fig, depth)
+    fig.update_yaxes(title_text=f"P@k {UNIT}", row=1, col=1, range=[0, 1.02])
+    fig.update_yaxes(title_text=f"R@k {UNIT}", row=1, col=2, range=[0, 1.02])
+    if cutoff:
+        for col in (1, 2):
+            fig.add_vline(x=cutoff, line_dash="dot", line_color="#666", row=1, col=col)
+    fig.update_layout(title=title, **LAYOUT)
+    fig.update_layout(legend=BELOW, height=520)
+    return fig
+
+
+# ---- gain -------------------------------------------------------------------------------------------------
+def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None) -> go.Figure:
+    """DCG@k with the ideal DCG@k (left) and nDCG@k (right) against k; columns system, k, dcg, idcg, ndcg.
+
+    Systems with the same ideal curve share one dotted black line (with the judged ideal, all systems
+    evaluated on the same topics do); a system whose ideal differs gets its own, dotted in its colour.
+    """
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("DCG@k and the ideal DCG@k", "nDCG@k = DCG@k / IDCG@k"),
+                        horizontal_spacing=0.1)
+    groups: dict[tuple, list[str]] = {}
+    for system, rows in frame.groupby("system", sort=False):
+        color = colors.get(system)
+        groups.setdefault(tuple(np.round(rows["idcg"].to_numpy(dtype=float), 10)), []).append(system)
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["dcg"], mode="lines", name=safe(system),
+                                 legendgroup=safe(system), line=dict(color=color, width=2.5),
+                                 hovertemplate="DCG@%{x} = %{y:.4f}<extra>" + safe(system) + "</extra>"),
+                      row=1, col=1)
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["ndcg"], mode="lines", name=f"{safe(system)} nDCG",
+                                 legendgroup=safe(system), showlegend=False, line=dict(color=color, width=2.5),
+                                 hovertemplate="nDCG@%{x} = %{y:.4f}<extra>" + safe(system) + "</extra>"),
+                      row=1, col=2)
+    largest = max(groups.values(), key=len) if groups else []
+    for members in sorted(groups.values(), key=lambda group: group is largest):  # the shared ideal on top
+        rows = frame[frame["system"] == members[0]]
+        shared = members is largest
+        name = "ideal DCG" + (" (all systems)" if len(groups) == 1 else "" if shared else
+                              f" of {', '.join(safe(m) for m in members)}")
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["idcg"], mode="lines", name=name,
+                                 line=dict(color="#000000" if shared else colors.get(members[0]), width=2, dash="dot"),
+                                 hovertemplate="IDCG@%{x} = %{y:.4f}<extra>" + name + "</extra>"), row=1, col=1)
+    depth = int(frame["k"].max()) if len(frame) else 1
+    fig.update_xaxes(title_text="rank k (documents retrieved)")
+    fig.update_yaxes(title_text="DCG@k (discounted gain)", row=1, col=1, rangemode="tozero")
+    fig.update_yaxes(title_text=f"nDCG@k {UNIT}", row=1, col=2, range=[0, 1.02])
+    if cutoff and cutoff <= depth:
+        for col in (1, 2):
+            fig.add_vline(x=cutoff, line_dash="dot", line_color="#666", row=1, col=col)
+        fig.add_annotation(x=cutoff, y=0.02, yref="y2 domain", xref="x2", text=f" k = {cutoff}", showarrow=False,
+                           xanchor="left", yanchor="bottom")
+    fig.update_layout(title=title, **LAYOUT)
+    fig.update_layout(legend=BELOW, height=540)
+    return fig
+
+
+# ---- topics -----------------------------------------------------------------------------------------------
+SIDES = (("B better", BETTER, 1), ("tie", SAME, 0), ("B worse", WORSE, -1))
+
+
+def _sides(paired: pd.DataFrame):
+    """The topics where B is better, equal, worse: (name, colour, boolean mask), one trace each."""
+    sign = np.sign(paired["diff"].to_numpy(dtype=float))
+    return [(name, color, sign == value) for name, color, value in SIDES]
+
+
+def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figure:
+    """Per-topic difference B − A, sorted: bars above zero are topics where B helps, below where it hurts.
+
+    ``paired`` has columns query, a, b, diff (one row per topic, sorted). One trace per side (B better,
+    tie, B worse), each in one colour; clicking a bar selects its topic (each point's ``customdata[0]``).
+    Past :data:`MANY` topics the bars become WebGL markers at positions 1, 2, ... in the same order.
+    """
+    fig = _fig(f"{safe(measure)} per topic: {safe(b)} − {safe(a)} (click a bar to open the topic)",
+               "topic, sorted by the difference", f"Δ {safe(measure)} ({safe(b)} − {safe(a)})",
+               legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0), barmode="relative")
+    custom = np.stack([list(paired["query"].astype(str)), paired["a"], paired["b"]], axis=1)
+    hover = (f"topic %{{customdata[0]}}<br>{safe(a)}: %{{customdata[1]:.4f}}<br>"
+             f"{safe(b)}: %{{customdata[2]:.4f}}<br>Δ %{{y:+.4f}}<extra></extra>")
+    labels = np.asarray([safe(q) for q in paired["query"]], dtype=object)
+    positions = np.arange(1, len(paired) + 1)
+    for name, color, mask in _sides(paired):
+        if len(paired) <= MANY:
+            fig.add_trace(go.Bar(x=labels[mask], y=paired["diff"][mask], marker_color=color, name=name,
+                                 customdata=custom[mask], hovertemplate=hover))
+        else:
+            fig.add_trace(go.Scattergl(x=positions[mask], y=paired["diff"][mask], mode="markers", name=name,
+                                       marker=dict(color=color, size=4), customdata=custom[mask], hovertemplate=hover))
+    if len(paired) <= MANY:
+        fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(labels),
+                         showticklabels=len(paired) <= 60)
+    else:
+        fig.update_xaxes(title_text=f"topic, sorted by the difference ({len(paired):,} topics)")
+    return fig
+
+
+def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figure:
+    """Topic by topic, system A (x) against system B (y); points above the diagonal favour B."""
+    low = float(min(paired["a"].min(), paired["b"].min(), 0.0)) if len(paired) else 0.0
+    high = float(max(paired["a"].max(), paired["b"].max(), 1.0)) if len(paired) else 1.0
+    fig = _fig(f"{safe(measure)} per topic: {safe(a)} against {safe(b)}", f"{safe(a)}: {safe(measure)}",
+               f"{safe(b)}: {safe(measure)}", height=480, showlegend=False)
+    fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", line=dict(color="#aaa", dash="dot"),
+                             name="equal", hoverinfo="skip"))
+    points = go.Scatter if len(paired) <= MANY else go.Scattergl
+    topics = np.asarray(list(paired["query"].astype(str)), dtype=object)
+    for name, color, mask in _sides(paired):
+        fig.add_trace(points(x=paired["a"][mask], y=paired["b"][mask], mode="markers", name=name,
+                             marker=dict(size=10, color=color, opacity=0.8, line=dict(width=0.5, color="#333")),
+                             customdata=topics[mask][:, None], text=[safe(q) for q in topics[mask]],
+                             hovertemplate="topic %{text}<br>" + safe(a) + " %{x:.4f}<br>" + safe(b)
+                                           + " %{y:.4f}<extra></extra>"))
+    return fig
+
+
+def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[str, str]) -> go.Figure:
+    """The distribution of one measure over topics for each system (a box with every topic shown)."""
+    rows = per_query[per_query["measure"] == measure]
+    fig = _fig(f"{safe(measure)} over topics, per system", "", f"{safe(measure)} per topic", showlegend=False)
+    for system, sub in rows.groupby("system", sort=False):
+        fig.add_trace(go.Box(y=sub["value"], name=safe(system), boxpoints="all" if len(sub) <= MANY else False,
+                             jitter=0.4, pointpos=0,
+                             marker=dict(color=colors.get(system), size=5), line=dict(color=colors.get(system)),
+                             text=[safe(q) for q in sub["query"]], boxmean=True,
+                             hovertemplate="topic %{text}<br>%{y:.4f}<extra>" + safe(system) + "</extra>"))
+    return fig
+
+
+def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, coloured by grade") -> go.Figure:
+    """One topic's rankings side by side, each cell coloured by its document's grade ("?": unjudged).
+
+    ``rankings`` has columns system, rank, docid, grade (NaN when unjudged).
+    """
+    systems = list(dict.fromkeys(rankings["system"]))
+    top = int(max(rankings["grade"].max(skipna=True) if rankings["grade"].notna().any() else 1, 1))
+    z, text, hover = [], [], []
+    for system in systems:
+        rows = rankings[rankings["system"] == system].sort_values("rank").head(depth)
+        g = rows["grade"].to_numpy(dtype=float)
+        pad = depth - len(g)
+        z.append(np.concatenate([np.where(np.isnan(g), -1.0, g), np.full(pad, np.nan)]))
+        labels = ["?" if np.isnan(x) else str(int(x)) for x in g]
+        if len(systems) <= 4:
+            labels = [f"{safe(d)}  ·  {label}" for d, label in zip(rows["docid"], labels)]
+        text.append(labels + [""] * pad)
+        hover.append([f"{safe(d)}<br>{'unjudged' if np.isnan(x) else f'grade {int(x)}'}"
+                      for d, x in zip(rows["docid"], g)] + ["not ranked"] * pad)
+    fig = go.Figure(go.Heatmap(
+        z=np.array(z, dtype=float).T if z else np.zeros((0, 0)), x=[safe(s) for s in systems],
+        y=list(range(1, depth + 1)), zmin=-1.5, zmax=top + 0.5, colorscale=_grade_scale(top),
+        text=np.array(text, dtype=object).T if text else None, texttemplate="%{text}",
+        customdata=np.array(hover, dtype=object).T if hover else None, xgap=4, ygap=2,
+        hovertemplate="%{x}, rank %{y}<br>%{customdata}<extra></extra>",
+        colorbar=dict(title="grade", tickvals=list(range(-1, top + 1)),
+                      ticktext=["unjudged"] + [str(g) for g in range(top + 1)])))
+    fig.update_layout(title=title, yaxis_title="rank", **LAYOUT, height=max(340, 26 * depth + 150))
+    fig.update_yaxes(autorange="reversed", dtick=1 if depth <= 30 else 5)
+    fig.update_xaxes(side="top")
+    return fig
+
+
+def _grade_scale(top: int) -> list:
+    """A discrete colour scale over -1 (unjudged), 0 .. top, each value in the middle of its band."""
+    colors = [UNJUDGED] + [GRADE_COLORS[min(g, len(GRADE_COLORS) - 1)] for g in range(top + 1)]
+    steps = len(colors)
+    scale = []
+    for i, c in enumerate(colors):
+        scale += [[i / steps, c], [(i + 1) / steps, c]]
+    return scale
+
+
+# ---- significance -----------------------------------------------------------------------------------------
+def pvalue_heatmap(matrix: pd.DataFrame, title: str, alpha: float) -> go.Figure:
+    """A systems × systems matrix of (adjusted) p-values; cells below alpha are dark."""
+    labels = [safe(s) for s in matrix.index]
+    fig = go.Figure(go.Heatmap(
+        z=matrix.to_numpy(dtype=float), x=[safe(s) for s in matrix.columns], y=labels, zmin=0, zmax=1,
+        colorscale=[[0, "#08306b"], [alpha, "#4292c6"], [min(alpha * 2, 1), "#deebf7"], [1, "#ffffff"]],
+        texttemplate="%{z:.3g}", textfont=dict(size=13), hovertemplate="%{y} vs %{x}<br>p = %{z:.4g}<extra></extra>",
+        colorbar=dict(title="adjusted p")))
+    fig.update_layout(title=title, xaxis_title="system", yaxis_title="system", **LAYOUT)
+    fig.update_layout(height=220 + 48 * len(labels))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def effect_heatmap(tests: pd.DataFrame, measure: str, column: str, title: str,
+                   systems: Sequence[str] | None = None) -> go.Figure:
+    """Each tested pair's effect, row ``system_a`` and column ``system_b``: ``mean_diff`` (b − a) or
+    ``effect_size`` (Cohen's d_z of b − a), from a comparison's table (metrics.significance)."""
+    rows = tests[tests["measure"] == measure]
+    order = list(systems) if systems is not None else list(dict.fromkeys([*rows["system_a"], *rows["system_b"]]))
+    a_side = [s for s in order if s in set(rows["system_a"])]
+    b_side = [s for s in order if s in set(rows["system_b"])]
+    z = np.full((len(a_side), len(b_side)), np.nan)
+    for a, b, value in zip(rows["system_a"], rows["system_b"], rows[column].astype(float)):
+        z[a_side.index(a), b_side.index(b)] = value
+    finite = z[np.isfinite(z)]
+    bound = float(np.max(np.abs(finite))) if finite.size else 1.0
+    what = "mean difference" if column == "mean_diff" else "Cohen's d_z"
+    fig = go.Figure(go.Heatmap(
+        z=z, x=[safe(s) for s in b_side], y=[safe(s) for s in a_side], zmid=0, zmin=-bound, zmax=bound,
+        colorscale="RdBu", texttemplate="%{z:+.3f}", textfont=dict(size=13),
+        hovertemplate=f"%{{x}} − %{{y}}<br>{what} = %{{z:+.4f}}<extra></extra>", colorbar=dict(title=what)))
+    fig.update_layout(title=title, xaxis_title="system B", yaxis_title="system A", **LAYOUT)
+    fig.update_layout(height=220 + 48 * len(order))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def win_tie_loss_chart(tests: pd.DataFrame, measure: str) -> go.Figure:
+    """Per tested pair, the topics where B beats A, ties it and loses (stacked bars)."""
+    rows = tests[tests["measure"] == measure]
+    pairs = [f"{safe(b)} vs {safe(a)}" for a, b in zip(rows["system_a"], rows["system_b"])]
+    fig = _fig(f"Topics where B is better, equal, worse ({safe(measure)})", "topics", "", barmode="stack",
+               height=190 + 34 * max(len(rows), 1), legend=dict(BELOW, traceorder="normal"))
+    for column, name, color in (("wins", "B better", BETTER), ("ties", "tie", SAME), ("losses", "B worse", WORSE)):
+        fig.add_trace(go.Bar(x=rows[column], y=pairs, orientation="h", name=name, marker_color=color,
+                             hovertemplate=f"%{{y}}<br>{name}: %{{x}} topics<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+# ---- teaching ---------------------------------------------------------------------------------------------
+def anatomy_chart(table: pd.DataFrame, columns: Sequence[str], title: str) -> go.Figure:
+    """Running values of a ranking against rank (columns rank and each name in ``columns``)."""
+    fig = _fig(title, "rank i", f"value of the top i {UNIT}")
+    for i, name in enumerate(columns):
+        fig.add_trace(go.Scatter(x=table["rank"], y=table[name], mode="lines+markers", name=name,
+                                 line=dict(color=OKABE_ITO[i % len(OKABE_ITO)], width=2.5),
+                                 hovertemplate=f"rank %{{x}}<br>{name} %{{y:.4f}}<extra></extra>"))
+    fig.update_xaxes(dtick=1 if len(table) <= 25 else None)
+    fig.update_yaxes(range=[-0.02, 1.04])
+    return fig
+
+
+def convention_chart(effects: pd.DataFrame, title: str) -> go.Figure:
+    """One topic's numbers under each convention's choices (columns convention, choice, measure, value,
+    default): trec_eval's choice in blue, the others in orange."""
+    labels = [f"{safe(m)} · {safe(c)}: {safe(ch)}" for c, ch, m in
+              zip(effects["convention"], effects["choice"], effects["measure"])]
+    colors = np.where(effects["default"].to_numpy(dtype=bool), OKABE_ITO[0], OKABE_ITO[1])
+    fig = _fig(title, f"value {UNIT}", "", height=140 + 34 * max(len(effects), 1), showlegend=False)
+    fig.add_trace(go.Bar(x=effects["value"], y=labels, orientation="h", marker_color=colors,
+                         customdata=np.stack([[safe(m) for m in effects["measure"]]], axis=1),
+                         text=[f"{v:.4f}" for v in effects["value"]], textposition="outside",
+                         hovertemplate="%{y}<br>%{customdata[0]} = %{x:.6f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(range=[0, max(1.0, float(effects["value"].max()) * 1.15) if len(effects) else 1.0])
+    return fig

@@ -1,0 +1,178 @@
+"""What one browser session has loaded, its conventions, its review notes, and the view kept in the URL.
+
+Everything lives in ``st.session_state`` (one per browser tab), never in module globals, so people sharing
+one server never see each other's files, notes or views. The loaded collection is a frozen :class:`Loaded`
+value: pages replace it, never mutate it, and its ``key`` (content digests, names and conventions) keys
+every cache.
+
+The view (page, systems, measure, topic, baseline and the options that change a number) is kept by the
+widgets themselves in the URL's query parameters (see :mod:`dashboard.components`), so a link reproduces it
+and it follows the user from page to page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+
+import streamlit as st
+
+from metrics import Conventions
+
+_LOADED = "rankscope_loaded"
+_NOTES = "rankscope_notes"
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file's name and bytes, identified by the SHA-256 of its content."""
+
+    name: str
+    data: bytes = field(repr=False, compare=False)
+    digest: str = ""
+
+    @classmethod
+    def of(cls, name: str, data: bytes) -> "Upload":
+        return cls(name=name, data=data, digest=hashlib.sha256(data).hexdigest())
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The collection a session works on: qrels, named runs, conventions, and where they came from.
+
+    ``source`` is ``"demo"``, ``"uploads"``, ``"example:<name>"`` (a worked example) or ``"ranking"`` (a
+    ranking typed in on the learn page).
+    """
+
+    qrels: Upload | None = None
+    runs: tuple[tuple[str, Upload], ...] = ()
+    conventions: Conventions = Conventions()
+    source: str = "demo"
+
+    @property
+    def key(self) -> tuple:
+        """Hashable identity of everything a computation depends on."""
+        return (self.qrels.digest if self.qrels else None,
+                tuple((name, up.digest) for name, up in self.runs),
+                tuple(sorted(self.conventions.as_dict().items())))
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.runs)
+
+    @property
+    def ready(self) -> bool:
+        return self.qrels is not None and bool(self.runs)
+
+    @property
+    def bundled(self) -> bool:
+        """The demo collection or a worked example (replaced, not extended, by an upload)."""
+        return self.source == "demo" or self.source.startswith("example:")
+
+
+def demo() -> Loaded:
+    """The bundled demo collection."""
+    from sample_data import demo_paths
+
+    qrels_path, run_paths = demo_paths()
+    runs = tuple((_system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in run_paths)
+    return Loaded(qrels=Upload.of(qrels_path.name, qrels_path.read_bytes()), runs=runs, source="demo")
+
+
+def example(name: str) -> Loaded:
+    """One of the seeds' worked examples (sample_data/teaching) as a collection."""
+    from sample_data import teaching_examples
+
+    chosen = teaching_examples()[name]
+    runs = tuple((_system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in chosen["runs"])
+    qrels = chosen["qrels"]
+    return Loaded(qrels=Upload.of(qrels.name, qrels.read_bytes()), runs=runs, source=f"example:{name}")
+
+
+def get() -> Loaded:
+    """This session's collection (the demo on first use)."""
+    if _LOADED not in st.session_state:
+        st.session_state[_LOADED] = demo()
+    return st.session_state[_LOADED]
+
+
+def put(loaded: Loaded) -> None:
+    st.session_state[_LOADED] = loaded
+
+
+def with_qrels(loaded: Loaded, upload: Upload) -> Loaded:
+    """Replace the qrels; the first own file replaces a bundled collection."""
+    runs = () if loaded.bundled else loaded.runs
+    return replace(loaded, qrels=upload, runs=runs, source="uploads")
+
+
+def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
+    """Add runs (a file already loaded, by content, is not added twice); names stay unique."""
+    runs = list(() if loaded.bundled else loaded.runs)
+    qrels = None if loaded.bundled else loaded.qrels
+    have = {up.digest for _, up in runs}
+    names = {name for name, _ in runs}
+    for up in uploads:
+        if up.digest in have:
+            continue
+        name = unique_name(_system_name(up.name), names)
+        names.add(name)
+        have.add(up.digest)
+        runs.append((name, up))
+    return replace(loaded, qrels=qrels, runs=tuple(runs), source="uploads")
+
+
+def renamed(loaded: Loaded, old: str, new: str) -> Loaded:
+    new = new.strip()
+    if not new or new == old or new in loaded.systems:
+        return loaded
+    return replace(loaded, runs=tuple(((new if n == old else n), up) for n, up in loaded.runs))
+
+
+def without(loaded: Loaded, name: str) -> Loaded:
+    return replace(loaded, runs=tuple((n, up) for n, up in loaded.runs if n != name))
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    if name not in taken:
+        return name
+    i = 2
+    while f"{name}-{i}" in taken:
+        i += 1
+    return f"{name}-{i}"
+
+
+def _system_name(filename: str) -> str:
+    name = filename
+    for suffix in (".gz", ".txt", ".run", ".trec", ".tsv", ".res"):
+        if name.lower().endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def with_session(loaded: Loaded, session) -> tuple[Loaded, list[str]]:
+    """A session file applied to the loaded collection: its conventions, and its system names for the runs
+    whose content it recorded. Returns the new collection and what did not match (files not loaded)."""
+    problems = []
+    qrels_digest = session.digests.get("qrels")
+    if qrels_digest and (loaded.qrels is None or loaded.qrels.digest != qrels_digest):
+        problems.append(f"the qrels {session.qrels or ''} of the session is not the one loaded")
+    runs = list(loaded.runs)
+    for system, file in session.runs:
+        digest = session.digests.get(system)
+        at = next((i for i, (_, up) in enumerate(runs) if digest and up.digest == digest), None)
+        if at is None:
+            problems.append(f"the run {file} ({system}) of the session is not loaded")
+        elif runs[at][0] != system and system not in {name for name, _ in runs}:
+            runs[at] = (system, runs[at][1])
+    return replace(loaded, runs=tuple(runs), conventions=session.conventions), problems
+
+
+# ---- review notes ------------------------------------------------------------------------------------------
+def notes() -> dict:
+    """This session's review notes ``{topic: {"tags": [...], "comment": str}}`` (normalised)."""
+    return st.session_state.setdefault(_NOTES, {})
+
+
+def put_notes(value: dict) -> None:
+    st.session_state[_NOTES] = value

@@ -1,0 +1,201 @@
+"""The dashboard in a real browser (Debian's Chromium driven by Playwright) against `streamlit run`.
+
+Skipped when Chromium or Playwright is missing, except under CI=true, where that is a failure. The
+screenshots in docs/ (shown in the README) are made here. Every wait is an ``expect`` on the page (never a
+sleep); elements Streamlit marks stale (``data-stale="true"``) are waited out.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PAGES = ["Overview", "Curves", "Gain", "Queries", "Significance", "Learn", "Report"]
+CHARTS = {"Data": 1, "Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Significance": 1, "Learn": 2, "Report": 0}
+VIEWPORT = {"width": 1440, "height": 1100}
+pytestmark = pytest.mark.browser
+
+_missing = []
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    _missing.append("playwright (pip install playwright)")
+if not Path(CHROMIUM).exists():
+    _missing.append("Debian's chromium (apt-get install chromium)")
+if _missing:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests must run in CI; missing: {', '.join(_missing)}", pytrace=False)
+    pytest.skip(f"missing: {', '.join(_missing)}", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("streamlit did not start within 60 s")
+            try:  # wait a little for the server, noticing at once if it died
+                proc.wait(timeout=0.3)
+                pytest.fail(f"streamlit exited with status {proc.returncode}")
+            except subprocess.TimeoutExpired:
+                pass
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def _settled(page) -> None:
+    """Wait until the app has finished running and nothing on the page is stale."""
+    expect(page.locator('[data-testid="stApp"]')).to_be_attached()
+    expect(page.locator('[data-testid="stMain"] h1').first).to_be_visible()
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+
+
+def _charts_drawn(page, at_least: int) -> None:
+    charts = page.locator('[data-testid="stPlotlyChart"]:visible')
+    if at_least:
+        expect(charts.nth(at_least - 1)).to_be_visible()
+    for i in range(charts.count()):
+        expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
+        expect(charts.nth(i).locator(".plot-container")).to_be_visible()
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def _visit(page, name: str) -> None:
+    page.locator('[data-testid="stSidebarNavLink"]', has_text=name).click()
+    expect(page.locator('[data-testid="stMain"] h1').first).to_have_text(name)
+    _settled(page)
+    _charts_drawn(page, CHARTS[name])
+
+
+def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
+    page.goto(server)
+    _settled(page)
+    expect(page.get_by_text("demo collection", exact=False).first).to_be_visible()
+    _charts_drawn(page, CHARTS["Data"])
+    DOCS.mkdir(exist_ok=True)
+    page.screenshot(path=str(DOCS / "page-data.png"))
+    for name in PAGES:
+        _visit(page, name)
+        page.screenshot(path=str(DOCS / f"page-{name.lower()}.png"))
+        if name == "Overview":
+            page.screenshot(path=str(DOCS / "screenshot.png"))
+
+
+def test_upload_two_runs_and_qrels_then_every_page(server, page):
+    demo = ROOT / "sample_data" / "demo"
+    page.goto(server)
+    _settled(page)
+    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    inputs.nth(1).set_input_files(str(demo / "qrels.txt"))
+    # own qrels replace the demo: the page now asks for runs
+    expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
+    _settled(page)
+    inputs.nth(0).set_input_files([str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
+    expect(page.get_by_text("2 systems · qrels qrels.txt")).to_be_visible()
+    _settled(page)
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
+    expect(page.get_by_text("dense_precise").first).to_be_visible()
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    for name in PAGES:
+        _visit(page, name)
+    # a broken run: its message, and both runs still there
+    page.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
+    _settled(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(
+        files=[{"name": "broken.run", "mimeType": "text/plain", "buffer": b"401 Q0 d 1 2.0 x\n401 Q0 e 2\n"}])
+    _settled(page)
+    expect(page.locator('[data-testid="stAlertContentError"]').first).to_contain_text("broken.run:2")
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
+
+
+def test_a_link_opens_the_view_and_a_click_opens_a_topic(server, page):
+    page.goto(f"{server}/queries?measure=AP&a=bm25&b=weak_tfidf&view=One+topic&topic=430")
+    _settled(page)
+    expect(page.locator(".gtitle:visible").filter(has_text="Topic 430")).to_be_visible()
+    page.goto(f"{server}/queries?measure=AP&a=bm25&b=dense_precise")
+    _settled(page)
+    bars = page.locator('[data-testid="stPlotlyChart"]').first.locator(".barlayer .point path")
+    expect(bars.first).to_be_visible()
+    box = bars.first.bounding_box()  # plotly takes clicks on its drag layer, above the bars: click where one is
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    _settled(page)
+    expect(page.get_by_role("tab", name="One topic")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".gtitle:visible").filter(has_text="the top 20 of each ranking")).to_be_visible()
+    assert "view=One" in page.url and "topic=" in page.url
+
+
+def test_notes_travel_in_the_session_file(server, browser, page, tmp_path):
+    page.goto(f"{server}/queries?view=One+topic&topic=414")
+    _settled(page)
+    page.get_by_label("Comment").fill("bm25_rm3 finds the grade-2 document at rank 2")
+    page.get_by_role("button", name="Save the note on topic 414").click()
+    _settled(page)
+    expect(page.get_by_text("1 topic noted")).to_be_visible()
+    page.locator('[data-testid="stSidebarNavLink"]', has_text="Report").click()
+    _settled(page)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Session file").click()
+    saved = tmp_path / "session.json"
+    download.value.save_as(saved)
+    assert b"grade-2 document" in saved.read_bytes()
+
+    other = browser.new_context(viewport=VIEWPORT).new_page()  # a colleague, on the same demo collection
+    other.goto(server)
+    _settled(other)
+    other.get_by_text("Other collections and session files").click()
+    other.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(2).set_input_files(str(saved))
+    _settled(other)
+    expect(other.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
+    expect(other.get_by_text("1 topic noted")).to_be_visible()
+    other.context.close()
