@@ -1,0 +1,66 @@
+"""Soak: twenty people on one dashboard server at once, each uploading different files.
+
+Twenty browser tabs (separate contexts: separate Streamlit sessions) open the same server. Every tab's
+uploads are sent before any result is awaited, so the server parses, ranks and evaluates twenty collections
+concurrently in its own threads, with one shared cache. Each tab must then show its own systems and, on
+the overview chart, its own means, equal to what :mod:`metrics` computes for that tab's files.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from metrics import aggregate, evaluate
+from tests.dashboard.test_sessions import SESSIONS, _files
+from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect, server  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# The data of the first chart on the overview: each trace is one system, its x the mean of the measure.
+CHART_DATA = """() => {
+  const plot = document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"] .js-plotly-plot');
+  return plot ? plot.data.map(t => [t.name, Array.from(t.x)]) : null;
+}"""
+
+
+def _expected_means(i: int, measure: str) -> dict[str, float]:
+    qrels, runs = _files(i)
+    means = aggregate(evaluate(qrels, {name.removesuffix(".run"): body for name, body, _ in runs}, [measure]))
+    return dict(zip(means["system"], means["value"]))
+
+
+def test_twenty_tabs_upload_at_once_and_each_sees_its_own_numbers(server, browser, tmp_path):  # noqa: F811
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(SESSIONS)]
+    try:
+        tabs = [c.new_page() for c in contexts]
+        for tab in tabs:
+            tab.goto(server)
+        for tab in tabs:
+            _settled(tab)
+        files = []
+        for i, tab in enumerate(tabs):  # every tab's qrels go up before any is awaited
+            qrels, runs = _files(i)
+            files.append([{"name": name, "mimeType": "text/plain", "buffer": body} for name, body, _ in runs])
+            tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(
+                files=[{"name": f"session{i}.qrels", "mimeType": "text/plain", "buffer": qrels}])
+        for i, tab in enumerate(tabs):
+            expect(tab.get_by_text("at least one run", exact=False).first).to_be_visible()
+            tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(files=files[i])
+        for i, tab in enumerate(tabs):  # then every tab's runs, and every tab moves on while others compute
+            n = len(files[i])
+            expect(tab.get_by_text(f"{n} system{'s' * (n != 1)} · qrels session{i}.qrels")).to_be_visible()
+            tab.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
+        for i, tab in enumerate(tabs):
+            expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
+            _settled(tab)
+            expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
+            expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+            measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
+            shown = {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
+            expected = _expected_means(i, measure)
+            assert shown.keys() == expected.keys(), i
+            for system, value in expected.items():
+                assert shown[system] == pytest.approx(value, rel=0, abs=1e-12), (i, system)
+    finally:
+        for c in contexts:
+            c.close()
