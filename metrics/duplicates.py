@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.arrays import to_arrow, to_numpy
 from metrics.errors import ParseError
 from metrics.parsing import POOL
 
@@ -58,7 +59,7 @@ def dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, v
     drop = np.setdiff1d(repeated["row"].to_numpy(), kept.to_numpy())
     mask = np.ones(table.num_rows, dtype=bool)
     mask[drop] = False
-    return table.filter(pa.array(mask))
+    return table.filter(to_arrow(mask))
 
 
 def suspects(table: pa.Table) -> np.ndarray:
@@ -66,13 +67,14 @@ def suspects(table: pa.Table) -> np.ndarray:
     n = table.num_rows
     if n < 2:
         return _NONE
-    query = pc.dictionary_encode(table.column("query").combine_chunks(), memory_pool=POOL).indices.to_numpy()
+    column = table.column("query")
+    starts = np.concatenate(([0], np.flatnonzero(to_numpy(pc.not_equal(column[1:], column[:-1]))) + 1))
+    block = to_numpy(pc.dictionary_encode(column.take(to_arrow(starts)).combine_chunks()).indices)  # per block
     h = _hash32(table.column("docid"))
-    change = np.flatnonzero(query[1:] != query[:-1]) + 1
-    if len(change) + 1 == int(query.max()) + 1:  # each query's lines are together: no reordering needed
+    if int(block.max()) + 1 == len(block):  # each query's lines are together: no reordering needed
         order = None
-        starts = np.concatenate(([0], change))
     else:
+        query = np.repeat(block, np.diff(np.append(starts, n)))
         order = np.argsort(query, kind="stable")
         query, h = query[order], h[order]
         starts = np.concatenate(([0], np.flatnonzero(query[1:] != query[:-1]) + 1))
@@ -118,12 +120,13 @@ def _same_in_rows(h: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width:
 def _hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """A 32-bit hash per document id: the low 32 bits of the number for numeric ids, else a folded string
     hash (equal hashes only make suspects, compared exactly afterwards)."""
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     try:  # a failing cast is slow on millions of values: try a sample first
-        pc.cast(array.slice(0, 1000), pa.int64())
-        return pc.cast(array, pa.int64(), memory_pool=POOL).to_numpy(zero_copy_only=False).astype(np.uint32)
+        pc.cast(column.slice(0, 1000), pa.int64())
+        chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+        return np.concatenate([to_numpy(pc.cast(c, pa.int64(), memory_pool=POOL)).astype(np.uint32) for c in chunks]
+                              or [np.zeros(0, np.uint32)])
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        value = string_hash(array)
+        value = string_hash(column)
     value ^= value >> np.uint64(32)
     return value.astype(np.uint32)
 

@@ -37,6 +37,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.arrays import to_numpy
 from metrics.duplicates import dedupe
 from metrics.errors import ParseError, ValidationError
 from metrics.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
@@ -306,7 +307,7 @@ def _line_of(row: int, lines: np.ndarray | None) -> int:
 
 
 def _check_finite(table: pa.Table, label: str, lines: np.ndarray | None) -> None:
-    score = table.column("score").to_numpy()
+    score = to_numpy(table.column("score"))
     bad = np.flatnonzero(~np.isfinite(score))
     if bad.size:
         raise ParseError(label, _line_of(int(bad[0]), lines),

@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.arrays import to_arrow, to_numpy
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
 from metrics.parsing import POOL
@@ -84,13 +85,14 @@ class Judgments:
     @classmethod
     def from_qrels(cls, qrels: Qrels) -> "Judgments":
         table = qrels.table
-        queries = pa.array(sorted(pc.unique(table["query"]).to_pylist()), pa.string())
+        unique = pc.unique(table["query"])
+        queries = unique.take(pc.sort_indices(unique))  # byte-wise, as trec_eval's strcmp
         docids = pc.unique(table["docid"])
         if isinstance(docids, pa.ChunkedArray):
             docids = docids.combine_chunks()
-        qcode = pc.index_in(table["query"], value_set=queries).to_numpy(zero_copy_only=False).astype(np.int64)
-        dcode = pc.index_in(table["docid"], value_set=docids).to_numpy(zero_copy_only=False).astype(np.int64)
-        grade = table["relevance"].to_numpy().astype(np.int64)
+        qcode = to_numpy(pc.index_in(table["query"], value_set=queries)).astype(np.int64)
+        dcode = to_numpy(pc.index_in(table["docid"], value_set=docids)).astype(np.int64)
+        grade = to_numpy(table["relevance"]).astype(np.int64)
         keys = qcode * max(len(docids), 1) + dcode
         order = np.argsort(keys, kind="stable")
         judged = grade >= 0
@@ -265,11 +267,11 @@ class Rankings:
 
     def docids(self) -> np.ndarray:
         """Document id at each ranked position (object array; built on demand)."""
-        return self.run.table.column("docid").take(pa.array(self.rows)).to_numpy(zero_copy_only=False)
+        return self.run.table.column("docid").take(to_arrow(self.rows)).to_numpy(zero_copy_only=False)
 
     def scores(self) -> np.ndarray:
         """Score at each ranked position, as stored under the conventions' score precision."""
-        score = self.run.table.column("score").to_numpy()[self.rows]
+        score = to_numpy(self.run.table.column("score"))[self.rows]
         with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
             return score.astype(self.conventions.score_dtype)
 
@@ -296,7 +298,7 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     """
     table = run.table
     qcode = _query_codes(table["query"], judgments.queries)
-    score = table["score"].to_numpy()
+    score = to_numpy(table["score"])
     if conventions.score_dtype == "float32":
         with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
             score = score.astype(np.float32)
@@ -314,8 +316,8 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
     del sc
 
-    dcode = pc.fill_null(pc.index_in(table["docid"], value_set=judgments.docids, memory_pool=POOL), -1)
-    dcode = dcode.to_numpy(zero_copy_only=False)[rows]  # int32
+    dcode = pc.index_in(table["docid"], value_set=judgments.docids, memory_pool=POOL)
+    dcode = to_numpy(dcode, null=-1)[rows]  # int32
     rel = judgments.grade_of(qc, dcode)
     del dcode
 
@@ -341,11 +343,11 @@ def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:
     query = query.combine_chunks() if isinstance(query, pa.ChunkedArray) else query
     n = len(query)
     if n < 2:
-        return pc.fill_null(pc.index_in(query, value_set=queries), -1).to_numpy(zero_copy_only=False).astype(np.int32)
-    change = pc.not_equal(query.slice(1), query.slice(0, n - 1), memory_pool=POOL).to_numpy(zero_copy_only=False)
+        return to_numpy(pc.index_in(query, value_set=queries), null=-1).astype(np.int32)
+    change = to_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1), memory_pool=POOL))
     starts = np.concatenate(([0], np.flatnonzero(change) + 1))
-    codes = pc.fill_null(pc.index_in(query.take(pa.array(starts)), value_set=queries), -1)
-    return np.repeat(codes.to_numpy(zero_copy_only=False).astype(np.int32), np.diff(np.append(starts, n)))
+    codes = to_numpy(pc.index_in(query.take(to_arrow(starts)), value_set=queries), null=-1)
+    return np.repeat(codes.astype(np.int32), np.diff(np.append(starts, n)))
 
 
 def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
@@ -390,15 +392,14 @@ def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> t
     # Arrow compares strings byte-wise, as trec_eval's strcmp. Most groups are pairs: swap those in order.
     a, b = idx[first[size == 2]], idx[first[size == 2] + 1]
     if len(a):
-        swap = pc.less(docid.take(pa.array(rows[a])), docid.take(pa.array(rows[b])))
-        swap = np.asarray(swap.to_numpy(zero_copy_only=False), dtype=bool)
+        swap = to_numpy(pc.less(docid.take(to_arrow(rows[a])), docid.take(to_arrow(rows[b]))))
         rows[a[swap]], rows[b[swap]] = rows[b[swap]], rows[a[swap]]
     larger = np.repeat(size > 2, size)
     if larger.any():  # groups of three or more: sort by (group, docid descending)
         sub = idx[larger]
         group = np.cumsum(starts)[larger]
-        docs = docid.take(pa.array(rows[sub]))
-        order_key = pc.rank(docs, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
+        docs = docid.take(to_arrow(rows[sub]))
+        order_key = to_numpy(pc.rank(docs, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
         rows[sub] = rows[sub][np.lexsort((-order_key, group))]
     ties["tied_rows"] = int(len(idx))
     query_start = np.flatnonzero(np.concatenate(([True], qc[1:] != qc[:-1])))
