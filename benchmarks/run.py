@@ -16,7 +16,9 @@ precision) are checked against pytrec_eval's on map, ndcg_cut_10, P_10, recall_1
 
 A tool is a name and either a command line or a Python snippet (see ``TOOLS``): to add a row, add an entry.
 Snippets get the qrels and run paths as ``sys.argv[1:3]`` and print one line ``BENCH {json}`` with their
-aggregate values under trec_eval's names (and ``"timed"`` when only part of the process is timed).
+aggregate values under trec_eval's names (and ``"part"``: the seconds of reading and evaluating alone, shown
+as a note; every row's time is the whole process). A tool's ``prepare`` snippet runs once, untimed, before
+its first measurement (ranx-warm: numba compiles into the on-disk cache the measured processes then load).
 Workload files come from ``benchmarks/generate.py``, which this script calls first (it skips files that
 are up to date).
 """
@@ -67,6 +69,7 @@ class Tool:
     env: dict[str, str] = field(default_factory=dict)
     slow: bool = False  # repeated --repeat-slow times when that is given
     note: str = ""
+    prepare: str | None = None  # Python code run once (untimed, same env) before the first measurement
 
 
 SNIPPET_HEAD = textwrap.dedent("""\
@@ -107,28 +110,31 @@ RANX_METRICS = {"map": "map", "ndcg@10": "ndcg_cut_10", "ndcg": "ndcg", "precisi
                 "r-precision": "Rprec"}
 
 
-def ranx_snippet(warm: bool) -> str:
-    """ranx from the files; ``warm`` first runs the same calls on tiny files so that numba has compiled
-    everything, and reports only the time of reading and evaluating the real files."""
-    warmup = textwrap.dedent("""\
-        import os, tempfile, time
-        with tempfile.TemporaryDirectory() as tmp:
-            q, r = os.path.join(tmp, "qrels"), os.path.join(tmp, "run")
-            with open(q, "w") as f:
-                f.write("q1 0 d1 1\\nq1 0 d2 2\\nq1 0 d4 0\\nq2 0 d1 1\\n")
-            with open(r, "w") as f:
-                f.write("q1 Q0 d1 1 1.5 x\\nq1 Q0 d2 2 0.5 x\\nq1 Q0 d3 3 0.5 x\\nq2 Q0 d3 1 0.1 x\\n")
-            evaluate(Qrels.from_file(q, kind="trec"), Run.from_file(r, kind="trec"), list(NAMES))
-        t0 = time.perf_counter()
-        """) if warm else ""
+RANX_TINY = textwrap.dedent("""\
+    import os, tempfile
+    from ranx import Qrels, Run, evaluate
+    NAMES = %r
+    with tempfile.TemporaryDirectory() as tmp:
+        q, r = os.path.join(tmp, "qrels"), os.path.join(tmp, "run")
+        with open(q, "w") as f:
+            f.write("q1 0 d1 1\\nq1 0 d2 2\\nq1 0 d4 0\\nq2 0 d1 1\\n")
+        with open(r, "w") as f:
+            f.write("q1 Q0 d1 1 1.5 x\\nq1 Q0 d2 2 0.5 x\\nq1 Q0 d3 3 0.5 x\\nq2 Q0 d3 1 0.1 x\\n")
+        evaluate(Qrels.from_file(q, kind="trec"), Run.from_file(r, kind="trec"), list(NAMES))
+    """) % (RANX_METRICS,)
+
+
+def ranx_snippet() -> str:
+    """ranx from the files, the whole process timed; also reports the reading + evaluation part."""
     return SNIPPET_HEAD + textwrap.dedent(f"""\
+        import time
         from ranx import Qrels, Run, evaluate
         NAMES = {RANX_METRICS!r}
-        """) + warmup + textwrap.dedent(f"""\
+        t0 = time.perf_counter()
         qrels = Qrels.from_file(QRELS, kind="trec")
         run = Run.from_file(RUN, kind="trec")
         values = evaluate(qrels, run, list(NAMES))
-        report({{NAMES[k]: v for k, v in values.items()}}{", timed=time.perf_counter() - t0" if warm else ""})
+        report({{NAMES[k]: v for k, v in values.items()}}, part=time.perf_counter() - t0)
         """)
 
 
@@ -150,13 +156,21 @@ TOOLS: dict[str, Tool] = {
     "rankscope-all_trec": Tool(argv=["{rankscope}", "eval", "-m", "all_trec", "{qrels}", "{run}"], output="trec",
                                note="every trec_eval measure"),
     "pytrec_eval": Tool(code=PYTREC_EVAL, note="Python line loop builds the dicts"),
-    "ranx-warm": Tool(code=ranx_snippet(warm=True), env={"NUMBA_CACHE_DIR": str(RESULTS / "numba-cache")},
-                      slow=True, note="reading + evaluate after an in-process warm-up; no iprec"),
-    "ranx-cold": Tool(code=ranx_snippet(warm=False), env={"NUMBA_CACHE_DIR": "{tmpdir}"}, slow=True,
+    "ranx-warm": Tool(code=ranx_snippet(), env={"NUMBA_CACHE_DIR": str(RESULTS / "numba-cache")}, slow=True,
+                      prepare=RANX_TINY, note="numba's cache filled beforehand; no iprec"),
+    "ranx-cold": Tool(code=ranx_snippet(), env={"NUMBA_CACHE_DIR": "{tmpdir}"}, slow=True,
                       note="whole process, numba compiles (empty cache); no iprec"),
     "ir_measures": Tool(code=IR_MEASURES, slow=True),
-    # later rows ("curves", "anatomy", "significance") go here, e.g.
-    # "rankscope-curves": Tool(argv=["{rankscope}", "curves", "{qrels}", "{run}", "--kind", "11pt"], output="none"),
+    # the code that came later, on the same ranked arrays (its output is written but not compared)
+    "rankscope-11pt": Tool(argv=["{rankscope}", "curves", "--kind", "11pt", "--format", "csv", "{qrels}", "{run}"],
+                           output="none", note="11-point curve of every query and the average, as CSV"),
+    "rankscope-dcg@20": Tool(argv=["{rankscope}", "curves", "--kind", "dcg", "--depth", "20", "--format", "csv",
+                                   "{qrels}", "{run}"],
+                             output="none", note="DCG@k, IDCG@k, nDCG@k for k = 1..20, every query and the mean"),
+    "rankscope-anatomy": Tool(argv=["{rankscope}", "anatomy", "--query", "{query}", "--format", "csv",
+                                    "{qrels}", "{run}"],
+                              output="none", note="one query's per-rank table, reading the whole run"),
+    # significance on all pairs of 10 systems: benchmarks/significance.py
 }
 
 # the gate's own runs: full-precision values from both rankscope entry points and from pytrec_eval
@@ -195,7 +209,7 @@ class Env:
 
 def command(tool: Tool, env: Env, qrels: Path, run: Path, tmpdir: str) -> tuple[list[str], dict[str, str]]:
     fill = {"qrels": str(qrels), "run": str(run), "rankscope": env.rankscope, "python": env.python,
-            "tmpdir": tmpdir}
+            "tmpdir": tmpdir, "query": first_query(qrels)}
     if tool.argv is not None:
         argv = [a.format(**fill) for a in tool.argv]
     else:
@@ -203,6 +217,30 @@ def command(tool: Tool, env: Env, qrels: Path, run: Path, tmpdir: str) -> tuple[
     child_env = dict(os.environ)
     child_env.update({k: v.format(**fill) for k, v in tool.env.items()})
     return argv, child_env
+
+
+def first_query(qrels: Path) -> str:
+    """The topic of the qrels' first line (the anatomy row's query); '-' when there is no file."""
+    if not qrels.is_file():
+        return "-"
+    with qrels.open("rb") as f:
+        return f.readline().split()[0].decode()
+
+
+def prepare(name: str, tool: Tool, env: Env) -> None:
+    """Run a tool's untimed preparation once (ranx-warm: fill numba's on-disk cache from scratch)."""
+    if tool.prepare is None:
+        return
+    cache = tool.env.get("NUMBA_CACHE_DIR")
+    if cache and "{" not in cache:
+        shutil.rmtree(cache, ignore_errors=True)  # "warm" means warmed by this very preparation
+    with tempfile.TemporaryDirectory(prefix="rankscope-bench-") as tmpdir:
+        _, child_env = command(tool, env, Path("-"), Path("-"), tmpdir)
+        print(f"[prepare] {name} ...", file=sys.stderr, flush=True)
+        p = subprocess.run([env.python, "-c", tool.prepare], env=child_env, capture_output=True, text=True,
+                           timeout=env.timeout)
+    if p.returncode != 0:
+        fail(f"preparing {name} failed:\n{p.stderr[-2000:]}")
 
 
 def measure(tool: Tool, env: Env, qrels: Path, run: Path) -> dict:
@@ -222,11 +260,11 @@ def measure(tool: Tool, env: Env, qrels: Path, run: Path) -> dict:
     if out["rc"] != 0:
         result["error"] = (out["stderr"].strip().splitlines() or [f"exit status {out['rc']}"])[-1]
         return result
-    values, timed = parse_output(tool.output, out["stdout"])
+    values, part = parse_output(tool.output, out["stdout"])
     result["values"] = values
-    result["seconds"] = timed if timed is not None else out["wall"]
-    if timed is not None:
-        result["timed"] = timed
+    result["seconds"] = out["wall"]  # always the whole process
+    if part is not None:
+        result["part"] = part
     return result
 
 
@@ -237,7 +275,7 @@ def parse_output(kind: str, text: str) -> tuple[dict[str, float], float | None]:
         for line in reversed(text.splitlines()):
             if line.startswith("BENCH "):
                 payload = json.loads(line[len("BENCH "):])
-                return payload["values"], payload.get("timed")
+                return payload["values"], payload.get("part")
         raise RuntimeError("the snippet printed no BENCH line:\n" + text[-2000:])
     if kind == "json":
         return {r["measure"]: float(r["value"]) for r in json.loads(text) if r["query"] == "all"}, None
@@ -379,9 +417,9 @@ def table(workload: str, stats: dict, rows: dict[str, list[dict]], reference: di
         d, n = deviation(good[0]["values"], reference, decimals)
         dev = "-" if n == 0 else (f"{d:.1e}" if d else "0") + (f" ({n} measures" + (", 4 dp)" if decimals else ")"))
         note = tool.note
-        if "timed" in good[0]:
-            walls = statistics.median(r["wall"] for r in good)
-            note = (note + "; " if note else "") + f"whole process {fmt_seconds(walls)} s"
+        if "part" in good[0]:
+            part = statistics.median(r["part"] for r in good)
+            note = (note + "; " if note else "") + f"reading + evaluation alone {fmt_seconds(part)} s"
         lines.append([name, fmt_seconds(med), fmt_seconds(min(secs)), fmt_seconds(max(secs)), str(len(good)),
                       f"{rss:,.0f}", ratio, dev, note])
     widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
@@ -436,6 +474,8 @@ def main(argv: list[str] | None = None) -> int:
               "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "workloads": {}}
     json_path = args.json or RESULTS / "latest.json"
 
+    for t in tools:
+        prepare(t, TOOLS[t], env)
     for workload in workloads:
         qrels, run = args.data / f"{workload}.qrels", args.data / f"{workload}.run"
         stats = json.loads((args.data / f"{workload}.stamp.json").read_text()).get("summary", {})
