@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from dashboard import state
+from dashboard import data, state
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 BIND = "query-params"
@@ -141,6 +141,23 @@ def pick_systems(key: str, systems: Sequence[str], label: str = "Systems") -> tu
     return tuple(s for s in systems if s in chosen) or tuple(systems)
 
 
+def results_controls(systems: Sequence[str]) -> tuple[tuple[str, ...], str, str, str, float]:
+    """Measures, baseline, test, correction and alpha of a results table, in one row, bound to the URL.
+
+    The overview and the report share these keys, so a choice made on one page holds on the other.
+    """
+    measures = pick_measures("measures", data.DEFAULT_MEASURES)
+    columns = st.columns([3, 3, 3, 2])
+    with columns[0]:
+        baseline = pick_system("baseline", systems, "Baseline")
+    with columns[1]:
+        test = choose("test", "Test", data.TESTS)
+    with columns[2]:
+        correction = choose("correction", "Correction", data.CORRECTIONS)
+    alpha = columns[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=BIND)
+    return measures, baseline, test, correction, alpha
+
+
 ALL_TOPICS = "all topics"
 
 
@@ -177,8 +194,8 @@ def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: st
     cols = st.columns(len(files))
     mimes = {"csv": "text/csv", "tex": "application/x-tex", "md": "text/markdown", "parquet": "application/octet-stream",
              "json": "application/json", "html": "text/html", "zip": "application/zip"}
-    for col, (label, (data, name)) in zip(cols, files.items()):
-        col.download_button(label, data, name, mimes.get(name.rsplit(".", 1)[-1], "application/octet-stream"),
+    for col, (label, (payload, name)) in zip(cols, files.items()):
+        col.download_button(label, payload, name, mimes.get(name.rsplit(".", 1)[-1], "application/octet-stream"),
                             key=f"{key}_{re.sub(r'[^a-z0-9]+', '_', label.lower())}", icon=":material/download:",
                             on_click="ignore", width="stretch")
 

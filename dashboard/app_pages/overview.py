@@ -12,15 +12,7 @@ loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
 
-measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
-top = st.columns([3, 3, 3, 2])
-with top[0]:
-    baseline = components.pick_system("baseline", loaded.systems, "Baseline")
-with top[1]:
-    test = components.choose("test", "Test", data.TESTS)
-with top[2]:
-    correction = components.choose("correction", "Correction", data.CORRECTIONS)
-alpha = top[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
+measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
 
 table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
 components.results_table(table, key="overview_table")

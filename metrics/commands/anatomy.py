@@ -10,36 +10,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-__all__ = ["register", "run", "add_convention_flags", "write_frame"]
+from metrics.commands import add_convention_flags, rank
 
-COMPAT = ("trec_eval-10", "trec_eval-9")
-
-
-def add_convention_flags(p: argparse.ArgumentParser) -> None:
-    """The convention flags of ``rankscope eval``: -c, -l, -M, -J and --compat."""
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help="evaluate all qrels queries; queries missing from a run have an empty ranking")
-    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
-                   help="minimum grade that counts as relevant (default 1)")
-    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                   help="evaluate only the top N documents of each ranking")
-    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
-    p.add_argument("--compat", choices=COMPAT, default="trec_eval-9",
-                   help="trec_eval version to reproduce (default trec_eval-9, as pytrec_eval)")
-
-
-def rank(args: argparse.Namespace, paths: list[str]):
-    """Read the qrels and runs named on the command line and rank them under the convention flags."""
-    from metrics.errors import ValidationError
-    from metrics.evaluate import rank_runs
-    from metrics.io import read_qrels, read_run
-
-    if args.depth is not None and args.depth < 1:
-        raise ValidationError(f"-M must be a positive number of documents, got {args.depth}")
-    return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], preset=args.compat,
-                     relevance_level=args.relevance_level, depth=args.depth, judged_only=args.judged_only,
-                     complete=args.complete)
-
+__all__ = ["register", "run", "write_frame"]
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -57,7 +30,7 @@ def register(subparsers) -> None:
     p.add_argument("--base", type=float, default=2.0, help="logarithm base of the jk discount (default 2)")
     p.add_argument("--max-grade", dest="max_grade", type=int, default=None, metavar="G",
                    help="top grade g_max of ERR's stop probabilities (default: the query's highest grade)")
-    add_convention_flags(p)
+    add_convention_flags(p, missing="have an empty ranking")
     p.add_argument("--format", choices=("table", "csv", "json"), default="table",
                    help="output format (json: a list of row records)")
     p.set_defaults(func=run)

@@ -7,9 +7,10 @@ import json
 import math
 import sys
 
+from metrics.commands import add_convention_flags
+
 __all__ = ["register", "run"]
 
-COMPAT = ("trec_eval-9", "trec_eval-10")
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 FORMATS = ("table", "csv", "latex", "json")
 TEST_CHOICES = ("t", "wilcoxon", "sign", "permutation", "randomization", "randomisation", "bootstrap", "tukey")
@@ -55,15 +56,7 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=FORMATS, default="table", metavar="FORMAT",
                    help="table (default): results table and the tests; latex: the results table (booktabs); "
                         "csv: the tests' tidy table; json: settings, means and the tests")
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help="use all qrels queries; queries missing from a run score 0")
-    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
-                   help="minimum grade that counts as relevant (default 1)")
-    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                   help="evaluate only the top N documents of each ranking")
-    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
-    p.add_argument("--compat", choices=COMPAT, default="trec_eval-9", metavar="VERSION",
-                   help="trec_eval version to reproduce: trec_eval-9 (default) or trec_eval-10")
+    add_convention_flags(p)
     p.set_defaults(func=run)
 
 

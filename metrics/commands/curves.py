@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metrics.commands.anatomy import add_convention_flags, rank, write_frame
+from metrics.commands import add_convention_flags, rank
+from metrics.commands.anatomy import write_frame
 
 __all__ = ["register", "run", "KINDS"]
 
@@ -38,7 +39,7 @@ def register(subparsers) -> None:
     p.add_argument("--base", type=float, default=2.0, help="dcg: logarithm base of the jk discount (default 2)")
     p.add_argument("--ideal", choices=("judged", "retrieved"), default="judged",
                    help="dcg: ideal ranking from every judged document (trec_eval) or the retrieved ones only")
-    add_convention_flags(p)
+    add_convention_flags(p, missing="have an empty ranking")
     p.add_argument("--format", choices=("csv", "json"), default="csv",
                    help="output format (json: a list of row records)")
     p.set_defaults(func=run)

@@ -10,9 +10,9 @@ import sys
 
 import numpy as np
 
-__all__ = ["register", "run", "format_trec"]
+from metrics.commands import COMPAT, add_convention_flags
 
-COMPAT = {"trec_eval-9": 9, "trec_eval-10": 10}
+__all__ = ["register", "run", "format_trec"]
 
 
 def register(subparsers) -> None:
@@ -22,18 +22,10 @@ def register(subparsers) -> None:
     p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
     p.add_argument("runs", nargs="+", metavar="run", help="run file(s) (qid Q0 docid rank score tag)")
     p.add_argument("-q", dest="per_query", action="store_true", help="print per-query values too")
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help="average over all qrels queries; queries missing from a run score 0")
-    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
-                   help="minimum grade that counts as relevant (default 1)")
-    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                   help="evaluate only the top N documents of each ranking")
-    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec, official) or "
                         "ir_measures-style names (nDCG@10, P(rel=2)@5); repeatable; default official")
-    p.add_argument("--compat", choices=sorted(COMPAT), default="trec_eval-9",
-                   help="trec_eval version to reproduce (default trec_eval-9, as pytrec_eval)")
+    add_convention_flags(p)
     p.add_argument("--format", choices=("trec", "json", "csv"), default="trec", help="output format")
     p.set_defaults(func=run)
 

@@ -11,9 +11,9 @@ import shlex
 import sys
 from pathlib import Path
 
-__all__ = ["register", "run"]
+from metrics.commands import add_convention_flags
 
-COMPAT = ("trec_eval-9", "trec_eval-10")
+__all__ = ["register", "run"]
 
 
 def register(subparsers) -> None:
@@ -43,15 +43,7 @@ def register(subparsers) -> None:
                         "and each figure as PNG and SVG")
     p.add_argument("--no-images", dest="images", action="store_false",
                    help="with --exports: skip the PNG and SVG figures (they need Chromium)")
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help="average over all qrels queries; queries missing from a run score 0")
-    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
-                   help="minimum grade that counts as relevant (default 1)")
-    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                   help="evaluate only the top N documents of each ranking")
-    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
-    p.add_argument("--compat", choices=COMPAT, default="trec_eval-9",
-                   help="trec_eval version to reproduce (default trec_eval-9)")
+    add_convention_flags(p)
     p.set_defaults(func=run)
 
 
