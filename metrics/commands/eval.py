@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from metrics.commands import COMPAT, add_convention_flags
+from metrics.commands import COMPAT, add_convention_flags, rank
 
 __all__ = ["register", "run", "format_trec"]
 
@@ -31,8 +31,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.evaluate import per_query_values, rank_runs
-    from metrics.io import read_qrels, read_run
+    from metrics.evaluate import per_query_values
 
     version = COMPAT[args.compat]
     specs = args.measures or ["official"]
@@ -40,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
     specs = [s for s in specs if s != "runid"]
     relstring, specs = _relstring(specs)
     pairs = _resolve(specs, version) if specs else []
-    qrels = read_qrels(args.qrels)
-    runs = [read_run(path) for path in args.runs]
-    rankings = rank_runs(qrels, runs, preset=args.compat, relevance_level=args.relevance_level,
-                         depth=args.depth, judged_only=args.judged_only, complete=args.complete)
+    rankings = rank(args, args.runs)
     out = sys.stdout
     records = []
     for rk in rankings:
