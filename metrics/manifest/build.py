@@ -263,7 +263,7 @@ def _compare_flags() -> set[str] | None:
     import importlib
 
     try:
-        module = importlib.import_module("metrics.commands.compare")
+        module = importlib.import_module("rankscope.commands.compare")
     except ImportError:
         return None
     parser = argparse.ArgumentParser()

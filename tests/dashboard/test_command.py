@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
-from metrics.commands.dashboard import command  # noqa: E402
+from rankscope.commands.dashboard import command  # noqa: E402
 
 
 def _free_port() -> int:
@@ -43,7 +43,7 @@ def test_command_binds_to_loopback_and_never_prompts():
 def test_dashboard_serves_on_loopback_only(tmp_path):
     port = _free_port()
     env = {**os.environ, "HOME": str(tmp_path)}  # a first run: no streamlit credentials file
-    proc = subprocess.Popen([sys.executable, "-m", "metrics.cli", "dashboard", "--headless", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "rankscope.cli", "dashboard", "--headless", "--port", str(port)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.monotonic() + 60

@@ -25,7 +25,7 @@ pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not instal
 
 import metrics  # noqa: E402
 from metrics import ValidationError  # noqa: E402
-from metrics.cli import main  # noqa: E402
+from rankscope.cli import main  # noqa: E402
 
 from dashboard.report import build_report  # noqa: E402
 
@@ -283,7 +283,7 @@ def test_the_report_and_exports_leave_streamlit_out():
     import subprocess
     import sys
 
-    code = ("import sys, dashboard.report, dashboard.exports, metrics.commands.report; "
+    code = ("import sys, dashboard.report, dashboard.exports, rankscope.commands.report; "
             "print(sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] == 'streamlit'}))")
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root).stdout

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 
-from metrics.cli import main  # noqa: E402
+from rankscope.cli import main  # noqa: E402
 from metrics.manifest import Manifest  # noqa: E402
 
 from dashboard import exports  # noqa: E402

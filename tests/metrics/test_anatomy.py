@@ -13,7 +13,7 @@ import pytest
 
 from metrics import ValidationError, parse_measure, rank_runs
 from metrics.anatomy import COLUMNS, anatomy, anatomy_of_ranking
-from metrics.cli import main
+from rankscope.cli import main
 from tests.random_collections import random_collection, trec_order
 
 SEEDS = range(30)

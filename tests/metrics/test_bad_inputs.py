@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from metrics import ParseError, evaluate, lint, read_qrels, read_run
-from metrics.cli import main
+from rankscope.cli import main
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 MANIFEST = json.loads((BAD / "cases.json").read_text(encoding="utf-8"))
@@ -89,7 +89,7 @@ def test_cli_evaluates_legal_input(name, capsys):
 
 
 def test_cli_in_a_real_process_prints_no_traceback():
-    proc = subprocess.run([sys.executable, "-m", "metrics.cli", "eval", str(BAD / "duplicate_doc.qrels"),
+    proc = subprocess.run([sys.executable, "-m", "rankscope.cli", "eval", str(BAD / "duplicate_doc.qrels"),
                            str(REF_RUN)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr == f"rankscope eval: {CASES['duplicate_doc.qrels']['error']}\n"

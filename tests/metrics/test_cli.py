@@ -9,7 +9,7 @@ import json
 import pytest
 
 from metrics import aggregate, evaluate, list_measures
-from metrics.cli import main
+from rankscope.cli import main
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 d 1\n2 0 e 1\n"
 RUN_A = "1 Q0 a 1 3.0 alpha\n1 Q0 b 2 2.0 alpha\n1 Q0 c 3 1.0 alpha\n2 Q0 x 1 5.0 alpha\n2 Q0 e 2 4.0 alpha\n"

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from metrics.cli import main
+from rankscope.cli import main
 from metrics.compare import (BETTER, WORSE, SummaryTable, baseline_markers, latex_escape, markdown_escape,
                              summary_table, to_csv, to_frame, to_latex, to_markdown, to_text)
 from metrics.errors import ValidationError
@@ -437,10 +437,10 @@ def test_cli_errors(collection, capsys):
 
 def test_cli_in_a_real_process(collection):
     qrels, runs = collection
-    proc = subprocess.run([sys.executable, "-m", "metrics.cli", "compare", qrels, runs["good"], runs["random"],
+    proc = subprocess.run([sys.executable, "-m", "rankscope.cli", "compare", qrels, runs["good"], runs["random"],
                            "--format", "csv", "-m", "AP"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert pd.read_csv(io.StringIO(proc.stdout)).shape == (1, 19)
-    bad = subprocess.run([sys.executable, "-m", "metrics.cli", "compare", qrels, runs["good"], runs["partial"]],
+    bad = subprocess.run([sys.executable, "-m", "rankscope.cli", "compare", qrels, runs["good"], runs["partial"]],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from metrics import ValidationError, parse_measure, rank_runs
-from metrics.cli import main
+from rankscope.cli import main
 from metrics.curves import (eleven_point, gain_curves, interpolated_pr, mean_over_queries, pr_curve,
                             precision_recall_at_k)
 from metrics.measures.interpolated import RECALL_LEVELS, required_relevant

@@ -16,7 +16,7 @@ import pytest
 
 import metrics
 from metrics import Conventions, ValidationError
-from metrics.cli import main
+from rankscope.cli import main
 from metrics.manifest import Manifest, build_manifest, sha256_of
 
 QRELS = b"1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n3 0 f 1\n"
@@ -220,7 +220,7 @@ def test_bad_arguments_raise_validation_errors(files, call, message):
 
 
 def test_the_manifest_module_leaves_streamlit_and_plotly_out():
-    code = ("import sys, metrics.manifest, metrics.commands.report; "
+    code = ("import sys, metrics.manifest, rankscope.commands.report; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly', 'dashboard')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

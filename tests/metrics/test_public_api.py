@@ -17,7 +17,7 @@ def test_all_is_sorted_and_complete():
 
 
 def test_import_metrics_leaves_streamlit_and_plotly_out():
-    code = "import sys, metrics, metrics.cli; metrics.list_measures(); " \
+    code = "import sys, metrics, rankscope.cli; metrics.list_measures(); " \
            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -30,7 +30,7 @@ def test_rankscope_eval_never_imports_pandas(tmp_path):
     run = tmp_path / "r.run"
     qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 2\n2 0 a 1\n3 0 z 1\n")
     run.write_text("1 Q0 a 1 2.0 t\n1 Q0 x 2 2.0 t\n1 Q0 c 3 1.0 t\n2 Q0 y 1 5 t\n9 Q0 a 1 1 t\n")
-    code = ("import sys, io, contextlib\nfrom metrics.cli import main\nfiles = sys.argv[1:]\n"
+    code = ("import sys, io, contextlib\nfrom rankscope.cli import main\nfiles = sys.argv[1:]\n"
             "for args in ([], ['-q', '-m', 'all_trec'], ['-c', '-M', '2', '-J', '--format', 'json']):\n"
             "    sys.argv = ['rankscope', 'eval', *args, *files]\n"
             "    with contextlib.redirect_stdout(io.StringIO()) as out:\n"

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import metrics.significance as sig
-from metrics.cli import main
+from rankscope.cli import main
 from metrics.errors import RankscopeError, ValidationError
 from metrics.significance import (
     EXACT_MAX,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.cli import main
+from rankscope.cli import main
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "trec_eval_test"
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"trec_eval's test data not found at {DATA}")

@@ -7,7 +7,7 @@ import json
 import math
 import sys
 
-from metrics.commands import add_convention_flags
+from rankscope.commands import add_convention_flags
 
 __all__ = ["register", "run"]
 

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from metrics.commands import add_convention_flags, rank
+from rankscope.commands import add_convention_flags, rank
 
 __all__ = ["register", "run", "write_frame"]
 

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from metrics.commands import COMPAT, add_convention_flags, rank
+from rankscope.commands import COMPAT, add_convention_flags, rank
 
 __all__ = ["register", "run", "format_trec"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metrics.commands import add_convention_flags, rank
-from metrics.commands.anatomy import write_frame
+from rankscope.commands import add_convention_flags, rank
+from rankscope.commands.anatomy import write_frame
 
 __all__ = ["register", "run", "KINDS"]
 

@@ -11,7 +11,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from metrics.commands import add_convention_flags
+from rankscope.commands import add_convention_flags
 
 __all__ = ["register", "run"]
 

@@ -1,6 +1,6 @@
 """The ``rankscope`` command: ``eval``, ``measures``, ``compare``, ``dashboard`` and more.
 
-Each subcommand lives in ``metrics/commands/<name>.py`` with ``register(subparsers)`` and ``run(args)``;
+Each subcommand lives in ``rankscope/commands/<name>.py`` with ``register(subparsers)`` and ``run(args)``;
 this module only assembles them. Errors rankscope raises on bad input (``RankscopeError``) print one line
 on stderr and exit with status 2; no traceback.
 """
@@ -21,14 +21,14 @@ __all__ = ["main", "build_parser"]
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``rankscope`` parser with every subcommand, or only ``command``'s (a faster start: the other
     subcommands' modules, and what they import, are not loaded)."""
-    from metrics import commands
+    from rankscope import commands
 
     parser = argparse.ArgumentParser(prog="rankscope", description="Evaluate and compare retrieval runs.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     names = sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
     for name in ([command] if command in names else names):
-        importlib.import_module(f"metrics.commands.{name}").register(subparsers)
+        importlib.import_module(f"rankscope.commands.{name}").register(subparsers)
     return parser
 
 
