@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from metrics.compare.caption import caption
 from metrics.compare.markers import BETTER, WORSE, _info, _letter_markers, _letters, _require, baseline_markers
 from metrics.errors import ValidationError
 from metrics.significance import Comparison
@@ -144,8 +145,6 @@ class SummaryTable:
         -------
         str
         """
-        from metrics.compare.render import caption
-
         return caption(self, style, bold=bold, ci=ci)
 
     @classmethod

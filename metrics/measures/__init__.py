@@ -9,10 +9,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from metrics.measures.base import MEASURE_CLASSES, REGISTRY, Measure, Param, Trec, list_measures, parse_measure, register
+from metrics.measures.base import MEASURE_CLASSES, REGISTRY, Measure, Param, Trec, list_measures, register
+from metrics.measures.parse import parse_measure
 
 __all__ = ["MEASURE_CLASSES", "REGISTRY", "Measure", "Param", "Trec", "list_measures", "parse_measure", "register"]
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module not in ("base", "trec_names") and not _module.startswith("_"):
+    if _module not in ("base", "parse", "trec_names") and not _module.startswith("_"):
         importlib.import_module(f"{__name__}.{_module}")
