@@ -19,7 +19,7 @@ from metrics.rankings import TIE_CUTOFFS, Rankings
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["LintItem", "lint", "lint_frame"]
+__all__ = ["LintItem", "judged_topics_not_in_run", "lint", "lint_frame"]
 
 _EXAMPLES = 5
 
@@ -92,11 +92,9 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
             items.append(LintItem("run-topics-not-judged", "warning", run.name,
                                   f"{len(extra)} topic(s) of the run have no judgments and are not evaluated",
                                   len(extra), _sample(extra)))
-        missing = sorted(judged - answered)
+        missing = sorted(judged - answered, key=lambda t: t.encode())
         if missing:
-            items.append(LintItem("judged-topics-not-in-run", "warning", run.name,
-                                  f"{len(missing)} judged topic(s) are missing from the run: left out of the "
-                                  f"mean, or scored 0 with 'complete topics' (-c)", len(missing), _sample(missing)))
+            items.append(judged_topics_not_in_run(run.name, missing))
         tied = rk.ties.get("tied_rows", 0)
         if tied:
             straddles = rk.ties["straddles"]
@@ -120,6 +118,16 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
                                   f"the rank column is ignored, documents are ordered by score",
                                   len(contradicted), _sample(contradicted)))
     return items
+
+
+def judged_topics_not_in_run(source: str, missing: Sequence[str]) -> LintItem:
+    """The finding for judged topics a run does not rank (``missing``, byte-wise sorted), with what trec_eval
+    10.0 does instead: it stops at the first of them (exit status 4) unless ``-c``."""
+    return LintItem("judged-topics-not-in-run", "warning", source,
+                    f"{len(missing)} judged topic(s) are missing from the run: left out of the mean, or scored 0 "
+                    f"with 'complete topics' (-c); trec_eval 10.0 stops at topic {missing[0]} instead, with exit "
+                    f"status 4 (\"result qid '{missing[0]}' not found in qrels\"), unless -c is given",
+                    len(missing), _sample(missing))
 
 
 def _rank_contradictions(rk: Rankings) -> np.ndarray:

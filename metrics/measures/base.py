@@ -211,6 +211,21 @@ class Measure:
             return float(np.exp(np.mean(np.log(np.maximum(values, 1e-5)))))
         return float(values.mean())
 
+    def summary(self, rankings, values: np.ndarray) -> float:
+        """The summary of one ranked run as trec_eval prints it (its ``all`` line) from its per-query ``values``.
+
+        :meth:`aggregate`'s rule, with the means summed as trec_eval sums them: one value after the other,
+        in the order of the queries (numpy's pairwise sum rounds differently, enough to change a printed
+        fourth decimal now and then). A measure whose trec_eval summary reads more than those values
+        overrides this.
+        """
+        values = np.asarray(values, dtype=np.float64)
+        if self.aggregation not in ("mean", "gmean") or not len(values) or type(self).aggregate is not Measure.aggregate:
+            return self.aggregate(values)
+        if self.aggregation == "gmean":
+            return float(np.exp(_running_sum(np.log(np.maximum(values, 1e-5))) / len(values)))
+        return float(_running_sum(values) / len(values))
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
         """The declaration as plain data (for ``rankscope measures`` and the dashboard)."""
@@ -222,6 +237,11 @@ class Measure:
                         "min": p.min, "max": p.max, "choices": list(p.choices) if p.choices else None}
                        for p in cls.params],
         }
+
+
+def _running_sum(values: np.ndarray) -> float:
+    """The sum of ``values`` added one after the other, in order."""
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0
 
 
 def _literal(value: Any) -> str:

@@ -61,9 +61,15 @@ def interpolated_precision(r, levels, rel=None) -> np.ndarray:
 
 
 def _emptied(r) -> np.ndarray:
-    """Per query: the run answers it but nothing is left of its ranking (only under the judged-only cut)."""
+    """Per query: trec_eval ranked it and nothing was left of its ranking (only under the judged-only cut).
+
+    trec_eval 9 does not rank a query absent from the run (under ``-c`` it scores 0); trec_eval 10 ranks it
+    as one unjudged placeholder document, which the judged-only cut removes like any other.
+    """
     empty = r.num_ret == 0
-    if not empty.any():
+    if not empty.any() or not r.conventions.judged_only:
+        return np.zeros_like(empty)
+    if r.conventions.preset == "trec_eval-10":
         return empty
     return empty & np.isin(r.queries, np.asarray(r.run.queries, dtype=object))
 
@@ -94,7 +100,9 @@ class IPrec(Measure):
     (``trec_eval-10``), or ``k / R >= x`` exactly (``textbook``). At x = 0 the value is the highest
     precision anywhere in the ranking. A query with no relevant documents scores 0. Under the trec_eval
     rules a query whose ranking the judged-only cut (``-J``) leaves empty is NaN where x*R rounds to 0
-    relevant documents, as trec_eval computes 0/0 there; a query absent from the run (``-c``) scores 0.
+    relevant documents, as trec_eval computes 0/0 there; a query absent from the run (``-c``) scores 0
+    under ``trec_eval-9`` and is such an emptied ranking under ``trec_eval-10`` (which ranks it as one
+    unjudged placeholder document).
 
     .. math:: IPrec@x = \\max\\{P@i : \\mathrm{recall}@i \\ge x\\}
     """

@@ -152,7 +152,8 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: str = "wilcox", method: str = 
     and negative differences. Under the null hypothesis each sign is a fair coin, so
     ``E[R+] = m (m + 1) / 4`` and ``Var[R+] = m (m + 1)(2m + 1) / 24 - sum(t^3 - t) / 48`` over the
     groups of ``t`` tied ranks (``m`` queries ranked). The normal approximation uses
-    ``z = (R+ - E[R+] ∓ 1/2) / sqrt(Var[R+])`` (continuity correction). Differences equal up to
+    ``z = (R+ - E[R+]) / sqrt(Var[R+])``, without a continuity correction (scipy's ``correction=False``,
+    its default). Differences equal up to
     floating-point rounding are equal here (see :func:`paired_test`), so, for example, P@10 differences
     of 0.3 - 0.1 and 0.2 - 0.0 are tied, which a raw ``scipy.stats.wilcoxon(b - a)`` would not see.
 

@@ -82,6 +82,12 @@ def test_cli_exits_2_with_one_line(name, capsys):
 @pytest.mark.parametrize("name", LEGAL)
 def test_cli_evaluates_legal_input(name, capsys):
     pair = [str(BAD / name), str(REF_RUN)] if CASES[name]["read_as"] == "qrels" else [str(REF_QRELS), str(BAD / name)]
+    if name == "disjoint_topics.run":  # legal to read, but a run that scores nothing is refused unless asked for
+        assert main(["eval", "-m", "map", *pair]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert "no topic of the run is in the qrels" in err and "--allow-no-common-topics" in err
+        pair = ["--allow-no-common-topics", *pair]
     assert main(["eval", "-m", "map", "-m", "num_q", *pair]) == 0
     out, err = capsys.readouterr()
     assert err == ""
