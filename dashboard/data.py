@@ -22,6 +22,7 @@ from metrics import compare, curves, topics, worked as worked_module
 from metrics.collection import CollectionSummary, describe_collection
 from metrics.evaluate import per_query_frame
 from metrics.rankings import Rankings
+from metrics.report import compute_report, paired_conventions, paired_measures
 from metrics.significance import CORRECTIONS as _CORRECTIONS
 from metrics.significance import TESTS as _TESTS
 from metrics.significance import Comparison, compare_systems
@@ -152,27 +153,32 @@ def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
 def tested_on_every_topic(loaded: Loaded) -> Loaded:
     """The collection the paired tests use: with complete topics when the systems answered different ones.
 
-    A paired test needs every system's value on every topic; a topic a run does not answer then scores as
-    trec_eval ``-c`` scores it (the report does the same).
+    The rule is :func:`metrics.report.paired_conventions`, the report's: a paired test needs every system's
+    value on every topic, so a topic a run does not answer then scores as trec_eval ``-c`` scores it.
     """
-    if loaded.conventions.complete or len({tuple(r.queries.tolist()) for r in rankings(loaded)}) <= 1:
-        return loaded
-    return replace(loaded, conventions=replace(loaded.conventions, complete=True))
+    conventions = paired_conventions(loaded.conventions, rankings(loaded))
+    return loaded if conventions == loaded.conventions else replace(loaded, conventions=conventions)
 
 
 @st.cache_data(max_entries=64, show_spinner="Testing…")
 def _comparison(key: tuple, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
                 alpha: float, _loaded: Loaded) -> Comparison:
-    tested = tested_on_every_topic(_loaded)
-    return compare_systems(per_query(tested, measures), measures=list(measures), test=test, baseline=baseline,
-                           correction=correction, alpha=alpha, seed=SEED)
+    tested = [label for label, _ in paired_measures(metrics.resolve_measures(list(measures)))]
+    if not tested:
+        raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
+                                      "(counts and sums are not)")
+    return compare_systems(per_query(tested_on_every_topic(_loaded), measures), measures=tested, test=test,
+                           baseline=baseline, correction=correction, alpha=alpha, seed=SEED)
 
 
 def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
                alpha: float) -> Comparison:
     """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure.
 
-    Raises :class:`metrics.ValidationError` when there is nothing to test (one system, one topic).
+    The report's rule chooses what is tested: the measures of :func:`metrics.report.paired_measures`
+    (means of per-topic values), on the topics of :func:`tested_on_every_topic`. Raises
+    :class:`metrics.ValidationError` when there is nothing to test (one system, one topic, no measure
+    averaged over topics).
     """
     return _comparison(loaded.key, tuple(measures), test, baseline, correction, float(alpha), loaded)
 
@@ -181,8 +187,9 @@ def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, tes
             alpha: float = 0.05) -> tuple[compare.SummaryTable, str | None]:
     """Systems × measures with their intervals and the markers of significant differences (metrics.compare).
 
-    Against ``baseline``, or letters for all pairs when it is None. Returns the table and, when nothing
-    could be tested (one system, one topic), the reason instead of markers.
+    Against ``baseline``, or letters for all pairs when it is None; counts and sums carry no markers
+    (:func:`metrics.report.paired_measures`). Returns the table and, when nothing could be tested (one
+    system, one topic, no measure averaged over topics), the reason instead of markers.
     """
     means = summary(loaded, measures)
     if len(loaded.systems) < 2:
@@ -360,8 +367,6 @@ def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: s
             notes_json: str, _loaded: Loaded):
     import json
 
-    from dashboard.report import compute_report
-
     sources = {name: up.data for name, up in _loaded.runs}
     return compute_report(_loaded.qrels.data, sources, list(measures), _loaded.conventions, baseline, test,
                           correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
@@ -370,7 +375,7 @@ def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: s
 
 def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
            notes: dict):
-    """Everything the HTML report shows, with its manifest (dashboard.report.compute_report)."""
+    """Everything the HTML report shows, with its manifest (:func:`metrics.report.compute_report`)."""
     import json
 
     return _report(loaded.key, tuple(measures), baseline, test, correction, float(alpha),

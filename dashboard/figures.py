@@ -347,13 +347,15 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
     ``rankings`` has columns system, rank, docid, grade (NaN when unjudged).
     """
     systems = list(dict.fromkeys(rankings["system"]))
-    top = int(max(rankings["grade"].max(skipna=True) if rankings["grade"].notna().any() else 1, 1))
+    # one colour band per grade present (and 0 and 1): a grade read from a file never sizes the scale
+    levels = np.union1d([0, 1], rankings["grade"].dropna().to_numpy(dtype=np.int64))
     z, text, hover = [], [], []
     for system in systems:
         rows = rankings[rankings["system"] == system].sort_values("rank").head(depth)
         g = rows["grade"].to_numpy(dtype=float)
         pad = depth - len(g)
-        z.append(np.concatenate([np.where(np.isnan(g), -1.0, g), np.full(pad, np.nan)]))
+        band = np.searchsorted(levels, np.nan_to_num(g, nan=0.0).astype(np.int64)).astype(float)
+        z.append(np.concatenate([np.where(np.isnan(g), -1.0, band), np.full(pad, np.nan)]))
         labels = ["?" if np.isnan(x) else str(int(x)) for x in g]
         if len(systems) <= 4:
             labels = [f"{safe(d)}  ·  {label}" for d, label in zip(rows["docid"], labels)]
@@ -362,21 +364,22 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
                       for d, x in zip(rows["docid"], g)] + ["not ranked"] * pad)
     fig = go.Figure(go.Heatmap(
         z=np.array(z, dtype=float).T if z else np.zeros((0, 0)), x=[safe(s) for s in systems],
-        y=list(range(1, depth + 1)), zmin=-1.5, zmax=top + 0.5, colorscale=_grade_scale(top),
+        y=list(range(1, depth + 1)), zmin=-1.5, zmax=len(levels) - 0.5, colorscale=_grade_scale(levels),
         text=np.array(text, dtype=object).T if text else None, texttemplate="%{text}",
         customdata=np.array(hover, dtype=object).T if hover else None, xgap=4, ygap=2,
         hovertemplate="%{x}, rank %{y}<br>%{customdata}<extra></extra>",
-        colorbar=dict(title="grade", tickvals=list(range(-1, top + 1)),
-                      ticktext=["unjudged"] + [str(g) for g in range(top + 1)])))
+        colorbar=dict(title="grade", tickvals=list(range(-1, len(levels))),
+                      ticktext=["unjudged"] + [str(g) for g in levels])))
     fig.update_layout(title=title, yaxis_title="rank", **LAYOUT, height=max(340, 26 * depth + 150))
     fig.update_yaxes(autorange="reversed", dtick=1 if depth <= 30 else 5)
     fig.update_xaxes(side="top")
     return fig
 
 
-def _grade_scale(top: int) -> list:
-    """A discrete colour scale over -1 (unjudged), 0 .. top, each value in the middle of its band."""
-    colors = [UNJUDGED] + [GRADE_COLORS[min(g, len(GRADE_COLORS) - 1)] for g in range(top + 1)]
+def _grade_scale(levels: np.ndarray) -> list:
+    """A discrete colour scale over -1 (unjudged) and one band per grade in ``levels``, each value in the
+    middle of its band."""
+    colors = [UNJUDGED] + [GRADE_COLORS[min(int(g), len(GRADE_COLORS) - 1)] for g in levels]
     steps = len(colors)
     scale = []
     for i, c in enumerate(colors):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import streamlit as st
 
-from metrics import Conventions
+from metrics import Conventions, system_name
 
 _LOADED = "rankscope_loaded"
 _NOTES = "rankscope_notes"
@@ -75,7 +75,7 @@ def demo() -> Loaded:
     from sample_data import demo_paths
 
     qrels_path, run_paths = demo_paths()
-    runs = tuple((_system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in run_paths)
+    runs = tuple((system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in run_paths)
     return Loaded(qrels=Upload.of(qrels_path.name, qrels_path.read_bytes()), runs=runs, source="demo")
 
 
@@ -84,7 +84,7 @@ def example(name: str) -> Loaded:
     from sample_data import teaching_examples
 
     chosen = teaching_examples()[name]
-    runs = tuple((_system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in chosen["runs"])
+    runs = tuple((system_name(p.name), Upload.of(p.name, p.read_bytes())) for p in chosen["runs"])
     qrels = chosen["qrels"]
     return Loaded(qrels=Upload.of(qrels.name, qrels.read_bytes()), runs=runs, source=f"example:{name}")
 
@@ -115,7 +115,7 @@ def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
     for up in uploads:
         if up.digest in have:
             continue
-        name = unique_name(_system_name(up.name), names)
+        name = unique_name(system_name(up.name), names)
         names.add(name)
         have.add(up.digest)
         runs.append((name, up))
@@ -140,14 +140,6 @@ def unique_name(name: str, taken: set[str]) -> str:
     while f"{name}-{i}" in taken:
         i += 1
     return f"{name}-{i}"
-
-
-def _system_name(filename: str) -> str:
-    name = filename
-    for suffix in (".gz", ".txt", ".run", ".trec", ".tsv", ".res"):
-        if name.lower().endswith(suffix) and len(name) > len(suffix):
-            name = name[: -len(suffix)]
-    return name
 
 
 def with_session(loaded: Loaded, session) -> tuple[Loaded, list[str]]:

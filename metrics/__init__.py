@@ -8,7 +8,7 @@ from __future__ import annotations
 from metrics.conventions import PRESETS, Conventions
 from metrics.errors import ParseError, RankscopeError, UnknownMeasureError, ValidationError
 from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, resolve_measures, summarise
-from metrics.io import Qrels, Run, read_qrels, read_run
+from metrics.io import Qrels, Run, read_qrels, read_run, system_name
 from metrics.lint import LintItem, lint, lint_frame
 from metrics.measures import Measure, list_measures, parse_measure
 from metrics.rankings import Rankings
@@ -40,4 +40,5 @@ __all__ = [
     "read_run",
     "resolve_measures",
     "summarise",
+    "system_name",
 ]

@@ -39,11 +39,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.curve_frames import _check_gain, _grade, select_queries
 from metrics.errors import ValidationError
+from metrics.gains import check_gain
 from metrics.measures.ndcg import discount as discount_divisor
 from metrics.measures.ndcg import gains
-from metrics.rankings import Rankings
+from metrics.rankings import Rankings, grades_or_nan
 
 __all__ = ["anatomy", "anatomy_of_ranking", "relevant_count", "COLUMNS"]
 
@@ -113,12 +113,12 @@ def anatomy(rankings: Rankings | Sequence[Rankings], query: str, gain: str = "li
     2     3     z    NaN     0.3333     0.5  0.25  0.4796  0.5
     """
     r = _one(rankings)
-    _check_gain(gain, discount, base)
+    check_gain(gain, discount, base)
     where = np.flatnonzero(r.queries == query)
     if not len(where):
         raise ValidationError(f"query {query!r} was not evaluated for {r.system!r}: the run does not answer it "
                               f"or it has no judgments (evaluated: {_few(r.queries)})")
-    r = select_queries(r, [query])  # one topic: every array below is as long as its ranking
+    r = r.select_queries([query])  # one topic: every array below is as long as its ranking
     q = 0
     start, stop = int(r.offsets[q]), int(r.offsets[q + 1])
     codes = r.rel[start:stop]
@@ -132,8 +132,7 @@ def anatomy(rankings: Rankings | Sequence[Rankings], query: str, gain: str = "li
     iseg = np.repeat(np.arange(r.n_queries), np.diff(offsets))
     ipos = np.arange(len(grades)) - offsets[:-1][iseg] + 1
     ideal = (gains(grades, gain) / discount_divisor(ipos, discount, base))[offsets[q]:offsets[q + 1]]
-    judged_grades = np.flatnonzero(r.rel_levels[q] > 0)
-    top = int(judged_grades.max()) if len(judged_grades) else 0
+    top = int(r.top_grades()[q])
     rows = r.rows[start:stop]
     table = r.run.table
     docids = np.asarray(table.column("docid").take(rows).to_pylist(), dtype=object)
@@ -208,7 +207,7 @@ def anatomy_of_ranking(grades: Sequence, num_rel: int | None = None, *, ideal: S
     6     7       0.57    1.00  0.73  2.29  2.56  0.89      0.77  0.77
     7     8       0.50    1.00  0.67  2.29  2.56  0.89      0.77  0.77
     """
-    _check_gain(gain, discount, base)
+    check_gain(gain, discount, base)
     if isinstance(rel, bool) or not isinstance(rel, (int, np.integer)):
         raise ValidationError(f"rel must be an integer, got {rel!r}")
     codes = _codes(grades, "grades")
@@ -279,11 +278,12 @@ def _table(codes: np.ndarray, num_rel: int, level: int, contrib: np.ndarray, ide
     first = int(pos[relevant][0]) if relevant.any() else 0
     rr = np.where((first > 0) & (pos >= first), 1.0 / max(first, 1), 0.0)
     grade_capped = np.minimum(np.maximum(codes, 0), top).astype(np.float64)
-    stop = np.where(codes >= 1, (np.exp2(grade_capped) - 1.0) / np.exp2(top), 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):  # past grade 1023, 2**grade overflows: NaN, as ERR
+        stop = np.where(codes >= 1, (np.exp2(grade_capped) - 1.0) / np.exp2(top), 0.0)
     reach = np.concatenate(([1.0], np.cumprod(1.0 - stop)[:-1]))
     err = np.cumsum(stop * reach / pos)
     return pd.DataFrame({
-        "rank": pos, "docid": docids, "score": scores, "grade": _grade(codes), "judged": codes >= 0,
+        "rank": pos, "docid": docids, "score": scores, "grade": grades_or_nan(codes), "judged": codes >= 0,
         "relevant": relevant, "precision": precision, "recall": recall, "f1": f1,
         "ap_contribution": ap_contribution, "ap": ap, "ap_found": ap_found,
         "gain": gains(codes, gain), "discount": discount_divisor(pos, discount, base), "dcg": dcg, "idcg": idcg,

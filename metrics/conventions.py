@@ -24,7 +24,7 @@ from typing import Any
 
 from metrics.errors import ValidationError
 
-__all__ = ["Conventions", "PRESETS", "INTERPOLATIONS"]
+__all__ = ["Conventions", "PRESETS", "INTERPOLATIONS", "TREC_EVAL_VERSIONS"]
 
 INTERPOLATIONS = ("trec_eval-9", "trec_eval-10", "textbook")
 PRESETS: dict[str, dict[str, Any]] = {
@@ -32,6 +32,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "trec_eval-10": {"score_dtype": "float64", "interpolation": "trec_eval-10"},
     "textbook": {"score_dtype": "float64", "interpolation": "textbook"},
 }
+TREC_EVAL_VERSIONS: dict[str, int] = {"trec_eval-9": 9, "trec_eval-10": 10}
+"""The presets that reproduce a trec_eval release, and its major version (``rankscope eval --compat``)."""
 
 
 @dataclass(frozen=True)

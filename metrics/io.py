@@ -42,7 +42,7 @@ from metrics.duplicates import dedupe
 from metrics.errors import ParseError, ValidationError
 from metrics.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "Source"]
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "Source", "system_name", "SYSTEM_SUFFIXES"]
 
 if TYPE_CHECKING:  # pandas is imported only when a DataFrame is given or asked for (fast start-up)
     import pandas as pd
@@ -52,6 +52,8 @@ Duplicates = Literal["error", "first", "last", "max"]
 
 GZIP_LIMIT = 1 << 32  # bytes a gzip input may expand to (4 GiB): a 7-million-line run is about 0.3 GB
 _DUPLICATE_POLICIES = ("error", "first", "last", "max")
+SYSTEM_SUFFIXES = (".gz", ".txt", ".run", ".res", ".tsv", ".trec")
+"""File-name suffixes that :func:`system_name` strips (in any order, any case)."""
 _BLANK = re.compile(rb"\s*\Z")
 
 
@@ -92,7 +94,7 @@ class Run:
     Attributes
     ----------
     name : str
-        The system's name (defaults to the file name without extension).
+        The system's name (defaults to :func:`system_name` of the file name).
     table : pyarrow.Table
         Columns ``query`` (string), ``docid`` (string), ``score`` (float64) and ``rank`` (float64, NaN
         where the file's rank column is not a number), in file order, no duplicate (query, docid).
@@ -182,7 +184,7 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         A path (plain or gzip), the file's bytes, its text (a ``str`` containing a newline), or a
         DataFrame with columns ``query``, ``docid``, ``score`` (and optionally ``rank``).
     name : str, optional
-        The system name; defaults to the file name without its extensions (``bm25.run.gz`` -> ``bm25``).
+        The system name; defaults to :func:`system_name` of the file name (``bm25.run.gz`` -> ``bm25``).
     duplicates : {"error", "first", "last", "max"}, default="error"
         What to do with a repeated (query, docid) pair: raise, as trec_eval does, or keep the first, the
         last or the highest-scored line.
@@ -214,7 +216,7 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
     _check_text(data, label, RUN_LAYOUT)
     table, lines, tag = parse(data, label, kind="run")
     del data  # the bytes can go before the duplicate check allocates
-    system = name if name is not None else _system_name(label)
+    system = name if name is not None else system_name(label)
     return Run(name=system, table=dedupe(table, label, lines, duplicates, "score"), tag=tag)
 
 
@@ -285,12 +287,38 @@ def _check_text(data: bytes, label: str, layout: str) -> None:
         raise ParseError(label, line_number(data, nul), "expected text, found a NUL byte (binary file?)")
 
 
-def _system_name(label: str) -> str:
-    base = label
-    for ext in (".gz", ".txt", ".run", ".res", ".tsv", ".trec"):
-        if base.lower().endswith(ext) and len(base) > len(ext):
-            base = base[: -len(ext)]
-    return base
+def system_name(filename: str) -> str:
+    """The name of the system whose run is in the file ``filename``: the name without its known suffixes.
+
+    Every reader of runs names systems with this rule: :func:`read_run` (when not given a name), the
+    ``rankscope`` commands, the dashboard's uploads and the manifest's commands.
+
+    Parameters
+    ----------
+    filename : str
+        A file name (not a path).
+
+    Returns
+    -------
+    str
+        ``filename`` with the suffixes of :data:`SYSTEM_SUFFIXES` (compared case-insensitively) stripped
+        from its end, repeatedly and in any order, until none is left; a suffix that is the whole of
+        what remains stays, so the name is never empty.
+
+    Examples
+    --------
+    >>> system_name("bm25.run.gz"), system_name("bm25.res.trec"), system_name("bm25.trec.res.gz")
+    ('bm25', 'bm25', 'bm25')
+    >>> system_name("BM25.TXT"), system_name("a.b.c"), system_name(".run"), system_name(".run.gz")
+    ('BM25', 'a.b.c', '.run', '.run')
+    """
+    name = filename
+    while True:
+        lower = name.lower()
+        suffix = next((s for s in SYSTEM_SUFFIXES if lower.endswith(s) and len(name) > len(s)), None)
+        if suffix is None:
+            return name
+        name = name[: -len(suffix)]
 
 
 def _check_policy(duplicates: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -20,14 +21,26 @@ import pyarrow.compute as pc
 
 from metrics.arrays import to_arrow, to_numpy
 from metrics.conventions import Conventions
+from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
 from metrics.parsing import POOL
 
-__all__ = ["Hits", "Judgments", "Rankings", "rank", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
+__all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
 NONPOOL = -1
 UNJUDGED = -2
 TIE_CUTOFFS = (5, 10, 20)
+
+
+def grades_or_nan(rel: np.ndarray) -> np.ndarray:
+    """Relevance codes as float grades: the grade where it is >= 0, NaN for a document without one.
+
+    Examples
+    --------
+    >>> grades_or_nan(np.array([2, 0, NONPOOL, UNJUDGED])).tolist()
+    [2.0, 0.0, nan, nan]
+    """
+    return np.where(rel >= 0, rel, np.nan).astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -80,7 +93,8 @@ class Judgments:
     docids: pa.Array  # unique judged document ids; a document's code is its index here
     keys: np.ndarray  # sorted int64 keys query_code * len(docids) + doc_code
     grades: np.ndarray  # grade of each key
-    rel_levels: np.ndarray  # (n_queries, max_grade + 1) counts of judged documents per grade
+    grade_values: np.ndarray  # the distinct judged grades (>= 0), ascending; [0] when nothing is judged
+    rel_levels: np.ndarray  # (n_queries, len(grade_values)) counts of judged documents per grade
 
     @classmethod
     def from_qrels(cls, qrels: Qrels) -> "Judgments":
@@ -96,11 +110,14 @@ class Judgments:
         keys = qcode * max(len(docids), 1) + dcode
         order = np.argsort(keys, kind="stable")
         judged = grade >= 0
-        levels = int(grade[judged].max()) + 1 if judged.any() else 1
-        rel_levels = np.zeros((len(queries), levels), dtype=np.int64)
-        np.add.at(rel_levels, (qcode[judged], grade[judged]), 1)
+        # the grades present, never a dense range: a grade read from a file must not size an array
+        grade_values, grade_code = np.unique(grade[judged], return_inverse=True)
+        if not len(grade_values):
+            grade_values = np.zeros(1, dtype=np.int64)
+        rel_levels = np.zeros((len(queries), len(grade_values)), dtype=np.int64)
+        np.add.at(rel_levels, (qcode[judged], grade_code.ravel()), 1)
         return cls(qrels=qrels, queries=queries, docids=docids, keys=keys[order], grades=grade[order],
-                   rel_levels=rel_levels)
+                   grade_values=grade_values.astype(np.int64), rel_levels=rel_levels)
 
     def grade_of(self, qcode: np.ndarray, dcode: np.ndarray) -> np.ndarray:
         """Relevance code of each (query code, doc code) pair: grade, NONPOOL or UNJUDGED."""
@@ -133,7 +150,9 @@ class Rankings:
     rows : numpy.ndarray of int64
         Row of the run table at each ranked position (to look up document ids and scores).
     rel_levels : numpy.ndarray of int64
-        ``(n_queries, n_grades)`` counts of judged documents per grade, for each evaluated query.
+        ``(n_queries, len(grade_values))`` counts of judged documents per grade, for each evaluated query.
+    grade_values : numpy.ndarray of int64
+        The distinct grades (>= 0) of the qrels, ascending: the grade of each column of ``rel_levels``.
     conventions : Conventions
     run : Run
     ties : dict
@@ -147,6 +166,7 @@ class Rankings:
     rel: np.ndarray
     rows: np.ndarray
     rel_levels: np.ndarray
+    grade_values: np.ndarray
     conventions: Conventions
     run: Run = field(repr=False)
     ties: dict = field(default_factory=dict, repr=False)
@@ -171,6 +191,47 @@ class Rankings:
         """1-based rank of each ranked position within its query."""
         return np.arange(len(self.rel), dtype=np.int64) - self.offsets[:-1][self.seg] + 1
 
+    # ---- parts ---------------------------------------------------------------------------------------
+    def select_queries(self, queries: Sequence[str]) -> "Rankings":
+        """The same system's rankings restricted to some queries (in this object's order), sharing the run.
+
+        Parameters
+        ----------
+        queries : sequence of str
+            Query ids; ids the system was not evaluated on are skipped (the result may have no query).
+
+        Returns
+        -------
+        Rankings
+            The same system, conventions and run, with only the rankings and judgment counts of those
+            queries: every measure and curve of a query is the same as on the whole run, and costs the
+            length of that query's ranking, not the length of the run.
+
+        Raises
+        ------
+        ValidationError
+            When ``queries`` is one string rather than a sequence of ids.
+
+        Examples
+        --------
+        >>> from metrics import rank_runs
+        >>> r = rank_runs("1 0 a 1\\n2 0 b 1\\n", {"x": "1 Q0 a 1 2 x\\n2 Q0 c 1 2 x\\n2 Q0 b 2 1 x\\n"})[0]
+        >>> one = r.select_queries(["2"])
+        >>> one.queries.tolist(), one.offsets.tolist(), one.rel.tolist()
+        (['2'], [0, 2], [-1, 1])
+        """
+        if isinstance(queries, (str, bytes)):
+            raise ValidationError("queries must be a sequence of query ids, not one string")
+        wanted = np.asarray([str(q) for q in queries], dtype=object)
+        index = np.flatnonzero(np.isin(self.queries.astype(str), wanted.astype(str)))
+        counts = self.num_ret[index]
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        positions = np.repeat(self.offsets[index] - offsets[:-1], counts) + np.arange(int(offsets[-1]))
+        return Rankings(system=self.system, queries=self.queries[index], offsets=offsets, rel=self.rel[positions],
+                        rows=self.rows[positions], rel_levels=self.rel_levels[index], grade_values=self.grade_values,
+                        conventions=self.conventions,
+                        run=self.run, ties=self.ties)
+
     # ---- relevance -----------------------------------------------------------------------------------
     def level(self, rel: int | None) -> int:
         """The relevance threshold: a measure's own ``rel`` parameter, else the conventions' level."""
@@ -178,9 +239,22 @@ class Rankings:
 
     def num_rel(self, rel: int | None = None) -> np.ndarray:
         """Number of judged documents with grade >= the threshold, per query (trec_eval's num_rel)."""
-        level = max(self.level(rel), 0)
-        return self.rel_levels[:, level:].sum(axis=1) if level < self.rel_levels.shape[1] \
-            else np.zeros(self.n_queries, dtype=np.int64)
+        return self.rel_levels[:, self.grade_values >= max(self.level(rel), 0)].sum(axis=1)
+
+    def num_below(self, rel: int | None = None) -> np.ndarray:
+        """Number of judged documents with grade below the threshold, per query (judged non-relevant)."""
+        return self.rel_levels[:, self.grade_values < max(self.level(rel), 0)].sum(axis=1)
+
+    @property
+    def max_grade(self) -> int:
+        """The highest grade in the qrels (0 when nothing is judged relevant)."""
+        return int(self.grade_values[-1])
+
+    def top_grades(self) -> np.ndarray:
+        """The highest grade judged for each query (0 for a query with no judgment)."""
+        present = self.rel_levels > 0
+        last = present.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)
+        return np.where(present.any(axis=1), self.grade_values[last], 0)
 
     def num_judged(self) -> np.ndarray:
         """Number of judged documents (grade >= 0) per query."""
@@ -257,10 +331,8 @@ class Rankings:
 
     def ideal_grades(self) -> tuple[np.ndarray, np.ndarray]:
         """Grades of all judged documents with grade > 0, sorted descending per query, and their offsets."""
-        levels = self.rel_levels
-        grades = np.arange(levels.shape[1])[::-1]
-        counts = levels[:, ::-1].copy()
-        counts[:, -1] = 0  # grade 0 contributes no gain
+        grades = self.grade_values[::-1]
+        counts = self.rel_levels[:, ::-1] * (grades > 0)  # grade 0 contributes no gain
         flat = np.repeat(np.tile(grades, self.n_queries), counts.ravel())
         offsets = np.concatenate(([0], np.cumsum(counts.sum(axis=1))))
         return flat, offsets
@@ -335,7 +407,8 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     offsets = np.concatenate(([0], np.cumsum(counts[keep_query])))
     queries = np.asarray(judgments.queries.to_pylist(), dtype=object)[keep_query]
     return Rankings(system=run.name, queries=queries, offsets=offsets, rel=rel, rows=rows,
-                    rel_levels=judgments.rel_levels[keep_query], conventions=conventions, run=run, ties=ties)
+                    rel_levels=judgments.rel_levels[keep_query], grade_values=judgments.grade_values,
+                    conventions=conventions, run=run, ties=ties)
 
 
 def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from metrics.anatomy import anatomy
-from metrics.curve_frames import select_queries
 from metrics.errors import ValidationError
 from metrics.rankings import Rankings
 
@@ -165,7 +164,7 @@ def side_by_side(rankings: Rankings | Sequence[Rankings], query: str, depth: int
         raise ValidationError(f"depth must be a positive integer, got {depth!r}")
     frames = []
     for r in rankings:
-        one = select_queries(r, [query])
+        one = r.select_queries([query])
         if not one.n_queries:
             continue
         table = anatomy(one, str(query)).head(int(depth))

@@ -18,7 +18,9 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import ValidationError
+from metrics.gains import DISCOUNTS, GAINS, IDEALS, TREC_EVAL
 from metrics.measures import parse_measure
+from metrics.rankings import Rankings
 
 __all__ = ["WorkedMeasure", "worked", "convention_effects", "ranking_files", "comparison_in_words", "MAX_TERMS"]
 
@@ -101,7 +103,8 @@ def worked(table: pd.DataFrame, num_rel: int, *, gain: str = "linear", discount:
     relevant = table["relevant"].to_numpy(dtype=bool)
     found = int(relevant.sum())
     ranks = table["rank"].to_numpy()[relevant]
-    params = [f'gain="{gain}"'] * (gain != "linear") + [f'discount="{discount}"'] * (discount != "log2")
+    params = [f'{name}="{value}"' for name, value in (("gain", gain), ("discount", discount))
+              if value != TREC_EVAL[name]]
     dcg_name = "DCG" + (f"({','.join(params)})" if params else "")
     ndcg_name = "n" + dcg_name
     ap_name, rr_name = ("AP", "RR") if complete else (f"AP@{n}", f"RR@{n}")
@@ -169,28 +172,31 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     >>> r = rank_runs("1 0 a 1\\n1 0 b 1\\n1 0 c 2\\n", {"x": "1 Q0 b 1 2 x\\n1 Q0 a 2 1 x\\n"})[0]
     >>> effects = convention_effects(r, "1", 2)
     >>> effects[effects["convention"] == "ideal ranking"][["choice", "value"]].round(4).values.tolist()
-    [['all judged documents (trec_eval)', 0.6199], ['retrieved documents only', 1.0]]
+    [['all judged (trec_eval)', 0.6199], ['retrieved only', 1.0]]
     """
     from metrics.anatomy import anatomy
-    from metrics.curve_frames import eleven_point_table, select_queries
-    from metrics.curves import eleven_point_rules
+    from metrics.curves import eleven_point_rules, eleven_point_table
     from metrics.evaluate import per_query_frame, resolve_measures
 
     if isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 1:
         raise ValidationError(f"cutoff must be a positive integer, got {cutoff!r}")
-    one = select_queries(rankings, [query])
+    if not isinstance(rankings, Rankings):
+        raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(rankings).__name__}")
+    one = rankings.select_queries([query])
     if not one.n_queries:
         raise ValidationError(f"query {query!r} was not evaluated for {rankings.system!r}")
     k = int(cutoff)
-    rows = [("gain", "grade (trec_eval)", f"nDCG@{k}", True), ("gain", "2^grade − 1", f'nDCG(gain="exp")@{k}', False),
-            ("discount", "log2(i + 1) (trec_eval)", f"nDCG@{k}", True),
-            ("discount", "Järvelin–Kekäläinen", f'nDCG(discount="jk")@{k}', False),
-            ("ideal ranking", "all judged documents (trec_eval)", f"nDCG@{k}", True),
-            ("ideal ranking", "retrieved documents only", f'nDCG(ideal="retrieved")@{k}', False),
-            ("AP denominator", "relevant documents judged (trec_eval)", "AP", True)]
-    top = int(np.flatnonzero(one.rel_levels[0] > 0).max(initial=0))
+    rows = []
+    for convention, param, choices in (("gain", "gain", GAINS), ("discount", "discount", DISCOUNTS),
+                                       ("ideal ranking", "ideal", IDEALS)):
+        for name, label in choices.items():
+            default = name == TREC_EVAL[param]
+            rows.append((convention, f"{label} (trec_eval)" if default else label,
+                         f"nDCG@{k}" if default else f'nDCG({param}="{name}")@{k}', default))
+    rows.append(("AP denominator", "relevant documents judged (trec_eval)", "AP", True))
+    present = one.grade_values[(one.rel_levels[0] > 0) & (one.grade_values > 0)].tolist()  # never a dense range
     level = one.conventions.relevance_level
-    for grade in range(1, top + 1):
+    for grade in sorted(set(present) | ({level} if present and 1 <= level <= present[-1] else set())):
         if grade != level:
             rows.append(("relevance level", f"grade ≥ {grade}", f"AP(rel={grade})", False))
         else:

@@ -5,10 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, figures, state
-
-GAINS = {"linear": "grade", "exp": "2^grade - 1"}
-DISCOUNTS = {"log2": "log2(i+1)", "jk": "Järvelin-Kekäläinen"}
-IDEALS = {"judged": "all judged", "retrieved": "retrieved only"}
+from metrics.gains import DISCOUNTS, GAINS, IDEALS
 
 st.title("Gain")
 loaded = state.get()

@@ -7,10 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from metrics.gains import DISCOUNTS, GAINS
 
 SOURCES = {"example": "worked example", "loaded": "loaded data", "typed": "my own"}
-GAINS = {"linear": "grade", "exp": "2^grade - 1"}
-DISCOUNTS = {"log2": "log2(i+1)", "jk": "Järvelin-Kekäläinen"}
 SHOWN = ["rank", "docid", "grade", "relevant", "precision", "recall", "f1", "ap_contribution", "ap", "gain",
          "discount", "dcg", "idcg", "ndcg", "rr", "err"]
 START = [3, 2, 3, 0, 0, 1, 2, 2, 3, 0]

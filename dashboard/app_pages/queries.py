@@ -6,8 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, state
-from dashboard.exports.notes import MAX_COMMENT
 from metrics import RankscopeError
+from metrics.notes import MAX_COMMENT
 
 TABS = ("All topics", "One topic")
 ANATOMY = ("rank", "docid", "score", "grade", "relevant", "precision", "recall", "ap", "dcg", "idcg", "ndcg", "rr")

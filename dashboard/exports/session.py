@@ -18,8 +18,7 @@ from typing import Any
 
 from metrics import Conventions, ValidationError
 from metrics.manifest import Manifest
-
-from dashboard.exports.notes import normalise_notes
+from metrics.notes import normalise_notes
 
 __all__ = ["MAX_SESSION_BYTES", "SESSION_FORMAT", "SESSION_VERSION", "Session", "session_from_json",
            "session_to_json"]
@@ -51,7 +50,7 @@ class Session:
         loaded again).
     conventions : Conventions
     notes : dict
-        As :func:`normalise_notes` returns.
+        As :func:`metrics.notes.normalise_notes` returns.
     view : dict
         ``{key: str | int | float | bool | None | list of str}``.
     saved_utc : str
@@ -92,7 +91,7 @@ def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions
     conventions : Conventions, optional
         Default ``Conventions()``.
     notes : mapping, optional
-        Review notes (see :func:`normalise_notes`).
+        Review notes (see :func:`metrics.notes.normalise_notes`).
     view : mapping, optional
         The view: page, measure, topic, selected systems... (text, numbers, booleans, lists of text).
     qrels_name : str, optional

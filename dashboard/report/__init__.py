@@ -1,6 +1,7 @@
 """One self-contained HTML report of an evaluation, and every other export of it.
 
-:func:`build_report` evaluates the runs and returns a single HTML file with plotly.js inlined once, every
+The numbers come from :func:`metrics.report.compute_report` (a :class:`~metrics.report.ReportData`); this
+package draws them. :func:`render_report` returns a single HTML file with plotly.js inlined once, every
 figure drawn from data embedded in the page, and no reference to anything outside it (no CDN, no web font,
 no MathJax; a Content-Security-Policy forbids the browser to fetch anything). Its sections:
 
@@ -13,19 +14,18 @@ no MathJax; a Content-Security-Policy forbids the browser to fetch anything). It
 5. the significance matrices (every pair of systems, adjusted p-values);
 6. an appendix with every per-topic value, and the review notes when there are any.
 
-The modules: :mod:`~dashboard.report.compute` (the numbers, :class:`ReportData`), :mod:`~dashboard.report.page`
-and :mod:`~dashboard.report.sections` (the HTML), :mod:`~dashboard.report.markup` (escaping and building
-blocks) and :mod:`~dashboard.report.files` (every export of a report: tables, LaTeX, Markdown, figures,
-manifest, session). Every piece of user text is escaped. Plotly is used, Streamlit never, so
+The modules, each importing only those before it: :mod:`~dashboard.report.markup` (escaping and building
+blocks), :mod:`~dashboard.report.sections` (the sections from the results on, and the figures),
+:mod:`~dashboard.report.page` (the page; :func:`build_report` and :func:`write_report` compute and render
+in one call) and :mod:`~dashboard.report.files` (every export of a report: tables, LaTeX, Markdown,
+figures, manifest, session). Every piece of user text is escaped. Plotly is used, Streamlit never, so
 ``rankscope report`` runs without a server.
 """
 
 from __future__ import annotations
 
-from dashboard.report.compute import GAIN_DEPTH, ReportData, build_report, compute_report, write_report
 from dashboard.report.files import report_files, write_files
-from dashboard.report.page import render_report
+from dashboard.report.page import build_report, render_report, write_report
 from dashboard.report.sections import report_figures
 
-__all__ = ["GAIN_DEPTH", "ReportData", "build_report", "compute_report", "render_report", "report_figures",
-           "report_files", "write_files", "write_report"]
+__all__ = ["build_report", "render_report", "report_figures", "report_files", "write_files", "write_report"]

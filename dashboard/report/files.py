@@ -1,6 +1,6 @@
 """Every export of a report as files: tables, the results table, figures, the manifest and a session file.
 
-:func:`report_files` turns one :class:`~dashboard.report.compute.ReportData` into ``{file name: bytes}``,
+:func:`report_files` turns one :class:`~metrics.report.ReportData` into ``{file name: bytes}``,
 each file carrying the manifest (or sitting beside ``manifest.json``, for CSV); :func:`write_files` writes
 them into a directory (``rankscope report --exports DIR``) and :func:`dashboard.exports.zip_bytes` makes one
 download of them.
@@ -31,13 +31,15 @@ import pandas as pd
 
 from metrics import RankscopeError
 from metrics.compare import to_csv, to_latex, to_markdown
+from metrics.report import ReportData
 
 from dashboard.exports.images import figure_images
 from dashboard.exports.notes import notes_frame
 from dashboard.exports.session import session_to_json
 from dashboard.exports.tables import (csv_bytes, manifest_json, per_query_csv, per_query_parquet, summary_csv,
                                       summary_parquet)
-from dashboard.report.compute import ReportData
+from dashboard.report.page import render_report
+from dashboard.report.sections import report_figures
 
 __all__ = ["report_files", "write_files"]
 
@@ -49,7 +51,7 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     Parameters
     ----------
     data : ReportData
-        From :func:`~dashboard.report.compute.compute_report`.
+        From :func:`metrics.report.compute_report`.
     title : str, default="rankscope report"
         The HTML report's title.
     html : bool, default=True
@@ -67,9 +69,6 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     RankscopeError
         When the figures cannot be rendered (no kaleido, no Chromium).
     """
-    from dashboard.report.page import render_report
-    from dashboard.report.sections import report_figures
-
     m = data.manifest
     files: dict[str, bytes] = {}
     if html:

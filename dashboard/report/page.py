@@ -1,23 +1,73 @@
-"""The report's page: head (styles, plotly.js, security policy), contents, and the first two sections.
+"""The report's page: the numbers of :func:`metrics.report.compute_report` drawn as one HTML document.
 
 :func:`render_report` assembles the sections in order: the manifest and the collection (here), the
 results, curves, significance, per-topic values and review notes (:mod:`dashboard.report.sections`).
+:func:`build_report` and :func:`write_report` compute and render in one call.
 """
 
 from __future__ import annotations
 
-from metrics.manifest import Manifest
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
-from dashboard.report.compute import ReportData
+from metrics.conventions import Conventions
+from metrics.evaluate import DEFAULT_MEASURES
+from metrics.manifest import Manifest
+from metrics.report import GAIN_DEPTH, ReportData, Source, compute_report
+
 from dashboard.report.markup import CSP, STYLE, e, table
 from dashboard.report.sections import (curves_html, notes_html, report_figures, results_html, significance_html,
                                        topics_html)
 
-__all__ = ["render_report"]
+__all__ = ["build_report", "render_report", "write_report"]
+
+
+def build_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source], measures: Any = DEFAULT_MEASURES,
+                 conventions: Conventions | None = None, baseline: str | None = None, test: str = "t",
+                 correction: str = "holm", alpha: float = 0.05, seed: int = 0,
+                 notes: Mapping[str, Any] | None = None, *,
+                 title: str = "rankscope report", command: Sequence[str] | None = None,
+                 qrels_name: str | None = None, file_names: Mapping[str, str] | None = None,
+                 n_resamples: int = 10_000, gain_depth: int = GAIN_DEPTH) -> str:
+    """Evaluate runs and return one self-contained HTML report.
+
+    Parameters
+    ----------
+    qrels, runs, measures, conventions, baseline, test, correction, alpha, seed, notes
+        As for :func:`metrics.report.compute_report`.
+    title : str, default="rankscope report"
+        The report's title (escaped).
+    command, qrels_name, file_names, n_resamples, gain_depth
+        As for :func:`metrics.report.compute_report`.
+
+    Returns
+    -------
+    str
+        The HTML document (UTF-8 text; write it with ``encoding="utf-8"``).
+
+    Raises
+    ------
+    RankscopeError
+        Unreadable input (ParseError), a baseline that is not a system, a bad option (ValidationError),
+        an unknown measure.
+    """
+    data = compute_report(qrels, runs, measures, conventions, baseline, test, correction, alpha, seed, notes,
+                          command=command, qrels_name=qrels_name, file_names=file_names,
+                          n_resamples=n_resamples, gain_depth=gain_depth)
+    return render_report(data, title=title)
+
+
+def write_report(path: str | os.PathLike, *args: Any, **kwargs: Any) -> int:
+    """Write :func:`build_report`'s HTML to ``path`` (UTF-8); returns the size in bytes."""
+    text = build_report(*args, **kwargs).encode("utf-8")
+    Path(path).write_bytes(text)
+    return len(text)
 
 
 def render_report(data: ReportData, title: str = "rankscope report") -> str:
-    """The HTML of a report from :func:`~dashboard.report.compute.compute_report`'s numbers.
+    """The HTML of a report from :func:`metrics.report.compute_report`'s numbers.
 
     Parameters
     ----------

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from metrics.compare import BETTER, WORSE, to_latex, to_markdown
+from metrics.report import ReportData
 
 from dashboard import figures
-from dashboard.report.compute import ReportData
 from dashboard.report.markup import e, figure_html, num, pvalue, table
 
 __all__ = ["curves_html", "notes_html", "report_figures", "results_html", "significance_html", "topics_html"]

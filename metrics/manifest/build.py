@@ -2,8 +2,8 @@
 
 :func:`build_manifest` hashes the qrels and every run (:func:`sha256_of`, the bytes exactly as stored,
 gzip included), records the measures with every parameter, the conventions, the seeds and the test
-settings, and writes the ``rankscope eval`` (and ``rankscope compare``) command lines; what those commands
-cannot express becomes a caveat in words.
+settings, and writes the ``rankscope eval`` (and ``rankscope compare``) command lines in the flags of
+:mod:`metrics.flags`; what those commands cannot express becomes a caveat in words.
 """
 
 from __future__ import annotations
@@ -12,19 +12,21 @@ import hashlib
 import os
 import shlex
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Union
 
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
+from metrics.flags import convention_argv, expressed, significance_argv, significance_flags
+from metrics.io import system_name
 from metrics.manifest.records import FileRecord, Manifest, MeasureRecord, _jsonable
 
 __all__ = ["build_manifest", "sha256_of"]
 
 FileSource = Union[str, os.PathLike, bytes, bytearray, memoryview]
 _CHUNK = 1 << 20
-_EVAL_COMPAT = ("trec_eval-9", "trec_eval-10")
 
 
 def sha256_of(source: FileSource) -> tuple[str, int]:
@@ -77,10 +79,11 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     file_names : mapping of str to str, optional
         ``{system name: file name}`` for runs given as bytes (default: the system name).
     tests : mapping, optional
-        Significance-test settings: ``test``, ``correction``, ``alpha``, ``baseline`` (None: all pairs),
-        ``n_resamples``, ``family`` (as for :func:`metrics.significance.compare_systems`), ``complete``
-        (True: the tests were run with complete topics, ``-c``, whatever ``conventions`` say) and
-        ``measures`` (labels tested; default all). When given, the manifest carries the
+        Significance-test settings: the keywords of :func:`metrics.significance.compare_systems` that
+        have a flag (:func:`metrics.flags.significance_flags`: ``test``, ``correction``, ``alpha``,
+        ``baseline`` (None: all pairs), ``n_resamples``, ``family``, ...), ``complete`` (True: the tests
+        were run with complete topics, ``-c``, whatever ``conventions`` say) and ``measures`` (labels
+        tested; default all). When given, the manifest carries the
         ``rankscope compare`` command line(s); ``baselines`` (a list, None meaning all pairs) asks for one
         command per family.
     created : datetime, optional
@@ -137,9 +140,9 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     test_items: tuple[tuple[str, Any], ...] = ()
     compare_commands: tuple[str, ...] = ()
     if tests:
-        test_items, compare_commands = _compare(tests, labels, convention_args, files, seeds, caveats)
+        test_items, compare_commands = _compare(tests, labels, conventions, files, seeds)
     for r in runs:
-        derived = _system_from_file(r.name)
+        derived = system_name(r.name)
         if r.system is not None and derived != r.system:
             caveats.append(f"the commands name system {r.system!r} after its file: {derived!r}")
     created = created or datetime.now(timezone.utc)
@@ -166,13 +169,6 @@ def _record(role: str, source: FileSource, fallback_name: str, system: str | Non
     return FileRecord(role=role, name=name, path=path, sha256=digest, size=size, system=system)
 
 
-def _system_from_file(name: str) -> str:
-    """The system name ``read_run`` derives from a file name."""
-    from metrics.io import _system_name
-
-    return _system_name(name)
-
-
 def _seed_items(seeds: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
     if seeds is None:
         return ()
@@ -187,37 +183,28 @@ def _seed_items(seeds: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
 
 
 def _convention_args(conventions: Conventions, caveats: list[str]) -> list[str]:
-    """The ``rankscope eval`` flags of the conventions; what they cannot say goes to ``caveats``."""
-    compat = conventions.preset if conventions.preset in _EVAL_COMPAT else "trec_eval-9"
-    args = ["--compat", compat, "-l", str(conventions.relevance_level)]
-    if conventions.depth is not None:
-        args += ["-M", str(conventions.depth)]
-    if conventions.judged_only:
-        args.append("-J")
-    if conventions.complete:
-        args.append("-c")
-    expressed = Conventions(preset=compat, relevance_level=conventions.relevance_level, depth=conventions.depth,
-                            judged_only=conventions.judged_only, complete=conventions.complete)
-    differ = sorted(k for k, v in conventions.as_dict().items() if expressed.as_dict().get(k) != v)
+    """The convention flags of ``conventions``; what they cannot say goes to ``caveats``."""
+    said = expressed(conventions)
+    differ = sorted(k for k, v in conventions.as_dict().items() if said.as_dict().get(k) != v)
     if differ:
         caveats.append("rankscope eval has no flag for " + ", ".join(
-            f"{k}={conventions.as_dict()[k]!r}" for k in differ) + f"; the command evaluates under {compat}")
-    return args
+            f"{k}={conventions.as_dict()[k]!r}" for k in differ) + f"; the command evaluates under {said.preset}")
+    return convention_argv(said)
 
 
-def _compare(tests: Mapping[str, Any], labels: list[str], convention_args: list[str], files: list[str],
-             seeds: Mapping[str, int] | None, caveats: list[str]):
-    known = {"test", "correction", "alpha", "baseline", "baselines", "n_resamples", "measures", "seed", "family",
-             "complete"}
+def _compare(tests: Mapping[str, Any], labels: list[str], conventions: Conventions, files: list[str],
+             seeds: Mapping[str, int] | None):
+    """The recorded test settings and the ``rankscope compare`` command of each baseline."""
+    flagged = {row.field: row.default for row in significance_flags()}
+    known = set(flagged) | {"baselines", "measures", "complete"}
     unknown = sorted(set(tests) - known)
     if unknown:
         raise ValidationError(f"unknown test setting(s) {unknown}; known: {sorted(known)}")
-    settings = {"test": tests.get("test", "t"), "correction": tests.get("correction", "holm"),
-                "alpha": tests.get("alpha", 0.05)}
-    for key in ("family", "complete", "n_resamples"):
-        if key in tests:
+    settings = {key: tests.get(key, flagged[key]) for key in ("test", "correction", "alpha")}
+    for key in [*flagged, "complete"]:
+        if key in tests and key not in settings and key not in ("baseline", "seed"):
             settings[key] = tests[key]
-    seed = tests.get("seed", (seeds or {}).get("compare", 0))
+    seed = tests.get("seed", (seeds or {}).get("compare", flagged["seed"]))
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValidationError(f"the test seed must be an integer, got {seed!r}")
     settings["seed"] = seed
@@ -225,55 +212,16 @@ def _compare(tests: Mapping[str, Any], labels: list[str], convention_args: list[
     baselines = list(tests["baselines"]) if "baselines" in tests else [tests.get("baseline")]
     settings["measures"] = tested
     settings["baselines"] = baselines
+    if settings.get("complete"):
+        conventions = replace(conventions, complete=True)
+    flags = {key: value for key, value in settings.items() if key in flagged}
     commands = []
-    compare_args = list(convention_args)
-    if settings.get("complete") and "-c" not in compare_args:
-        compare_args.append("-c")
     for baseline in baselines:
-        argv = ["rankscope", "compare", "--format", "csv", *compare_args]
+        argv = ["rankscope", "compare", "--format", "csv", *convention_argv(conventions)]
         for label in tested:
             argv += ["-m", label]
-        argv += ["--test", str(settings["test"]), "--correction", str(settings["correction"]),
-                 "--alpha", _number(settings["alpha"]), "--seed", str(seed)]
-        if "n_resamples" in settings:
-            argv += ["--resamples", str(settings["n_resamples"])]
-        if settings.get("family", "per_measure") not in ("per_measure", "measure"):
-            argv += ["--family", str(settings["family"])]
-        if baseline is not None:
-            argv += ["--baseline", str(baseline)]
+        argv += significance_argv({**flags, "baseline": baseline})
         commands.append(shlex.join(argv + files))
-    compare_flags = _compare_flags()
-    if compare_flags is not None:
-        missing = sorted({"--test", "--correction", "--alpha", "--seed", "--baseline"}
-                         - compare_flags - ({"--baseline"} if baselines == [None] else set()))
-        for key, flag, default in (("n_resamples", "--resamples", None), ("family", "--family", "per_measure"),
-                                   ("complete", "-c", False)):
-            if key in settings and settings[key] not in (default, "measure") and flag not in compare_flags:
-                missing.append(flag)
-        if missing:
-            caveats.append("this rankscope compare has no option " + ", ".join(missing))
-    else:
-        caveats.append("this installation has no 'rankscope compare' command")
     return tuple((k, _jsonable(v)) for k, v in settings.items()), tuple(commands)
 
 
-def _compare_flags() -> set[str] | None:
-    """The option strings of ``rankscope compare``, or None when there is no such command."""
-    import argparse
-    import importlib
-
-    try:
-        module = importlib.import_module("rankscope.commands.compare")
-    except ImportError:
-        return None
-    parser = argparse.ArgumentParser()
-    subparsers = parser.add_subparsers()
-    module.register(subparsers)
-    sub = subparsers.choices.get("compare")
-    if sub is None:
-        return None
-    return {s for action in sub._actions for s in action.option_strings}
-
-
-def _number(value: Any) -> str:
-    return repr(float(value)) if isinstance(value, float) else str(value)

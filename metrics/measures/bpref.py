@@ -9,12 +9,11 @@ from metrics.measures.base import Measure, Param, Trec, register
 
 def bpref(r, rel) -> np.ndarray:
     """Per query: mean over the relevant documents of the fraction of judged non-relevant ones they beat."""
-    level = max(r.level(rel), 0)
     hits = r.hits(rel)
     seg = hits.seg
     above = judged_above(r, hits) - (hits.order - 1)  # judged non-relevant documents ranked above each hit
     num_rel = r.num_rel(rel)
-    num_nonrel = r.rel_levels[:, :level].sum(axis=1)
+    num_nonrel = r.num_below(rel)
     cap = np.minimum(num_nonrel, num_rel)[seg]  # > 0 wherever a hit has a non-relevant document above it
     with np.errstate(divide="ignore", invalid="ignore"):
         term = np.where(above > 0, 1.0 - np.minimum(above, num_rel[seg]) / cap, 1.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.gains import IDEALS
 from metrics.measures.base import Measure, Param, Trec, register
 from metrics.measures.ndcg import (BASE_PARAM, DISCOUNT_PARAM, GAIN_MAP_PARAM, GAIN_PARAM, GainMapped, check_base,
                                    check_gain_map, dcg, discounted_gain, gains, mapped_dcg)
@@ -122,7 +123,7 @@ class IDCG(GainMapped, Measure):
     latex = r"IDCG@k = \sum_{i=1}^{k} \frac{g(d^*_i)}{\log_2(i+1)}"
     params = (Param("cutoff", int, default=None, min=1, help="rank cutoff k"), GAIN_PARAM, DISCOUNT_PARAM,
               BASE_PARAM,
-              Param("ideal", str, default="judged", choices=("judged", "retrieved"),
+              Param("ideal", str, default="judged", choices=tuple(IDEALS),
                     help="ideal ranking from all judged documents (judged, trec_eval) or from the "
                          "retrieved ones only (retrieved)"),
               GAIN_MAP_PARAM)

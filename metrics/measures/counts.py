@@ -59,7 +59,9 @@ class NumRel(_Count):
 
     Notes
     -----
-    trec_eval: ``num_rel``: judged documents with grade >= the relevance level.
+    trec_eval: ``num_rel``: judged documents with grade >= the relevance level. Its summary under complete
+    topics (``-c``) counts, as trec_eval's does, every judgment with a grade above 0 in the qrels, whatever
+    the relevance level.
     """
 
     name = "NumRel"
@@ -71,6 +73,11 @@ class NumRel(_Count):
 
     def compute(self, r) -> np.ndarray:
         return r.num_rel(self.rel).astype(np.float64)
+
+    def summary(self, r, values: np.ndarray) -> float:
+        if r.conventions.complete and self.rel is None:  # trec_eval's m_num_rel.c under -c
+            return float(r.rel_levels[:, r.grade_values >= 1].sum())
+        return super().summary(r, values)
 
 
 @register

@@ -40,9 +40,10 @@ class ERR(Measure):
         hits = r.hits(1)  # only positive grades can satisfy the user
         keep = np.ones(len(hits.index), dtype=bool) if self.cutoff is None else hits.pos <= self.cutoff
         seg, pos = hits.seg[keep], hits.pos[keep].astype(np.float64)
-        top = self.max_grade if self.max_grade is not None else max(r.rel_levels.shape[1] - 1, 1)
+        top = self.max_grade if self.max_grade is not None else max(r.max_grade, 1)
         grade = np.minimum(r.rel[hits.index[keep]], top).astype(np.float64)
-        stop = (np.exp2(grade) - 1.0) / np.exp2(top)
+        with np.errstate(over="ignore", invalid="ignore"):  # past grade 1023, 2**grade overflows: NaN
+            stop = (np.exp2(grade) - 1.0) / np.exp2(top)
         log_go_on = np.log1p(-stop)  # stop < 1, so finite
         inclusive = np.cumsum(log_go_on)
         first = np.searchsorted(seg, seg, side="left")  # index of the query's first hit

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from metrics.errors import UnknownMeasureError, ValidationError
+from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
 from metrics.measures.base import Measure, Param, Trec, register
 from metrics.measures.precision import TREC_CUTOFFS
 
@@ -15,19 +16,22 @@ __all__ = ["nDCG", "gains", "discount", "discounted_gain", "dcg", "ideal_grades"
            "lookup", "hit_dcg", "dcg_at", "joint_ideal_qrels", "mapped_dcg", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM",
            "GAIN_MAP_PARAM", "GainMapped", "check_base", "check_gain_map"]
 
-GAIN_PARAM = Param("gain", str, default="linear", choices=("linear", "exp"),
-                   help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)")
-DISCOUNT_PARAM = Param("discount", str, default="log2", choices=("log2", "jk"),
-                       help="divisor at rank i: log2(i+1) (log2, trec_eval) or Järvelin-Kekäläinen's "
-                            "max(1, log_b(i)) with ranks i < b undiscounted (jk)")
-BASE_PARAM = Param("base", float, default=2.0, min=1.0,
+GAIN_PARAM = Param("gain", str, default=TREC_EVAL["gain"], choices=tuple(GAINS),
+                   help=f"gain of grade g: {describe(GAINS)}")
+DISCOUNT_PARAM = Param("discount", str, default=TREC_EVAL["discount"], choices=tuple(DISCOUNTS),
+                       help=f"divisor at rank i: {describe(DISCOUNTS)}, whose divisor is max(1, log_b(i)) "
+                            "with ranks i < b undiscounted")
+BASE_PARAM = Param("base", float, default=BASE, min=1.0,
                    help="logarithm base b of the jk discount (> 1; ranks below b are not discounted)")
 
 
 def gains(grades: np.ndarray, kind: str) -> np.ndarray:
     """Gain of each grade: the grade itself ("linear", trec_eval) or 2**grade - 1 ("exp"); 0 if unjudged."""
     g = np.maximum(grades, 0).astype(np.float64)
-    return g if kind == "linear" else np.exp2(g) - 1.0
+    if kind == "linear":
+        return g
+    with np.errstate(over="ignore"):  # past grade 1023, 2**grade is infinite (and nDCG NaN)
+        return np.exp2(g) - 1.0
 
 
 def discount(pos: np.ndarray, kind: str = "log2", base: float = 2.0) -> np.ndarray:
@@ -42,7 +46,7 @@ def discount(pos: np.ndarray, kind: str = "log2", base: float = 2.0) -> np.ndarr
         return np.log2(pos + 1.0)
     if kind == "jk":
         return np.where(pos < base, 1.0, np.log(np.maximum(pos, 1.0)) / np.log(base))
-    raise ValueError(f"unknown discount {kind!r}; expected 'log2' or 'jk'")
+    raise ValueError(f"unknown discount {kind!r}; expected {' or '.join(map(repr, DISCOUNTS))}")
 
 
 def check_base(measure: Measure) -> None:
@@ -69,7 +73,7 @@ def ideal_grades(r, ideal: str = "judged") -> tuple[np.ndarray, np.ndarray]:
     if ideal == "judged":
         return r.ideal_grades()
     if ideal != "retrieved":
-        raise ValueError(f"unknown ideal {ideal!r}; expected 'judged' or 'retrieved'")
+        raise ValueError(f"unknown ideal {ideal!r}; expected {' or '.join(map(repr, IDEALS))}")
     keep = r.rel > 0
     grades, seg = r.rel[keep], r.seg[keep]
     order = np.lexsort((-grades, seg))
@@ -112,7 +116,9 @@ def check_gain_map(measure: Measure) -> None:
                               f"got {measure.gain_map!r}") from None
     if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
         raise ValidationError(f"{measure.name}: gain_map needs distinct grades >= 0, got {measure.gain_map!r}")
-    if (measure.gain, measure.discount, measure.values.get("ideal", "judged")) != ("linear", "log2", "judged"):
+    chosen = {"gain": measure.gain, "discount": measure.discount,
+              "ideal": measure.values.get("ideal", TREC_EVAL["ideal"])}
+    if chosen != TREC_EVAL:
         raise ValidationError(f"{measure.name}: gain_map combines only with the default gain, discount and ideal")
 
 
@@ -200,9 +206,8 @@ class nDCG(GainMapped, Measure):
     latex = r"nDCG@k = \frac{DCG@k}{IDCG@k},\quad DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i+1)}"
     params = (Param("cutoff", int, default=None, min=1, help="rank cutoff k"),
               GAIN_PARAM, DISCOUNT_PARAM, BASE_PARAM,
-              Param("ideal", str, default="judged", choices=("judged", "retrieved"),
-                    help="ideal ranking from all judged documents (judged, trec_eval) or from the "
-                         "retrieved ones only (retrieved, inflated)"),
+              Param("ideal", str, default=TREC_EVAL["ideal"], choices=tuple(IDEALS),
+                    help=f"documents of the ideal ranking: {describe(IDEALS)}, which inflates the score"),
               GAIN_MAP_PARAM)
     trec = (Trec("ndcg", order=20), Trec("ndcg_cut", "cutoff", TREC_CUTOFFS, order=23))
 
@@ -215,7 +220,8 @@ class nDCG(GainMapped, Measure):
             actual, ideal = mapped_dcg(r, dict(self.gain_map), self.cutoff)
         else:
             actual, ideal = dcg(r, self.gain, self.cutoff, self.discount, self.base, self.ideal)
-        return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
+        with np.errstate(invalid="ignore"):  # infinite gains: inf / inf is NaN
+            return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
 
 
 def _number(value: float) -> str:
@@ -228,11 +234,10 @@ def mapped_dcg(r, mapping: dict, cutoff: int | None) -> tuple[np.ndarray, np.nda
     Every retrieved document adds its grade's gain (zero and negative gains included); the ideal ranking
     orders the judged documents by gain, descending, and keeps the positive gains.
     """
-    n_levels = r.rel_levels.shape[1]
-    level_gain = np.array([float(mapping.get(level, level)) for level in range(n_levels)])
+    level_gain = np.array([float(mapping.get(int(g), g)) for g in r.grade_values])  # one per grade present
     judged = r.rel >= 0
     gain = np.zeros(len(r.rel))
-    gain[judged] = level_gain[r.rel[judged]]
+    gain[judged] = level_gain[np.searchsorted(r.grade_values, r.rel[judged])]
     contrib = np.where(r.within(cutoff), gain / np.log2(r.pos + 1.0), 0.0)
     actual = r.segment_sum(contrib)
     order = np.argsort(-level_gain, kind="stable")

@@ -62,13 +62,7 @@ class RBP(Measure):
             raise ValidationError("RBP: parameter 'p' must be < 1")
 
     def compute(self, r) -> np.ndarray:
-        top = np.maximum(r.rel_levels.shape[1] - 1, 0)
-        # largest grade of each query; grades above 1 are scaled into [0, 1]
-        present = r.rel_levels > 0
-        max_grade = np.where(present.any(axis=1),
-                             present.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1), 0) if top else \
-            np.zeros(r.n_queries, dtype=np.int64)
-        scale = np.maximum(max_grade, 1).astype(np.float64)
+        scale = np.maximum(r.top_grades(), 1).astype(np.float64)  # grades above 1 scale into [0, 1]
         gain = np.maximum(r.rel, 0) / scale[r.seg]
         return (1.0 - self.p) * r.segment_sum(gain * _persistence(r, self.p))
 

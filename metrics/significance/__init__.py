@@ -49,13 +49,18 @@ from metrics.significance._corrections import adjust_pvalues
 from metrics.significance._effects import cohens_dz, rank_biserial, win_tie_loss
 from metrics.significance._inputs import (
     CI_METHODS,
+    CORRECTION_ALIASES,
     CORRECTIONS,
     EXACT_MAX,
     FAMILIES,
+    FAMILY_ALIASES,
+    TEST_ALIASES,
     TESTS,
     WILCOXON_METHODS,
     ZERO_METHODS,
     align_scores,
+    canonical,
+    check_options,
 )
 from metrics.significance._many import compare_systems
 from metrics.significance._paired import (
@@ -74,10 +79,13 @@ from metrics.significance._tukey import tukey_hsd
 __all__ = [
     "CI_METHODS",
     "CORRECTIONS",
+    "CORRECTION_ALIASES",
     "Comparison",
     "EXACT_MAX",
     "FAMILIES",
+    "FAMILY_ALIASES",
     "TESTS",
+    "TEST_ALIASES",
     "TestResult",
     "TukeyResult",
     "WILCOXON_METHODS",
@@ -86,6 +94,8 @@ __all__ = [
     "align_scores",
     "bootstrap_ci",
     "bootstrap_test",
+    "canonical",
+    "check_options",
     "cohens_dz",
     "compare_systems",
     "paired_test",

@@ -141,16 +141,40 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
     >>> c.frame[["system_a", "system_b", "p_value", "mean_diff", "wins"]].round(4).to_dict("records")
     [{'system_a': 'x', 'system_b': 'y', 'p_value': 0.25, 'mean_diff': 0.125, 'wins': 3}]
     """
+    test, correction, family, opts = _checked_options(test, correction, family, alpha, fill, n_resamples=n_resamples,
+                                                      seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
+                                                      zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
+    frame, systems = _chosen_systems(_frame_checked(per_query), systems)
+    measures = _chosen_measures(frame, measures)
+    baseline, ia, ib = _pairs(systems, baseline)
+    tables = _score_tables(frame, measures, systems, fill)
+    if test == "tukey":
+        results = _tukey_results(tables, systems, ia, ib, opts)
+    else:
+        results = _resampled_results(tables, ia, ib, test, opts)
+    out = _corrected(_rows(tables, results, measures, systems, ia, ib, test), test, family, correction, alpha)
+    return Comparison(frame=out, test=test, correction=correction, family=family, alpha=float(alpha),
+                      baseline=baseline, systems=tuple(systems), measures=tuple(measures), seed=opts["seed"],
+                      n_resamples=opts["n_resamples"], confidence=opts["confidence"])
+
+
+# ---- the steps of compare_systems, in the order it takes them ------------------------------------------------
+def _checked_options(test: str, correction: str, family: str, alpha: float, fill: str | None,
+                     **options: Any) -> tuple[str, str, str, dict[str, Any]]:
+    """The test, correction and family by their canonical names, and the tests' options normalised."""
     test = canonical(test, TESTS, TEST_ALIASES, "test")
     correction = canonical(correction, CORRECTIONS, CORRECTION_ALIASES, "correction")
     family = canonical(family, FAMILIES, FAMILY_ALIASES, "family")
-    opts = check_options(n_resamples=n_resamples, seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
-                         zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
+    opts = check_options(**options)
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0.0 < alpha < 1.0:
         raise ValidationError(f"alpha must be between 0 and 1, got {alpha!r}")
     if fill not in (None, "zero"):
         raise ValidationError(f"fill must be None or 'zero', got {fill!r}")
-    frame = _frame_checked(per_query)
+    return test, correction, family, opts
+
+
+def _chosen_systems(frame: pd.DataFrame, systems: Sequence[str] | None) -> tuple[pd.DataFrame, list[str]]:
+    """The rows of the systems compared (names as text) and those systems, in order: at least two."""
     frame = frame.assign(system=frame["system"].astype(str), measure=frame["measure"].astype(str))
     present = list(pd.unique(frame["system"]))
     if systems is None:
@@ -165,6 +189,11 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
         frame = frame[frame["system"].isin(systems)]
     if len(systems) < 2:
         raise ValidationError(f"comparing systems needs at least two, got {len(systems)}: {systems}")
+    return frame, systems
+
+
+def _chosen_measures(frame: pd.DataFrame, measures: str | Sequence[str] | None) -> list[str]:
+    """The measures tested, in order, each once: all of the table's unless named."""
     available = list(pd.unique(frame["measure"]))
     if measures is None:
         measures = available
@@ -175,54 +204,87 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
             raise ValidationError(f"no values of measure(s) {unknown} in the table; it has {available}")
     if not measures:
         raise ValidationError("no measures to compare")
-    k = len(systems)
-    if baseline is not None:
-        baseline = str(baseline)
-        if baseline not in systems:
-            raise ValidationError(f"baseline {baseline!r} is not one of the systems {systems}")
-        ia = np.full(k - 1, systems.index(baseline))
-        ib = np.array([s for s in range(k) if systems[s] != baseline], dtype=np.int64)
-    else:
-        ia, ib = (np.asarray(x, dtype=np.int64) for x in np.triu_indices(k, 1))
+    return measures
 
+
+def _pairs(systems: list[str], baseline: str | None) -> tuple[str | None, np.ndarray, np.ndarray]:
+    """The baseline (as text) and the pairs tested, as indices ``ia``, ``ib`` into ``systems``.
+
+    With a baseline: the baseline against each other system in order; without: every ``(a, b)`` with
+    ``a`` before ``b``.
+    """
+    k = len(systems)
+    if baseline is None:
+        ia, ib = (np.asarray(x, dtype=np.int64) for x in np.triu_indices(k, 1))
+        return None, ia, ib
+    baseline = str(baseline)
+    if baseline not in systems:
+        raise ValidationError(f"baseline {baseline!r} is not one of the systems {systems}")
+    ia = np.full(k - 1, systems.index(baseline))
+    ib = np.array([s for s in range(k) if systems[s] != baseline], dtype=np.int64)
+    return baseline, ia, ib
+
+
+def _score_tables(frame: pd.DataFrame, measures: list[str], systems: list[str],
+                  fill: str | None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each measure's systems x queries scores and query ids (:func:`score_table`): two queries at least."""
     by_measure = dict(tuple(frame[frame["measure"].isin(measures)].groupby("measure", sort=False)))
     tables = {}
-    for measure in measures:  # in the order asked, not of the rows: the stacking below must not depend on it
+    for measure in measures:  # in the order asked, not of the rows: the tests' stacking must not depend on it
         X, queries = score_table(by_measure[measure], measure, systems, fill)
         if X.shape[1] < 2:
             raise ValidationError(f"a paired test needs at least two queries; {measure} has {X.shape[1]}")
         tables[measure] = (X, queries)
+    return tables
 
-    def differences(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        D = X[ib] - X[ia]
-        return D, snap(D, np.maximum(np.abs(X[ia]).max(axis=1), np.abs(X[ib]).max(axis=1)))
 
-    results: dict[str, dict[str, np.ndarray]] = {}
-    if test == "tukey":
-        for measure, (X, _) in tables.items():
-            hsd = tukey_hsd(X, systems, confidence=opts["confidence"]).frame
-            row_of = {pair: r for r, pair in enumerate(zip(*np.triu_indices(k, 1)))}
-            rows = np.array([row_of[(min(a, b), max(a, b))] for a, b in zip(ia, ib)], dtype=np.int64)
-            flip = ia > ib  # the baseline comes after the other system: the interval changes sides
-            info = describe(*differences(X), opts["tie_tolerance"], opts["confidence"])
-            info["statistic"] = hsd["statistic"].to_numpy()[rows]
-            info["p_value"] = hsd["p_value"].to_numpy()[rows]
-            low, high = hsd["ci_low"].to_numpy()[rows], hsd["ci_high"].to_numpy()[rows]
-            info["ci_low"], info["ci_high"] = np.where(flip, -high, low), np.where(flip, -low, high)
-            results[measure] = info
-    else:
-        groups: dict[tuple, list[str]] = {}  # measures on the same queries share one random matrix
-        for measure in sorted(tables):  # a fixed stacking, whatever the order of the measures asked
-            groups.setdefault(tuple(tables[measure][1].tolist()), []).append(measure)
-        for members in groups.values():
-            pairs = [differences(tables[m][0]) for m in members]
-            D = np.concatenate([d for d, _ in pairs], axis=0)
-            K = np.concatenate([r for _, r in pairs], axis=0)
-            info = analyse(D, K, test, **opts)
-            for pos, m in enumerate(members):
-                part = slice(pos * len(ia), (pos + 1) * len(ia))
-                results[m] = {key: np.asarray(value)[part] for key, value in info.items()}
+def _differences(X: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The differences ``b - a`` of every pair (pairs x queries) and their snapped keys (see :func:`snap`)."""
+    D = X[ib] - X[ia]
+    return D, snap(D, np.maximum(np.abs(X[ia]).max(axis=1), np.abs(X[ib]).max(axis=1)))
 
+
+def _tukey_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], systems: list[str], ia: np.ndarray,
+                   ib: np.ndarray, opts: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Per measure, each pair's description with Tukey's HSD statistic, p-value and interval."""
+    k = len(systems)
+    row_of = {pair: r for r, pair in enumerate(zip(*np.triu_indices(k, 1)))}
+    rows = np.array([row_of[(min(a, b), max(a, b))] for a, b in zip(ia, ib)], dtype=np.int64)
+    flip = ia > ib  # the baseline comes after the other system: the interval changes sides
+    results = {}
+    for measure, (X, _) in tables.items():
+        hsd = tukey_hsd(X, systems, confidence=opts["confidence"]).frame
+        info = describe(*_differences(X, ia, ib), opts["tie_tolerance"], opts["confidence"])
+        info["statistic"] = hsd["statistic"].to_numpy()[rows]
+        info["p_value"] = hsd["p_value"].to_numpy()[rows]
+        low, high = hsd["ci_low"].to_numpy()[rows], hsd["ci_high"].to_numpy()[rows]
+        info["ci_low"], info["ci_high"] = np.where(flip, -high, low), np.where(flip, -low, high)
+        results[measure] = info
+    return results
+
+
+def _resampled_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], ia: np.ndarray, ib: np.ndarray,
+                       test: str, opts: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Per measure, each pair's test; measures on the same queries are tested together, so that the
+    randomisation and bootstrap tests of all of them share one random matrix."""
+    groups: dict[tuple, list[str]] = {}
+    for measure in sorted(tables):  # a fixed stacking, whatever the order of the measures asked
+        groups.setdefault(tuple(tables[measure][1].tolist()), []).append(measure)
+    results = {}
+    for members in groups.values():
+        pairs = [_differences(tables[m][0], ia, ib) for m in members]
+        D = np.concatenate([d for d, _ in pairs], axis=0)
+        K = np.concatenate([r for _, r in pairs], axis=0)
+        info = analyse(D, K, test, **opts)
+        for pos, m in enumerate(members):
+            part = slice(pos * len(ia), (pos + 1) * len(ia))
+            results[m] = {key: np.asarray(value)[part] for key, value in info.items()}
+    return results
+
+
+def _rows(tables: dict[str, tuple[np.ndarray, np.ndarray]], results: dict[str, dict[str, np.ndarray]],
+          measures: list[str], systems: list[str], ia: np.ndarray, ib: np.ndarray, test: str) -> pd.DataFrame:
+    """The comparison's table, uncorrected: one row per (measure, pair), measures in order, then pairs."""
     names = np.asarray(systems, dtype=object)
     parts = []
     for measure in measures:
@@ -236,7 +298,11 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
             "rank_biserial": info["rank_biserial"], "wins": info["wins"].astype(np.int64),
             "ties": info["ties"].astype(np.int64), "losses": info["losses"].astype(np.int64),
             "n": np.full(len(ia), X.shape[1], dtype=np.int64)}))
-    out = pd.concat(parts, ignore_index=True)[list(COLUMNS)]
+    return pd.concat(parts, ignore_index=True)[list(COLUMNS)]
+
+
+def _corrected(out: pd.DataFrame, test: str, family: str, correction: str, alpha: float) -> pd.DataFrame:
+    """``out`` with ``p_adjusted`` and ``significant`` filled: each family corrected (Tukey's are already)."""
     p = out["p_value"].to_numpy(dtype=np.float64)
     if test == "tukey":
         adjusted = p.copy()
@@ -244,8 +310,4 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
         labels = np.zeros(len(out), dtype=np.int64) if family == "all" else \
             pd.factorize(out["measure"])[0].astype(np.int64)
         adjusted = adjust_families(p, labels, correction)
-    out["p_adjusted"] = adjusted
-    out["significant"] = np.nan_to_num(adjusted, nan=1.0) < alpha
-    return Comparison(frame=out, test=test, correction=correction, family=family, alpha=float(alpha),
-                      baseline=baseline, systems=tuple(systems), measures=tuple(measures), seed=opts["seed"],
-                      n_resamples=opts["n_resamples"], confidence=opts["confidence"])
+    return out.assign(p_adjusted=adjusted, significant=np.nan_to_num(adjusted, nan=1.0) < alpha)

@@ -1,37 +1,92 @@
-"""Subcommands of the ``rankscope`` command line, one module each."""
+"""Subcommands of the ``rankscope`` command line, one module each.
+
+The options that set the evaluation conventions and the significance tests are the rows of one table,
+:mod:`metrics.flags`: :func:`add_convention_flags` and :func:`add_significance_flags` add them to a
+command's parser, :func:`conventions_of` and :func:`significance_settings_of` read the parsed values back,
+and :func:`convention_args` and :func:`significance_args` write them again (the command line a report
+records).
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-COMPAT = {"trec_eval-9": 9, "trec_eval-10": 10}  # --compat: the trec_eval version reproduced
+from metrics.flags import (
+    CONVENTION_FLAGS,
+    Flag,
+    convention_argv,
+    conventions_from,
+    settings_from,
+    significance_argv,
+    significance_flags,
+)
+
+if TYPE_CHECKING:
+    from metrics.conventions import Conventions
 
 
-def add_convention_flags(p: argparse.ArgumentParser, *, missing: str = "score 0") -> None:
-    """trec_eval's convention flags, shared by every command that evaluates: -c, -l, -M, -J and --compat.
+def _add(p: argparse.ArgumentParser, rows: Iterable[Flag], help: Mapping[str, str]) -> None:
+    """Add the rows to a parser: their flag, destination, type, default, choices and help."""
+    for row in rows:
+        text = help.get(row.field, row.help)
+        if row.type is bool:
+            p.add_argument(row.flag, dest=row.dest, action="store_true", default=row.default,
+                           help=text.replace("%", "%%"))
+            continue
+        if row.default is not None:
+            text += f"; default {row.default}"
+        p.add_argument(row.flag, dest=row.dest, type=row.type, default=row.default, metavar=row.metavar,
+                       choices=row.choices, help=text.replace("%", "%%"))
 
-    ``missing`` says what ``-c`` does to a judged query a run leaves out (it scores 0 in a mean, and has an
-    empty ranking in a per-rank view).
+
+def add_convention_flags(p: argparse.ArgumentParser) -> None:
+    """trec_eval's convention flags, shared by every command that evaluates: --compat, -l, -M, -J and -c."""
+    _add(p, CONVENTION_FLAGS, {})
+
+
+def add_significance_flags(p: argparse.ArgumentParser, settings: Iterable[str] | None = None, *,
+                   help: Mapping[str, str] | None = None) -> None:
+    """The significance-test flags: every one, or those of ``settings`` (in the table's order).
+
+    ``help`` replaces the help text of a setting whose meaning the command narrows (e.g. its baseline's
+    default).
     """
-    p.add_argument("-c", dest="complete", action="store_true",
-                   help=f"evaluate all qrels queries; queries missing from a run {missing}")
-    p.add_argument("-l", dest="relevance_level", type=int, default=1, metavar="N",
-                   help="minimum grade that counts as relevant (default 1)")
-    p.add_argument("-M", dest="depth", type=int, default=None, metavar="N",
-                   help="evaluate only the top N documents of each ranking")
-    p.add_argument("-J", dest="judged_only", action="store_true", help="drop unjudged documents first")
-    p.add_argument("--compat", choices=tuple(COMPAT), default="trec_eval-9", metavar="VERSION",
-                   help="trec_eval version to reproduce: trec_eval-9 (default, as pytrec_eval) or trec_eval-10")
+    rows = significance_flags()
+    if settings is not None:
+        wanted = set(settings)
+        unknown = sorted(wanted - {row.field for row in rows})
+        if unknown:
+            raise ValueError(f"no test flag for {unknown}")
+        rows = tuple(row for row in rows if row.field in wanted)
+    _add(p, rows, help or {})
+
+
+def conventions_of(args: argparse.Namespace) -> Conventions:
+    """The conventions the convention flags of ``args`` give."""
+    return conventions_from(vars(args))
+
+
+def significance_settings_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The significance-test settings the test flags of ``args`` give (keywords of ``compare_systems``)."""
+    return settings_from(vars(args))
+
+
+def convention_args(args: argparse.Namespace) -> list[str]:
+    """The convention flags that reproduce ``args``."""
+    return convention_argv(conventions_of(args))
+
+
+def significance_args(args: argparse.Namespace) -> list[str]:
+    """The test flags that reproduce ``args``."""
+    return significance_argv(significance_settings_of(args))
 
 
 def rank(args: argparse.Namespace, paths: list[str]):
     """Read the qrels and runs named on the command line and rank them under the convention flags."""
-    from metrics.errors import ValidationError
     from metrics.evaluate import rank_runs
     from metrics.io import read_qrels, read_run
 
-    if args.depth is not None and args.depth < 1:
-        raise ValidationError(f"-M must be a positive number of documents, got {args.depth}")
-    return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], preset=args.compat,
-                     relevance_level=args.relevance_level, depth=args.depth, judged_only=args.judged_only,
-                     complete=args.complete)
+    conventions = conventions_of(args)
+    return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], conventions)

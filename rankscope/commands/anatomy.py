@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from metrics.gains import BASE, DISCOUNTS, GAINS, TREC_EVAL, describe
 from rankscope.commands import add_convention_flags, rank
 
 __all__ = ["register", "run", "write_frame"]
@@ -19,18 +20,20 @@ def register(subparsers) -> None:
         "anatomy", help="one query of one run, rank by rank",
         description="Show one query of one run rank by rank: grade, precision, recall, F1, AP, DCG, ideal DCG, "
                     "nDCG, RR and ERR of every prefix of the ranking. The last row holds the measures of the "
-                    "whole ranking, as `rankscope eval` computes them.")
+                    "whole ranking, as `rankscope eval` computes them, except ERR on graded qrels: its top "
+                    "grade here is the query's highest (or --max-grade), in `rankscope eval` the highest "
+                    "grade of the whole qrels.")
     p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
     p.add_argument("run", help="run file (qid Q0 docid rank score tag)")
     p.add_argument("--query", required=True, metavar="Q", help="the query id")
-    p.add_argument("--gain", choices=("linear", "exp"), default="linear",
-                   help="gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp)")
-    p.add_argument("--discount", choices=("log2", "jk"), default="log2",
-                   help="divisor at rank i: log2(i+1) (trec_eval) or Järvelin-Kekäläinen's (jk)")
-    p.add_argument("--base", type=float, default=2.0, help="logarithm base of the jk discount (default 2)")
+    p.add_argument("--gain", choices=list(GAINS), default=TREC_EVAL["gain"],
+                   help=f"gain of grade g: {describe(GAINS)}")
+    p.add_argument("--discount", choices=list(DISCOUNTS), default=TREC_EVAL["discount"],
+                   help=f"divisor at rank i: {describe(DISCOUNTS)}")
+    p.add_argument("--base", type=float, default=BASE, help="logarithm base of the jk discount (default 2)")
     p.add_argument("--max-grade", dest="max_grade", type=int, default=None, metavar="G",
                    help="top grade g_max of ERR's stop probabilities (default: the query's highest grade)")
-    add_convention_flags(p, missing="have an empty ranking")
+    add_convention_flags(p)
     p.add_argument("--format", choices=("table", "csv", "json"), default="table",
                    help="output format (json: a list of row records)")
     p.set_defaults(func=run)

@@ -7,19 +7,15 @@ import json
 import math
 import sys
 
-from rankscope.commands import add_convention_flags
+from rankscope.commands import add_convention_flags, add_significance_flags, conventions_of, significance_settings_of
 
 __all__ = ["register", "run"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 FORMATS = ("table", "csv", "latex", "json")
-TEST_CHOICES = ("t", "wilcoxon", "sign", "permutation", "randomization", "randomisation", "bootstrap", "tukey")
-FAMILY_CHOICES = {"measure": "per_measure", "per_measure": "per_measure", "all": "all"}
 
 
 def register(subparsers) -> None:
-    from metrics.significance import CI_METHODS, CORRECTIONS, ZERO_METHODS
-
     p = subparsers.add_parser(
         "compare", help="paired significance tests between runs",
         description="Evaluate runs and test every pair of them (or each against a baseline) on each measure "
@@ -31,28 +27,7 @@ def register(subparsers) -> None:
     p.add_argument("runs", nargs="+", metavar="run", help="two or more run files")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP and nDCG@10")
-    p.add_argument("--test", default="t", choices=TEST_CHOICES, metavar="TEST",
-                   help="t, wilcoxon, sign, permutation (or randomization), bootstrap, or tukey (Tukey's HSD "
-                        "on the two-way system x topic ANOVA, already adjusted for all pairs); default t")
-    p.add_argument("--baseline", metavar="NAME", help="test each run against this one (default: all pairs)")
-    p.add_argument("--correction", default="holm", choices=CORRECTIONS, metavar="METHOD",
-                   help="multiple-comparison correction: holm, bonferroni, bh (Benjamini-Hochberg), "
-                        "by (Benjamini-Yekutieli), none; default holm")
-    p.add_argument("--family", default="measure", choices=tuple(FAMILY_CHOICES), metavar="FAMILY",
-                   help="correct over the tests of each measure (measure, the default) or over all measures "
-                        "together (all)")
-    p.add_argument("--alpha", type=float, default=0.05, metavar="A", help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
-                   help="seed of the permutation and bootstrap tests (default 0)")
-    p.add_argument("--resamples", dest="n_resamples", type=int, default=10000, metavar="N",
-                   help="resamples of the permutation and bootstrap tests (default 10000)")
-    p.add_argument("--zero-method", default="wilcox", choices=ZERO_METHODS, metavar="RULE",
-                   help="Wilcoxon's zero differences: wilcox (dropped, default), pratt (ranked, then dropped), "
-                        "zsplit (rank split between the signs)")
-    p.add_argument("--ci", default="bca", choices=CI_METHODS, metavar="METHOD",
-                   help="the bootstrap test's interval: bca (default) or percentile")
-    p.add_argument("--tie-tolerance", type=float, default=0.0, metavar="X",
-                   help="differences within +-X are ties in the win/tie/loss counts and the sign test (default 0)")
+    add_significance_flags(p)
     p.add_argument("--format", choices=FORMATS, default="table", metavar="FORMAT",
                    help="table (default): results table and the tests; latex: the results table (booktabs); "
                         "csv: the tests' tidy table; json: settings, means and the tests")
@@ -68,13 +43,9 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.runs) < 2:
         raise ValidationError("compare needs at least two runs")
-    per_query = evaluate(args.qrels, list(args.runs), list(args.measures or DEFAULT_MEASURES), preset=args.compat,
-                         relevance_level=args.relevance_level, depth=args.depth, judged_only=args.judged_only,
-                         complete=args.complete)
-    comparison = compare_systems(per_query, test=args.test, baseline=args.baseline, correction=args.correction,
-                                 family=FAMILY_CHOICES[args.family], alpha=args.alpha, seed=args.seed,
-                                 n_resamples=args.n_resamples, zero_method=args.zero_method, ci=args.ci,
-                                 tie_tolerance=args.tie_tolerance)
+    per_query = evaluate(args.qrels, list(args.runs), list(args.measures or DEFAULT_MEASURES),
+                         conventions=conventions_of(args))
+    comparison = compare_systems(per_query, **significance_settings_of(args))
     means = aggregate(per_query)
     out = sys.stdout
     if args.format == "csv":

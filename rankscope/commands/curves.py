@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from metrics.conventions import INTERPOLATIONS
+from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
 from rankscope.commands import add_convention_flags, rank
 from rankscope.commands.anatomy import write_frame
 
@@ -31,15 +33,16 @@ def register(subparsers) -> None:
                    help="only this query's rows (default: every query, and the averages)")
     p.add_argument("--depth", dest="curve_depth", type=int, default=None, metavar="K",
                    help="largest k of the dcg and pk curves (default: the longest ranking)")
-    p.add_argument("--interpolation", choices=("trec_eval-9", "trec_eval-10", "textbook"), default=None,
+    p.add_argument("--interpolation", choices=INTERPOLATIONS, default=None,
                    help="interpolation rule of the interpolated and 11pt curves (default: that of --compat)")
-    p.add_argument("--gain", choices=("linear", "exp"), default="linear", help="dcg: gain g or 2^g - 1")
-    p.add_argument("--discount", choices=("log2", "jk"), default="log2",
-                   help="dcg: divisor log2(i+1) (trec_eval) or Järvelin-Kekäläinen's (jk)")
-    p.add_argument("--base", type=float, default=2.0, help="dcg: logarithm base of the jk discount (default 2)")
-    p.add_argument("--ideal", choices=("judged", "retrieved"), default="judged",
-                   help="dcg: ideal ranking from every judged document (trec_eval) or the retrieved ones only")
-    add_convention_flags(p, missing="have an empty ranking")
+    p.add_argument("--gain", choices=list(GAINS), default=TREC_EVAL["gain"],
+                   help=f"dcg: gain of grade g: {describe(GAINS)}")
+    p.add_argument("--discount", choices=list(DISCOUNTS), default=TREC_EVAL["discount"],
+                   help=f"dcg: divisor at rank i: {describe(DISCOUNTS)}")
+    p.add_argument("--base", type=float, default=BASE, help="dcg: logarithm base of the jk discount (default 2)")
+    p.add_argument("--ideal", choices=list(IDEALS), default=TREC_EVAL["ideal"],
+                   help=f"dcg: documents of the ideal ranking: {describe(IDEALS)}")
+    add_convention_flags(p)
     p.add_argument("--format", choices=("csv", "json"), default="csv",
                    help="output format (json: a list of row records)")
     p.set_defaults(func=run)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = ["register", "run"]
 
@@ -37,12 +39,74 @@ def command(port: int = 8501, address: str = "127.0.0.1", headless: bool = False
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve the dashboard until the server stops.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        ``port``, ``address`` and ``headless``, as :func:`register` declares them.
+
+    Returns
+    -------
+    int
+        The server's exit status (only where the server runs as a child: see Notes).
+
+    Raises
+    ------
+    RankscopeError
+        Streamlit or plotly is not installed, or the server cannot be started.
+
+    Notes
+    -----
+    Where ``exec`` keeps the process (POSIX), this process becomes the server: a signal to the command
+    (Ctrl+C, ``kill``, a service manager's stop) reaches Streamlit itself, and no server outlives the
+    command. Elsewhere the server runs as a child that receives the signals that would stop the command.
+    """
     from metrics.errors import RankscopeError
 
     if importlib.util.find_spec("streamlit") is None or importlib.util.find_spec("plotly") is None:
         raise RankscopeError("the dashboard needs streamlit and plotly: pip install 'rankscope[dashboard]'")
+    argv = command(args.port, args.address, args.headless)
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    if _EXEC_KEEPS_PROCESS:
+        _become(argv, env)
+    return _serve_as_child(argv, env)
+
+
+# On Windows os.exec* starts a new process and ends this one: whoever waits on the command would lose
+# the server. There the server runs as a child instead.
+_EXEC_KEEPS_PROCESS = os.name == "posix"
+
+
+def _become(argv: list[str], env: dict[str, str]) -> NoReturn:
+    """Replace this process by ``argv`` (same process id, same process group and session)."""
+    from metrics.errors import RankscopeError
+
+    sys.stdout.flush()
+    sys.stderr.flush()
     try:
-        return subprocess.call(command(args.port, args.address, args.headless), env=env)
-    except KeyboardInterrupt:
-        return 0
+        os.execve(argv[0], argv, env)
+    except OSError as err:
+        raise RankscopeError(f"cannot start the dashboard with {argv[0]}: {err}") from None
+
+
+def _serve_as_child(argv: list[str], env: dict[str, str]) -> int:
+    """Run ``argv`` as a child, pass it the signals that would stop this process, and wait for it."""
+    server = subprocess.Popen(argv, env=env)
+
+    def forward(signum, frame) -> None:
+        if os.name != "nt":
+            server.send_signal(signum)
+        elif signum == signal.SIGTERM:  # Ctrl+C and Ctrl+Break reach the server from the console itself
+            server.terminate()
+
+    names = ("SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK")
+    previous = {s: signal.signal(s, forward) for s in (getattr(signal, n) for n in names if hasattr(signal, n))}
+    try:
+        return server.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if server.poll() is None:  # this process is stopping for another reason: the server stops with it
+            server.kill()
+            server.wait()

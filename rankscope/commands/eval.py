@@ -10,7 +10,8 @@ import sys
 
 import numpy as np
 
-from rankscope.commands import COMPAT, add_convention_flags, rank
+from metrics.conventions import TREC_EVAL_VERSIONS
+from rankscope.commands import add_convention_flags, conventions_of
 
 __all__ = ["register", "run", "format_trec"]
 
@@ -26,38 +27,49 @@ def register(subparsers) -> None:
                    help="measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec, official) or "
                         "ir_measures-style names (nDCG@10, P(rel=2)@5); repeatable; default official")
     add_convention_flags(p)
+    p.add_argument("--allow-no-common-topics", action="store_true",
+                   help="evaluate a run that shares no topic with the qrels (num_q 0, every mean 0) instead of "
+                        "stopping with an error")
     p.add_argument("--format", choices=("trec", "json", "csv"), default="trec", help="output format")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.evaluate import per_query_values
+    from metrics.evaluate import per_query_values, rank_runs
+    from metrics.io import read_qrels, read_run
 
-    version = COMPAT[args.compat]
+    version = TREC_EVAL_VERSIONS[args.compat]
     specs = args.measures or ["official"]
     wants_runid = any(s in ("runid", "official", "all_trec") for s in specs)
     specs = [s for s in specs if s != "runid"]
     relstring, specs = _relstring(specs)
     pairs = _resolve(specs, version) if specs else []
-    rankings = rank(args, args.runs)
+    qrels = read_qrels(args.qrels)
+    rankings = rank_runs(qrels, [read_run(path) for path in args.runs], conventions_of(args))
     out = sys.stdout
     records = []
-    for rk in rankings:
+    for path, rk in zip(args.runs, rankings):
+        stop = _stop(args, qrels.queries, rk, version, path)
         values = dict(zip((label for label, _ in pairs), per_query_values(rk, pairs)))
         strings = {}
         if relstring is not None:
             strings[relstring.label] = dict(zip(rk.queries, relevance_strings(rk, relstring.length)))
         if args.format == "trec":
-            out.write(format_trec(rk, values, pairs + ([(relstring.label, relstring)] if relstring else []),
-                                  per_query=args.per_query, runid=wants_runid, skip_unanswered=version < 10,
-                                  answered=set(rk.run.queries) if args.complete else set(rk.queries),
-                                  strings=strings))
+            text = format_trec(rk, values, pairs + ([(relstring.label, relstring)] if relstring else []),
+                               per_query=args.per_query, runid=wants_runid, skip_unanswered=version < 10,
+                               answered=set(rk.run.queries) if args.complete else set(rk.queries),
+                               strings=strings, stop_after=None if stop is None else stop.printed)
+            out.write(text)
         else:
             records.extend(_records(rk, values, pairs, per_query=args.per_query))
             if args.per_query:
                 for label, texts in strings.items():
                     records.extend({"system": rk.system, "query": q, "measure": label, "value": v}
                                    for q, v in texts.items())
+        if stop is not None:
+            out.flush()
+            print(f"rankscope eval: {stop.message}", file=sys.stderr)
+            return stop.status
     if args.format == "json":
         json.dump(records, out, indent=1, allow_nan=False)
         out.write("\n")
@@ -67,6 +79,50 @@ def run(args: argparse.Namespace) -> int:
         writer.writerows([r["system"], r["query"], r["measure"], "" if r["value"] is None else r["value"]]
                          for r in records)
     return 0
+
+
+def _compat_given(args: argparse.Namespace) -> bool:
+    """Whether the command line names a trec_eval version (``--compat``) rather than taking the default."""
+    return any(a == "--compat" or a.startswith("--compat=") for a in getattr(args, "command_line", ()))
+
+
+def _stop(args: argparse.Namespace, qrels_topics, rk, version: int, path: str):
+    """Where the evaluation of one run stops: a :class:`~metrics.trec_eval_exits.Stop` whose message is
+    rankscope's one line, or None (where only trec_eval 10.0 would stop, the lint report says so)."""
+    from metrics.trec_eval_exits import Stop, common_topics, trec_eval_stop
+
+    run_topics = rk.run.queries
+    negative_only = [q for q, n in zip(rk.queries, rk.num_judged()) if n == 0]
+    stops = {v: trec_eval_stop(qrels_topics, run_topics, version=v, complete=args.complete,
+                               negative_only=negative_only) for v in (9, 10)}
+    common = common_topics(qrels_topics, run_topics)
+    stop = stops[version]
+    if version == 10 or (stop is not None and _compat_given(args) and (common or not _allowed(args))):
+        return None if stop is None else Stop(stop.status, f"{path}: {_why(stop, qrels_topics, run_topics)}; "
+                                              f"trec_eval {'10.0' if version == 10 else '9'} stops here "
+                                              f"(\"{stop.message}\", exit status {stop.status})",
+                                              stop.topic, stop.printed)
+    if not common and not _allowed(args):
+        return Stop(2, f"{path}: {_why(stops[9], qrels_topics, run_topics)}; check that they belong together, "
+                       "or pass --allow-no-common-topics to evaluate it anyway (num_q 0, every mean 0)")
+    return None
+
+
+def _why(stop, qrels_topics, run_topics) -> str:
+    if stop.topic is None:
+        return f"no topic of the run is in the qrels (run: {_examples(run_topics)}; qrels: {_examples(qrels_topics)})"
+    if stop.message.startswith("result qid"):
+        return f"topic {stop.topic} of the qrels is not in the run (-c evaluates such topics)"
+    return f"topic {stop.topic}, the first evaluated, has only negative grades in the qrels"
+
+
+def _allowed(args: argparse.Namespace) -> bool:
+    return bool(args.allow_no_common_topics)
+
+
+def _examples(topics, n: int = 3) -> str:
+    topics = sorted(topics, key=lambda t: t.encode())
+    return ", ".join(topics[:n]) + (f" and {len(topics) - n} more" if len(topics) > n else "") if topics else "none"
 
 
 class RelString:
@@ -141,20 +197,35 @@ def _ordered(pairs):
 def _value_text(measure, value: float) -> str:
     if measure.integer:
         return str(int(round(value)))
+    if math.isnan(value):
+        return f"{NAN_TEXT:>6s}"
     return f"{value:6.4f}"
 
 
+def _nan_text() -> str:
+    """How C's ``printf("%f")`` spells the NaN that 0/0 gives on this machine: ``-nan`` where that NaN has
+    its sign bit set (x86), ``nan`` elsewhere (e.g. ARM). trec_eval's undefined values are such 0/0s."""
+    with np.errstate(invalid="ignore"):
+        nan = np.divide(np.zeros(1), np.zeros(1))[0]
+    return "-nan" if np.signbit(nan) else "nan"
+
+
+NAN_TEXT = _nan_text()
+"""A NaN as trec_eval prints it on this machine."""
+
+
 def format_trec(rk, values: dict, pairs, *, per_query: bool, runid: bool, skip_unanswered: bool,
-                answered: set, strings: dict | None = None) -> str:
+                answered: set, strings: dict | None = None, stop_after: int | None = None) -> str:
     """trec_eval's text output for one ranked run: ``%-22s\\t%s\\t%s`` lines, per query then ``all``.
 
     ``values`` maps each label of ``pairs`` to its per-query values (in ``rk.queries`` order); ``strings``
-    each text measure's label to ``{query: text}``.
+    each text measure's label to ``{query: text}``. ``stop_after``: the output of a trec_eval that stops
+    with an error after that many queries (their per-query lines only).
     """
     ordered = _ordered(pairs)
     lines = []
     if per_query and (values or strings):
-        for i, query in enumerate(rk.queries):
+        for i, query in enumerate(rk.queries[:stop_after]):
             if skip_unanswered and query not in answered:
                 continue
             for label, measure in ordered:
@@ -165,12 +236,14 @@ def format_trec(rk, values: dict, pairs, *, per_query: bool, runid: bool, skip_u
                     lines.append(f"{label:<22s}\t{query}\t'{strings[label][query]}'")
                     continue
                 lines.append(f"{label:<22s}\t{query}\t{_value_text(measure, values[label][i])}")
+    if stop_after is not None:
+        return "".join(line + "\n" for line in lines)
     if runid:
         lines.append(f"{'runid':<22s}\tall\t{rk.run.tag}")
     for label, measure in ordered:
         if getattr(measure, "text", False):
             continue
-        lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.aggregate(values[label]))}")
+        lines.append(f"{label:<22s}\tall\t{_value_text(measure, measure.summary(rk, values[label]))}")
     return "".join(line + "\n" for line in lines)
 
 
@@ -183,7 +256,7 @@ def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
                 records.append({"system": rk.system, "query": query, "measure": label,
                                 "value": int(round(value)) if measure.integer else _json_value(value)})
     for label, measure in pairs:
-        value = measure.aggregate(values[label])
+        value = measure.summary(rk, values[label])
         records.append({"system": rk.system, "query": "all", "measure": label,
                         "value": int(round(value)) if measure.integer else _json_value(value)})
     return records

@@ -11,9 +11,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from rankscope.commands import add_convention_flags
+from rankscope.commands import add_convention_flags, add_significance_flags, convention_args, significance_args
 
 __all__ = ["register", "run"]
+
+REPORT_SETTINGS = ("test", "correction", "alpha", "seed", "baseline")  # the test flags the report takes
 
 
 def register(subparsers) -> None:
@@ -29,13 +31,8 @@ def register(subparsers) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP nDCG@10 P@10 R@100 RR")
-    p.add_argument("--baseline", metavar="NAME", help="system the others are tested against (default: the first)")
-    p.add_argument("--test", default="t", metavar="TEST",
-                   help="paired test: t (default), wilcoxon, sign, permutation, bootstrap or tukey")
-    p.add_argument("--correction", default="holm", metavar="NAME",
-                   help="multiple-comparison correction: holm (default), bonferroni, bh or none")
-    p.add_argument("--alpha", type=float, default=0.05, metavar="A", help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed of randomised tests (default 0)")
+    add_significance_flags(p, REPORT_SETTINGS,
+                           help={"baseline": "system the others are tested against (default: the first)"})
     p.add_argument("--title", default="rankscope report", help="the report's title")
     p.add_argument("--exports", metavar="DIR",
                    help="also write every export into DIR: per-query and summary tables (CSV, Parquet), the "
@@ -49,19 +46,10 @@ def register(subparsers) -> None:
 
 def _invocation(args: argparse.Namespace) -> list[str]:
     """The ``rankscope report`` command line of ``args`` (recorded in the manifest)."""
-    argv = ["rankscope", "report", "-o", args.output, "--compat", args.compat, "-l", str(args.relevance_level)]
-    if args.depth is not None:
-        argv += ["-M", str(args.depth)]
-    if args.judged_only:
-        argv.append("-J")
-    if args.complete:
-        argv.append("-c")
+    argv = ["rankscope", "report", "-o", args.output, *convention_args(args)]
     for spec in args.measures or []:
         argv += ["-m", spec]
-    if args.baseline is not None:
-        argv += ["--baseline", args.baseline]
-    argv += ["--test", args.test, "--correction", args.correction, "--alpha", repr(args.alpha),
-             "--seed", str(args.seed)]
+    argv += significance_args(args)
     if args.title != "rankscope report":
         argv += ["--title", args.title]
     if args.exports is not None:
@@ -72,16 +60,17 @@ def _invocation(args: argparse.Namespace) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from metrics.conventions import Conventions
     from metrics.errors import RankscopeError
+    from metrics.evaluate import DEFAULT_MEASURES
+    from metrics.report import compute_report
 
     if importlib.util.find_spec("plotly") is None:
         raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'")
     try:
-        from dashboard.report import compute_report, render_report, report_files, write_files
+        from dashboard.report import render_report, report_files, write_files
     except ImportError as err:
         if getattr(err, "name", None) and str(err.name).split(".")[0] == "plotly":
             raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None
         raise
-    from metrics.evaluate import DEFAULT_MEASURES
 
     conventions = Conventions(preset=args.compat, relevance_level=args.relevance_level, depth=args.depth,
                               judged_only=args.judged_only, complete=args.complete)

@@ -1,19 +1,26 @@
-"""`rankscope dashboard`: serves the app on loopback only, without asking anything on first run."""
+"""`rankscope dashboard`: serves the app on loopback only, without asking anything on first run, and stops
+with the command: no server outlives it."""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
 from rankscope.commands.dashboard import command  # noqa: E402
+from tests import processes  # noqa: E402
+
+STARTUP = 60.0  # seconds the server gets to answer its health check
+STOPPING = 15.0  # seconds the server gets to stop after SIGTERM
 
 
 def _free_port() -> int:
@@ -33,6 +40,36 @@ def _other_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def _serve(argv: list[str], tmp_path: Path):
+    """Start ``argv`` in a session of its own, its output in a file; the first run of streamlit for this HOME."""
+    env = {**os.environ, "HOME": str(tmp_path)}  # a first run: no streamlit credentials file
+    log = tmp_path / "server.log"
+    with log.open("wb") as out:
+        proc = processes.start(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env)
+    return proc, log
+
+
+def _health(port: int, proc, log: Path) -> int:
+    """The status of the server's health check, once it answers (fails if the command ends first)."""
+    deadline = time.monotonic() + STARTUP
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"the command ended with status {proc.returncode}:\n{log.read_text()}"
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
+                return response.status
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"no answer on port {port} within {STARTUP:.0f} s:\n{log.read_text()}")
+
+
+def _answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+    except OSError:
+        return False
+    return True
+
+
 def test_command_binds_to_loopback_and_never_prompts():
     argv = command(port=8501)
     assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
@@ -42,28 +79,38 @@ def test_command_binds_to_loopback_and_never_prompts():
 
 def test_dashboard_serves_on_loopback_only(tmp_path):
     port = _free_port()
-    env = {**os.environ, "HOME": str(tmp_path)}  # a first run: no streamlit credentials file
-    proc = subprocess.Popen([sys.executable, "-m", "rankscope.cli", "dashboard", "--headless", "--port", str(port)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    proc, log = _serve([sys.executable, "-m", "rankscope.cli", "dashboard", "--headless", "--port", str(port)],
+                       tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        status = None
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as response:
-                    status = response.status
-                break
-            except OSError:
-                time.sleep(0.3)
-        assert proc.poll() is None, proc.stdout.read().decode(errors="replace")
-        assert status == 200
+        assert _health(port, proc, log) == 200
         other = _other_address()
         if other is not None:
             with pytest.raises(OSError):
                 socket.create_connection((other, port), timeout=2).close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        processes.stop(proc)
+
+
+# The command as users start it, and the same command made to keep streamlit as a child (the way it runs
+# where exec cannot keep the process): either way, SIGTERM to the command's own pid stops everything.
+AS_CHILD = ("import sys, rankscope.commands.dashboard as d; from rankscope.cli import main; "
+            "d._EXEC_KEEPS_PROCESS = False; sys.exit(main(sys.argv[1:]))")
+LAUNCHERS = {"exec": [sys.executable, "-m", "rankscope"], "child": [sys.executable, "-c", AS_CHILD]}
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups and SIGTERM are POSIX")
+@pytest.mark.parametrize("launcher", list(LAUNCHERS))
+def test_sigterm_to_the_command_stops_the_server(launcher, tmp_path):
+    port = _free_port()
+    proc, log = _serve([*LAUNCHERS[launcher], "dashboard", "--headless", "--port", str(port)], tmp_path)
+    try:
+        assert _health(port, proc, log) == 200
+        assert processes.group_members(proc.pid), "the command's process group is empty while it serves"
+        os.kill(proc.pid, signal.SIGTERM)  # the command only, as a service manager or `kill <pid>` would
+        left = processes.wait_until_gone(proc, STOPPING)
+        assert left == [], f"still running {STOPPING:.0f} s after SIGTERM to the command: {left}\n{log.read_text()}"
+        with pytest.raises(ProcessLookupError):
+            os.killpg(proc.pid, 0)  # the command reaped, nothing else of its group exists
+        assert not _answers(port), f"port {port} still answers"
+    finally:
+        processes.stop(proc)

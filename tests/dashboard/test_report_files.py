@@ -17,9 +17,10 @@ pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not instal
 
 from rankscope.cli import main  # noqa: E402
 from metrics.manifest import Manifest  # noqa: E402
+from metrics.report import compute_report  # noqa: E402
 
 from dashboard import exports  # noqa: E402
-from dashboard.report import build_report, compute_report, report_files  # noqa: E402
+from dashboard.report import build_report, report_files  # noqa: E402
 from tests.dashboard.test_exports import chromium_or_skip  # noqa: E402
 from tests.dashboard.test_report import MEASURES, _small_collection, parse  # noqa: E402
 from tests.metrics.test_compare import assert_sound_latex  # noqa: E402

@@ -17,12 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from tests import processes
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = ["Overview", "Curves", "Gain", "Queries", "Significance", "Learn", "Report"]
+# the charts visible on each page (a page with tabs shows those of its first tab)
 CHARTS = {"Data": 1, "Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Significance": 1, "Learn": 2, "Report": 0}
 VIEWPORT = {"width": 1440, "height": 1100}
 pytestmark = pytest.mark.browser
@@ -49,31 +52,28 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
-    proc = subprocess.Popen(
+    proc = processes.start(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
          "--server.fileWatcherType", "none"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("streamlit did not start within 60 s")
-            try:  # wait a little for the server, noticing at once if it died
-                proc.wait(timeout=0.3)
-                pytest.fail(f"streamlit exited with status {proc.returncode}")
-            except subprocess.TimeoutExpired:
-                pass
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("streamlit did not start within 60 s")
+                try:  # wait a little for the server, noticing at once if it died
+                    proc.wait(timeout=0.3)
+                    pytest.fail(f"streamlit exited with status {proc.returncode}")
+                except subprocess.TimeoutExpired:
+                    pass
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        processes.stop(proc)
 
 
 @pytest.fixture(scope="module")
@@ -101,11 +101,11 @@ def _settled(page) -> None:
     expect(page.locator('[data-stale="true"]')).to_have_count(0)
 
 
-def _charts_drawn(page, at_least: int) -> None:
+def _charts_drawn(page, count: int) -> None:
+    """Exactly ``count`` charts are visible (those of hidden tabs are not), each drawn by plotly."""
     charts = page.locator('[data-testid="stPlotlyChart"]:visible')
-    if at_least:
-        expect(charts.nth(at_least - 1)).to_be_visible()
-    for i in range(charts.count()):
+    expect(charts).to_have_count(count)
+    for i in range(count):
         expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
         expect(charts.nth(i).locator(".plot-container")).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)

@@ -92,7 +92,8 @@ def test_undefined_measures_are_nan():
 
 def test_accuracy_rewards_retrieving_nothing_in_a_large_collection():
     empty = Contingency(a=0, b=0, c=10, d=999_990, N=1_000_000)
-    assert empty.accuracy > 0.9999
+    assert empty.accuracy == pytest.approx(0.99999, rel=1e-15)  # (a + d) / N, though all ten relevant are missed
+    assert empty.recall == 0.0
 
 
 def test_unjudged_retrieved_documents_are_non_relevant():

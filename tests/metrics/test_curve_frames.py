@@ -1,4 +1,4 @@
-"""Tables read off the curves (metrics.curve_frames), one topic's curves, and the eleven points under each
+"""Tables read off the curves (metrics.curves), one topic's curves, and the eleven points under each
 interpolation rule: every number against the measure it stands for, on seeded random collections."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ import pandas as pd
 import pytest
 
 from metrics import Conventions, ValidationError, evaluate, rank_runs
-from metrics.curve_frames import LEVEL_NAMES, at_x, eleven_point_table, select_queries
-from metrics.curves import (eleven_point, eleven_point_rules, gain_curves, interpolated_pr, pr_curve,
-                            precision_recall_at_k)
-from metrics.evaluate import per_query_frame, resolve_measures
+from metrics.curves import (LEVEL_NAMES, at_x, eleven_point, eleven_point_rules, eleven_point_table, gain_curves,
+                            interpolated_pr, pr_curve, precision_recall_at_k)
+from metrics.evaluate import resolve_measures
 from tests.random_collections import random_collection
 
 SEEDS = range(12)
@@ -24,30 +23,6 @@ def _two_systems(seed: int, **options):
                         for line in c.run_text.splitlines() if line.strip()) + "\n"
     runs = {"s": c.run_text, "t": flipped}
     return c, runs, rank_runs(c.qrels_text, runs, **options)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_select_queries_keeps_every_measure_of_the_kept_queries(seed):
-    c, runs, ranked = _two_systems(seed, complete=seed % 2 == 0)
-    pairs = resolve_measures(["AP", "nDCG@5", "P@3", "RR", "R@10", "IPrecAvg", "ERR@5"])
-    for r in ranked:
-        keep = list(r.queries[::2]) + ["no-such-topic"]
-        part = select_queries(r, keep)
-        assert part.queries.tolist() == list(r.queries[::2])
-        whole = per_query_frame(r, pairs)
-        cut = per_query_frame(part, pairs)
-        expected = whole[whole["query"].isin(part.queries)].reset_index(drop=True)
-        pd.testing.assert_frame_equal(cut, expected)
-
-
-def test_select_queries_of_nothing_is_empty_and_checks_its_input():
-    _, _, ranked = _two_systems(1)
-    empty = select_queries(ranked[0], ["nope"])
-    assert empty.n_queries == 0 and len(empty.rel) == 0
-    with pytest.raises(ValidationError):
-        select_queries(ranked[0], "401")
-    with pytest.raises(ValidationError):
-        select_queries("not rankings", ["1"])
 
 
 @pytest.mark.parametrize("seed", SEEDS)

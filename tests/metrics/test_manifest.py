@@ -16,8 +16,8 @@ import pytest
 
 import metrics
 from metrics import Conventions, ValidationError
-from rankscope.cli import main
 from metrics.manifest import Manifest, build_manifest, sha256_of
+from rankscope.cli import main
 
 QRELS = b"1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n3 0 f 1\n"
 RUN_A = b"1 Q0 a 1 3.0 A\n1 Q0 b 2 2.0 A\n1 Q0 c 3 1.0 A\n2 Q0 e 1 2.0 A\n2 Q0 d 2 1.0 A\n"
@@ -116,7 +116,7 @@ def test_the_eval_command_reproduces_the_numbers(files, capsys):
 
 @pytest.mark.parametrize("conventions", [
     Conventions(complete=True),
-    Conventions(preset="trec_eval-10", relevance_level=2),
+    Conventions(preset="trec_eval-10", relevance_level=2, complete=True),  # without -c, 10.0 stops at a missing topic
     Conventions(depth=2, judged_only=True),
 ])
 def test_the_command_carries_the_conventions(files, capsys, conventions):
@@ -183,6 +183,42 @@ def test_the_compare_command_reproduces_the_tests(files, capsys):
     assert got[["measure", "system_a", "system_b"]].values.tolist() == \
         expected[["measure", "system_a", "system_b"]].values.tolist()
     assert (got["p_adjusted"] - expected["p_adjusted"]).abs().max() < 1e-12
+
+
+@pytest.mark.parametrize("conventions, tests", [
+    (Conventions(), {"test": "t"}),
+    (Conventions(preset="trec_eval-10", relevance_level=2, depth=7, judged_only=True),
+     {"test": "randomisation", "correction": "bh", "alpha": 0.1, "family": "all", "n_resamples": 250,
+      "zero_method": "pratt", "ci": "percentile", "tie_tolerance": 0.01, "baselines": [None, "-odd"]}),
+    (Conventions(complete=True), {"test": "wilcoxon", "family": "measure", "complete": True, "seed": 11}),
+])
+def test_the_commands_parse_back_to_the_conventions_and_settings(files, conventions, tests):
+    from metrics.flags import settings_from
+    from rankscope.cli import build_parser
+    from rankscope.commands import conventions_of, significance_settings_of
+
+    qrels, runs = files
+    m = build_manifest(qrels, runs, ["AP"], conventions, tests=tests)
+    assert m.caveats == ()
+    args = build_parser("eval").parse_args(shlex.split(m.eval_command)[1:])
+    assert conventions_of(args) == conventions
+    recorded = dict(m.tests)
+    for command, baseline in zip(m.compare_commands, recorded["baselines"]):
+        args = build_parser("compare").parse_args(shlex.split(command)[1:])
+        assert conventions_of(args) == (conventions if not tests.get("complete") else Conventions(complete=True))
+        given = {k: v for k, v in recorded.items() if k not in ("measures", "baselines", "complete")}
+        settings = significance_settings_of(args)
+        assert settings_from({**given, "baseline": baseline}).items() <= settings.items()
+        assert settings["seed"] == tests.get("seed", 0)
+
+
+def test_the_manifest_knows_the_flags_without_the_command_line():
+    code = ("import sys, metrics.manifest as m\n"
+            "m.build_manifest(b'1 0 a 1\\n', {'x': b'1 Q0 a 1 1 x\\n', 'y': b'1 Q0 a 1 2 y\\n'}, ['AP'],"
+            " tests={'test': 'permutation', 'family': 'all'})\n"
+            "print(sorted(n for n in sys.modules if n.split('.')[0] in ('rankscope', 'dashboard')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_without_tests_there_is_no_compare_command(files):

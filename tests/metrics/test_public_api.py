@@ -32,11 +32,41 @@ def test_rankscope_eval_never_imports_pandas(tmp_path):
     run.write_text("1 Q0 a 1 2.0 t\n1 Q0 x 2 2.0 t\n1 Q0 c 3 1.0 t\n2 Q0 y 1 5 t\n9 Q0 a 1 1 t\n")
     code = ("import sys, io, contextlib\nfrom rankscope.cli import main\nfiles = sys.argv[1:]\n"
             "for args in ([], ['-q', '-m', 'all_trec'], ['-c', '-M', '2', '-J', '--format', 'json']):\n"
-            "    sys.argv = ['rankscope', 'eval', *args, *files]\n"
             "    with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-            "        assert main() == 0\n"
+            "        assert main(['eval', *args, *files]) == 0\n"
             "    assert 'map' in out.getvalue()\n"
             "print('pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(qrels), str(run)], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "False"
+
+
+def test_curves_all_is_sorted_and_complete():
+    from metrics import curves
+
+    public = {name for name, value in vars(curves).items()
+              if not name.startswith("_") and not inspect.ismodule(value) and name != "annotations"}
+    assert curves.__all__ == sorted(curves.__all__)
+    assert public == set(curves.__all__)
+
+
+def test_the_curves_private_parts_stay_in_their_package():
+    import ast
+    from pathlib import Path
+
+    root = Path(metrics.__file__).resolve().parents[1]
+    package = root / "metrics" / "curves"
+    breaks = []
+    for path in sorted(root.glob("*/**/*.py")):
+        if ".venv" in path.parts or package in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("metrics.curves"):
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("metrics.curves")]
+            else:
+                continue
+            if any(part.startswith("_") for name in names for part in name.split(".")[2:]):
+                breaks.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert breaks == []

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from metrics import rank_runs
+from metrics import ValidationError, rank_runs
+from metrics.evaluate import per_query_frame, resolve_measures
+from metrics.rankings import NONPOOL, UNJUDGED, grades_or_nan
 from tests.random_collections import random_collection
 
 
@@ -38,3 +41,36 @@ def test_numeric_topic_order_is_reordered_byte_wise():
     assert queries == ["10", "100", "9"]
     assert docids == ["b", "y", "c", "a", "z"]
     assert offsets == [0, 1, 3, 5]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_select_queries_keeps_every_measure_of_the_kept_queries(seed):
+    c = random_collection(seed)
+    flipped = "\n".join(" ".join(f if i != 4 else repr(-float(f)) for i, f in enumerate(line.split()))
+                        for line in c.run_text.splitlines() if line.strip()) + "\n"
+    ranked = rank_runs(c.qrels_text, {"s": c.run_text, "t": flipped}, complete=seed % 2 == 0)
+    pairs = resolve_measures(["AP", "nDCG@5", "P@3", "RR", "R@10", "IPrecAvg", "ERR@5"])
+    for r in ranked:
+        keep = list(r.queries[::2]) + ["no-such-topic"]
+        part = r.select_queries(keep)
+        assert part.queries.tolist() == list(r.queries[::2])
+        assert (part.system, part.conventions, part.run) == (r.system, r.conventions, r.run)
+        whole = per_query_frame(r, pairs)
+        cut = per_query_frame(part, pairs)
+        expected = whole[whole["query"].isin(part.queries)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(cut, expected)
+
+
+def test_select_queries_of_nothing_is_empty_and_checks_its_input():
+    r = rank_runs(random_collection(1).qrels_text, [random_collection(1).run_text])[0]
+    empty = r.select_queries(["nope"])
+    assert empty.n_queries == 0 and len(empty.rel) == 0 and empty.offsets.tolist() == [0]
+    for one_string in ("401", b"401"):
+        with pytest.raises(ValidationError, match="not one string"):
+            r.select_queries(one_string)
+
+
+def test_grades_or_nan_marks_what_has_no_grade():
+    codes = np.array([3, 0, 1, NONPOOL, UNJUDGED])
+    assert grades_or_nan(codes)[:3].tolist() == [3.0, 0.0, 1.0]
+    assert np.isnan(grades_or_nan(codes)[3:]).all()

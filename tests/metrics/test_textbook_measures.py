@@ -210,6 +210,31 @@ def tb_success(query, k, level):
     return float(any(g >= level for g in query.top(k)))
 
 
+def tb_rbp(query, p):
+    """Moffat and Zobel's RBP, each grade divided by the query's largest judged grade when that exceeds 1."""
+    scale = max(max(query.judged.values(), default=0), 1)
+    total = 0.0
+    for i, g in enumerate(query.codes, start=1):
+        total += max(g, 0) / scale * p ** (i - 1)
+    return (1 - p) * total
+
+
+def tb_rbp_resid(query, p):
+    """The RBP an unjudged document would add if it were fully relevant, plus the tail past the ranking."""
+    unjudged = [i for i, g in enumerate(query.codes, start=1) if g < 0]
+    if not unjudged:
+        return 0.0
+    return p ** len(query.codes) + sum((1 - p) * p ** (i - 1) for i in unjudged)
+
+
+def tb_unjudged(query, k):
+    shown = query.top(k)
+    count = sum(1 for g in shown if g < 0)
+    if k is None:
+        return count / len(shown) if shown else 0.0
+    return count / k
+
+
 # measure string -> textbook value of one query; ctx holds level, depth, the longest ranking, the top grade
 CASES = {
     "CG": lambda q, c: tb_cg(q.codes, None),
@@ -267,7 +292,16 @@ CASES = {
     'AP(denominator="retrieved")': lambda q, c: tb_ap(q, None, c["level"], "retrieved"),
     'AP(denominator="capped",rel=2)@3': lambda q, c: tb_ap(q, 3, 2, "capped"),
     "Success@1": lambda q, c: tb_success(q, 1, c["level"]),
+    "RBP": lambda q, c: tb_rbp(q, 0.9),
+    "RBP(p=0.5)": lambda q, c: tb_rbp(q, 0.5),
+    "RBP(p=0.98)": lambda q, c: tb_rbp(q, 0.98),
+    "RBP_resid": lambda q, c: tb_rbp_resid(q, 0.9),
+    "RBP_resid(p=0.8)": lambda q, c: tb_rbp_resid(q, 0.8),
+    "Unjudged": lambda q, c: tb_unjudged(q, None),
+    "Unjudged@5": lambda q, c: tb_unjudged(q, 5),
+    "Unjudged@20": lambda q, c: tb_unjudged(q, 20),
 }
+MEASURES = [label for label, _ in resolve_measures(list(CASES))]  # each case's label, as evaluate() writes it
 
 
 def top_grade(col) -> int:
@@ -277,8 +311,7 @@ def top_grade(col) -> int:
 
 @pytest.mark.parametrize("options", OPTIONS)
 def test_kernels_equal_textbook_loops(options):
-    measures = [label for label, _ in resolve_measures(list(CASES))]
-    assert len(measures) == len(CASES)
+    assert len(set(MEASURES)) == len(CASES)
     checked = 0
     for seed in SEEDS:
         col = random_collection(seed)
@@ -288,7 +321,7 @@ def test_kernels_equal_textbook_loops(options):
         ctx = {"level": max(options.get("relevance_level", 1), 0), "depth": options.get("depth"),
                "longest": max((len(q.codes) for q in queries.values()), default=0), "top": top_grade(col)}
         got = {(q, m): v for q, m, v in zip(frame["query"], frame["measure"], frame["value"])}
-        for spec, label in zip(CASES, measures):
+        for spec, label in zip(CASES, MEASURES):
             want_all = []
             for qid, query in queries.items():
                 want = CASES[spec](query, ctx)

@@ -395,9 +395,9 @@ def test_teaching_examples_api():
         assert example["qrels"].is_file() and example["qrels"].parent == TEACHING_DIR
         assert example["runs"] and all(p.is_file() for p in example["runs"])
         assert example["description"]
-        read_qrels(example["qrels"])
-        for path in example["runs"]:
-            read_run(path)
+        for path, read in ((example["qrels"], read_qrels), *((run, read_run) for run in example["runs"])):
+            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            assert len(read(path)) == len(lines), path.name  # every line read, none dropped
     assert [p.name for p in examples["lecture"]["runs"]] == ["lecture_system1.run", "lecture_system2.run"]
 
 

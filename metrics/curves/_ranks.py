@@ -1,8 +1,4 @@
-"""Curves over the rank k: P@k and R@k, and DCG@k against the ideal DCG@k with nDCG@k.
-
-Both are re-exported by :mod:`metrics.curves`, whose documentation says how the curves are averaged over
-queries and padded past the end of a ranking.
-"""
+"""Curves over the rank k: P@k and R@k, and DCG@k against the ideal DCG@k with nDCG@k."""
 
 from __future__ import annotations
 
@@ -11,13 +7,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.curve_frames import IDEALS, _as_list, _check_gain, _concat, _depth, _grid_frame
-from metrics.errors import ValidationError
+from metrics.curves._frames import _as_list, _concat, _depth, _grid_frame
+from metrics.gains import check_gain
 from metrics.measures.ndcg import discount as discount_divisor
 from metrics.measures.ndcg import gains, ideal_grades
 from metrics.rankings import Rankings
-
-__all__ = ["precision_recall_at_k", "gain_curves"]
 
 
 def precision_recall_at_k(rankings: Rankings | Sequence[Rankings], depth: int | None = None,
@@ -145,9 +139,7 @@ def gain_curves(rankings: Rankings | Sequence[Rankings], gain: str = "linear", d
     1  2   8.89  11.42  0.78
     2  3  12.39  14.92  0.83
     """
-    _check_gain(gain, discount, base)
-    if ideal not in IDEALS:
-        raise ValidationError(f"ideal must be one of {IDEALS}, got {ideal!r}")
+    check_gain(gain, discount, base, ideal)
     rankings = _as_list(rankings, queries)
     depth = _depth(depth, rankings)
     ks = np.arange(1, depth + 1)

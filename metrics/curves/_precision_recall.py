@@ -1,40 +1,5 @@
-"""Curves over ranks and recall levels, as tidy tables a plotting function draws as they are.
-
-Every function takes one :class:`~metrics.rankings.Rankings` or a sequence of them (one per system) and
-returns a :class:`pandas.DataFrame` with the columns ``system``, ``query``, ``x`` and ``y`` (what to draw)
-followed by named copies of ``x`` and ``y`` and further columns meant for tooltips. All queries of all
-systems are computed at once from the flat ranked arrays; nothing loops over queries.
-
-=====================================  ==================  ==============================================
-function                               x                   y
-=====================================  ==================  ==============================================
-:func:`pr_curve`                       recall at rank i    precision at rank i (the saw-tooth)
-:func:`interpolated_pr`                recall              interpolated precision (rank points, envelope)
-:func:`eleven_point`                   recall level        interpolated precision at 0.0, 0.1, ..., 1.0
-:func:`precision_recall_at_k`          k                   P@k (R@k in the ``recall`` column)
-:func:`gain_curves`                    k                   nDCG@k (DCG@k and IDCG@k beside it)
-=====================================  ==================  ==============================================
-
-Averages over queries
----------------------
-The curves with a common x for every query (:func:`eleven_point`, :func:`precision_recall_at_k`,
-:func:`gain_curves`) also carry, per system, rows with ``query == "all"``: at each x the arithmetic mean
-of the per-query values, computed as :meth:`metrics.measures.Measure.aggregate` computes a measure's mean,
-so that an "all" point is the mean of the corresponding measure (see :func:`mean_over_queries`).
-
-* The mean runs over the queries the system was evaluated on, as in trec_eval: a query the run does not
-  answer is left out, so two systems may be averaged over different queries; with the
-  ``complete`` convention (trec_eval ``-c``) every judged query counts, with an empty ranking where the run
-  has none (all its points are then 0). Queries without relevant documents are kept (their precision,
-  recall and nDCG are 0), as the measures keep them.
-* Past the end of a ranking the curves are padded as the measures define them: P@k keeps dividing by k
-  (a short ranking is penalised), R@k and DCG@k stay constant, IDCG@k keeps growing until the ideal ranking
-  ends, so nDCG@k can fall after the last retrieved document.
-* The raw precision-recall curve has different recall points for each query and is never averaged point
-  by point; :func:`eleven_point` is the standard way to average it.
-
-A query named ``all`` would be confused with the average rows, as in trec_eval's output.
-"""
+"""The precision-recall curves: the raw saw-tooth, interpolated precision with its envelope, and the eleven
+interpolated points under each interpolation rule."""
 
 from __future__ import annotations
 
@@ -45,21 +10,16 @@ import numpy as np
 import pandas as pd
 
 from metrics.conventions import INTERPOLATIONS
-from metrics.curve_frames import (ALL, _as_list, _concat, _frame, _grade, _grid_frame, _repeat, _rule, at_x,
-                                  eleven_point_table, mean_over_queries, select_queries)
+from metrics.curves._frames import _as_list, _concat, _frame, _grid_frame, _repeat, _rule
 from metrics.errors import ValidationError
 from metrics.measures.interpolated import RECALL_LEVELS, interpolated_precision
-from metrics.rank_curves import gain_curves, precision_recall_at_k
-from metrics.rankings import Rankings
-
-__all__ = ["pr_curve", "interpolated_pr", "eleven_point", "eleven_point_rules", "precision_recall_at_k",
-           "gain_curves", "mean_over_queries", "eleven_point_table", "at_x", "select_queries", "ALL"]
+from metrics.rankings import Rankings, grades_or_nan
 
 # rule -> a, where recall x asks for k relevant documents when x lies between (k - a)/R and (k + 1 - a)/R
 _RULE_SHIFT = {"textbook": 1.0, "trec_eval-9": 0.9, "trec_eval-10": 0.5}
 
 
-# ---- public curves --------------------------------------------------------------------------------------
+# ---- curves --------------------------------------------------------------------------------------------
 def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
              queries: Sequence[str] | None = None) -> pd.DataFrame:
     """Precision and recall at every rank of every query: the raw, saw-toothed precision-recall curve.
@@ -114,7 +74,7 @@ def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
             "system": _repeat(r.system, len(seg)), "query": r.queries[seg].astype(object),
             "x": recall, "y": precision, "rank": pos, "recall": recall, "precision": precision,
             "docid": r.docids()[keep].astype(object) if keep.any() else np.empty(0, dtype=object),
-            "grade": _grade(r.rel[keep]), "relevant": r.relevant(rel)[keep]}))
+            "grade": grades_or_nan(r.rel[keep]), "relevant": r.relevant(rel)[keep]}))
     return _concat(frames)
 
 
@@ -192,7 +152,7 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
             "x": recall, "y": iprec, "kind": _repeat("rank", len(seg)), "recall": recall, "iprec": iprec,
             "needed": count, "precision": count / pos, "rank": pd.array(pos, dtype="Int64"),
             "docid": r.docids()[keep].astype(object) if keep.any() else np.empty(0, dtype=object),
-            "grade": _grade(r.rel[keep]), "relevant": pd.array(r.relevant(rel)[keep], dtype="boolean")})
+            "grade": grades_or_nan(r.rel[keep]), "relevant": pd.array(r.relevant(rel)[keep], dtype="boolean")})
 
         # the envelope: for k = 0..R, the recall interval asking for k relevant documents, and its value
         with_rel = np.flatnonzero(num_rel > 0)
@@ -312,6 +272,7 @@ def eleven_point_rules(rankings: Rankings | Sequence[Rankings], rules: Sequence[
     one relevant document (1.0), the other rules after two (0.5).
 
     >>> from metrics import rank_runs
+    >>> from metrics.curves import eleven_point_table
     >>> qrels = "1 0 d0 1\\n1 0 d1 1\\n1 0 d2 1\\n"
     >>> run = "".join(f"1 Q0 {d} {i + 1} {6 - i} s\\n" for i, d in enumerate(["d0", "x1", "x2", "x3", "d1", "d2"]))
     >>> table = eleven_point_table(eleven_point_rules(rank_runs(qrels, {"s": run}), average=False), "1")

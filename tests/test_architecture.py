@@ -1,0 +1,220 @@
+"""The layers of ARCHITECTURE.md, checked against every import in the code.
+
+The table between the ``layers`` markers of ARCHITECTURE.md is the one statement of what each package may
+import. Imports are read from the source with :mod:`ast`, so an import inside a function, a string given
+to ``importlib.import_module`` or ``__import__``, and one guarded by ``TYPE_CHECKING`` all count.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "ARCHITECTURE.md"
+_DYNAMIC = {("importlib", "import_module"), ("importlib.util", "find_spec"), (None, "__import__"),
+            (None, "import_module"), (None, "find_spec")}
+
+
+@lru_cache(maxsize=None)
+def layers() -> dict[str, dict[str, set[str]]]:
+    """``{package: {"may": {...}, "never": {...}}}`` from the table of ARCHITECTURE.md."""
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"<!-- layers:.*?-->(.*?)<!-- end layers -->", text, re.S)
+    if block is None:
+        raise AssertionError("ARCHITECTURE.md has no <!-- layers --> table")
+    table: dict[str, dict[str, set[str]]] = {}
+    for line in block.group(1).strip().splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        package = cells[0].strip("`")
+        names = [{n.strip().strip("`") for n in cell.split(",") if n.strip()} for cell in cells[2:4]]
+        table[package] = {"may": names[0], "never": names[1]}
+    return table
+
+
+def _modules(package: str) -> dict[str, Path]:
+    out = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+@lru_cache(maxsize=None)
+def all_modules() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for package in layers():
+        out.update(_modules(package))
+    return out
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def _typing_only(tree: ast.AST) -> set[int]:
+    """Ids of the nodes under ``if TYPE_CHECKING:`` (never run, so never part of an import cycle)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (_dotted(node.test) or "").endswith("TYPE_CHECKING"):
+            out.update(id(child) for stmt in node.body for child in ast.walk(stmt))
+    return out
+
+
+def imports_of(module: str, path: Path, *, typing: bool = True) -> list[tuple[int, str]]:
+    """Every module ``module`` names in an import: ``(line, dotted name)``, relative imports resolved and
+    ``from package import submodule`` counted as an import of the submodule; ``typing=False`` leaves out
+    the imports under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skip = set() if typing else _typing_only(tree)
+    is_package = path.name == "__init__.py"
+    here = module.split(".") if is_package else module.split(".")[:-1]
+    found: list[tuple[int, str]] = []
+    known = all_modules()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = here[: len(here) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append((node.lineno, base))
+            for alias in node.names:
+                if f"{base}.{alias.name}" in known:
+                    found.append((node.lineno, f"{base}.{alias.name}"))
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            if name is None:
+                continue
+            owner, _, attr = name.rpartition(".")
+            if ((owner or None), attr) in _DYNAMIC and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.append((node.lineno, arg.value))
+                elif isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant):
+                    found.append((node.lineno, str(arg.values[0].value).rstrip(".")))
+    return found
+
+
+def test_the_table_names_every_package():
+    on_disk = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests", "benchmarks"}
+    assert set(layers()) == on_disk
+
+
+@pytest.mark.parametrize("package", sorted(layers()))
+def test_each_package_imports_only_the_layers_below(package):
+    rules = layers()[package]
+    allowed = {package} | rules["may"]
+    ours = set(layers())
+    breaks = []
+    for module, path in _modules(package).items():
+        for line, name in imports_of(module, path):
+            top = name.split(".")[0]
+            if (top in ours and top not in allowed) or top in rules["never"]:
+                breaks.append(f"{path.relative_to(ROOT)}:{line}: imports {name}")
+    assert breaks == []
+
+
+def test_the_checker_sees_hidden_imports(tmp_path):
+    """The rules above would catch an import inside a function and one through importlib."""
+    source = ("import importlib\n\ndef f():\n    from rankscope.commands import compare\n"
+              "    importlib.import_module('dashboard.report')\n    importlib.import_module(f'dashboard.{x}')\n")
+    path = tmp_path / "m.py"
+    path.write_text(source)
+    names = sorted(name for _, name in imports_of("metrics.m", path))
+    assert names == ["dashboard", "dashboard.report", "importlib", "rankscope.commands",
+                     "rankscope.commands.compare"]
+
+
+def _graph() -> dict[str, set[str]]:
+    known = all_modules()
+    graph: dict[str, set[str]] = {m: set() for m in known}
+    for module, path in known.items():
+        for _, name in imports_of(module, path, typing=False):
+            target = name
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != module:
+                graph[module].add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    out.append(sorted(component))
+    return out
+
+
+def _is_reexport(module: str, target: str) -> bool:
+    """A package's ``__init__`` importing its own submodules is how a package publishes its API."""
+    return all_modules()[module].name == "__init__.py" and target.startswith(module + ".")
+
+
+def test_no_import_cycles_between_modules():
+    graph = {m: {t for t in targets if not _is_reexport(m, t)} for m, targets in _graph().items()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_path_the_document_names_exists():
+    text = DOC.read_text(encoding="utf-8")
+    paths = set(re.findall(r"`((?:metrics|dashboard|rankscope|sample_data|tests|benchmarks)/[\w/.]*)`", text))
+    assert paths, "ARCHITECTURE.md names no file"
+    assert sorted(p for p in paths if not (ROOT / p).exists()) == []
