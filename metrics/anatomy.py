@@ -312,7 +312,7 @@ def _max_grade(given: int | None, top: int) -> int:
         return max(top, 1)
     if isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1:
         raise ValidationError(f"err_max_grade must be a whole number >= 1, got {given!r}")
-    return int(given)
+    return min(int(given), int(np.iinfo(np.int64).max))  # grades are int64: a larger g_max caps none either
 
 
 def _codes(values: Sequence, name: str) -> np.ndarray:

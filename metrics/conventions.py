@@ -24,7 +24,13 @@ from typing import Any
 
 from metrics.errors import ValidationError
 
-__all__ = ["Conventions", "PRESETS", "INTERPOLATIONS", "TREC_EVAL_VERSIONS"]
+__all__ = ["Conventions", "DEPTHS", "INTERPOLATIONS", "PRESETS", "RELEVANCE_LEVELS", "TREC_EVAL_VERSIONS"]
+
+RELEVANCE_LEVELS = (-1000, 1000)
+"""The smallest and largest ``relevance_level`` (trec_eval ``-l``): negative grades are legal in qrels, so
+negative levels are too."""
+DEPTHS = (1, 1_000_000_000)
+"""The smallest and largest ``depth`` (trec_eval ``-M``); None, for every document, is always allowed."""
 
 INTERPOLATIONS = ("trec_eval-9", "trec_eval-10", "textbook")
 PRESETS: dict[str, dict[str, Any]] = {
@@ -46,9 +52,10 @@ class Conventions:
         Sets ``score_dtype`` and ``interpolation`` unless they are given explicitly.
     relevance_level : int, default=1
         Minimum grade for a document to count as relevant in binary measures (trec_eval ``-l``). nDCG
-        ignores it, as in trec_eval: it uses the grades as gains.
+        ignores it, as in trec_eval: it uses the grades as gains. From -1000 to 1000 (``RELEVANCE_LEVELS``).
     depth : int or None, default=None
-        Evaluate only the top ``depth`` documents of each ranking (trec_eval ``-M``); None keeps all.
+        Evaluate only the top ``depth`` documents of each ranking (trec_eval ``-M``); None keeps all. From 1
+        to 10**9 (``DEPTHS``).
     judged_only : bool, default=False
         Drop retrieved documents that have no judgment before evaluating (trec_eval ``-J``); the
         remaining documents keep their order.
@@ -81,10 +88,9 @@ class Conventions:
             raise ValidationError(f"score_dtype must be 'float32' or 'float64', got {self.score_dtype!r}")
         if self.interpolation not in INTERPOLATIONS:
             raise ValidationError(f"interpolation must be one of {INTERPOLATIONS}, got {self.interpolation!r}")
-        if not isinstance(self.relevance_level, int) or isinstance(self.relevance_level, bool):
-            raise ValidationError(f"relevance_level must be an integer, got {self.relevance_level!r}")
-        if self.depth is not None and (not isinstance(self.depth, int) or self.depth < 1):
-            raise ValidationError(f"depth must be a positive integer or None, got {self.depth!r}")
+        _check_integer("relevance_level", self.relevance_level, RELEVANCE_LEVELS)
+        if self.depth is not None:
+            _check_integer("depth", self.depth, DEPTHS)
 
     @classmethod
     def coerce(cls, conventions: "Conventions | None" = None, **options: Any) -> "Conventions":
@@ -112,3 +118,18 @@ class Conventions:
         if self.complete:
             parts.append("complete topics")
         return ", ".join(parts)
+
+
+def _check_integer(name: str, value: Any, bounds: tuple[int, int]) -> None:
+    """Refuse anything but an integer within ``bounds`` (inclusive), naming the field and the range."""
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValidationError(f"{name}: expected an integer from {low} to {high}, found {_short(value)}")
+
+
+def _short(value: Any) -> str:
+    """A value as a short text for a message (an integer of thousands of digits is not converted to text)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value) if value.bit_length() <= 128 else f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

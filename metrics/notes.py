@@ -85,18 +85,18 @@ def _tags(topic: str, tags: Any) -> list[str]:
         tags = tags.split(",")
     if not isinstance(tags, (list, tuple)):
         raise ValidationError(f"notes[{topic!r}]['tags']: expected a list of text, got {type(tags).__name__}")
-    clean: list[str] = []
+    clean: dict[str, None] = {}  # ordered and de-duplicated in constant time per tag
     for tag in tags:
         if not isinstance(tag, str):
             raise ValidationError(f"notes[{topic!r}]['tags']: tags must be text, got {type(tag).__name__}")
         tag = tag.strip()
         if len(tag) > MAX_TAG:
             raise ValidationError(f"notes[{topic!r}]: a tag is longer than {MAX_TAG} characters")
-        if tag and tag not in clean:
-            clean.append(tag)
-    if len(clean) > MAX_TAGS:
-        raise ValidationError(f"notes[{topic!r}]: at most {MAX_TAGS} tags, got {len(clean)}")
-    return clean
+        if tag:
+            clean[tag] = None
+            if len(clean) > MAX_TAGS:
+                raise ValidationError(f"notes[{topic!r}]: expected at most {MAX_TAGS} tags, found more")
+    return list(clean)
 
 
 def _comment(topic: str, comment: Any) -> str:

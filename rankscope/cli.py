@@ -2,7 +2,9 @@
 
 Each subcommand lives in ``rankscope/commands/<name>.py`` with ``register(subparsers)`` and ``run(args)``;
 this module only assembles them. Errors rankscope raises on bad input (``RankscopeError``) print one line
-on stderr and exit with status 2; no traceback.
+on stderr and exit with status 2; no traceback. Run as the program, SIGINT and SIGTERM stop it cleanly: the
+command unwinds (a file being written is left out, the old one kept), its child processes are ended, and it
+exits with status 130 or 143, as a shell reports a command stopped by those signals, with no traceback.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import argparse
 import importlib
 import os
 import pkgutil
+import signal
 import sys
+import time
 from typing import NoReturn
 
 from metrics.errors import RankscopeError
@@ -40,13 +44,107 @@ def main(argv: list[str] | None = None) -> int:
     _use_system_allocator()  # run as the `rankscope` program: this process is ours to configure
     if not _is_program():
         return _run(sys.argv[1:])
+    _stop_on_signals()
     try:  # ... and to end
         status = _run(sys.argv[1:])
     except SystemExit as exit_:  # argparse: --help, or a usage error
         status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
         if not isinstance(exit_.code, (int, type(None))):
             print(exit_.code, file=sys.stderr)
+    except Stopped as stop:
+        status = 128 + stop.signum
+        _end_children()
     _end_process(status)
+
+
+class Stopped(BaseException):
+    """The program was asked to stop (SIGINT or SIGTERM): raised where it runs, so that everything it was
+    doing unwinds; a BaseException, so that no ``except Exception`` takes it for an error of the work."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _stop_on_signals() -> None:
+    """Turn SIGINT and SIGTERM into :class:`Stopped`; a second signal while unwinding is ignored."""
+
+    def stop(signum, frame):
+        for other in STOP_SIGNALS:
+            signal.signal(other, signal.SIG_IGN)
+        raise Stopped(signum)
+
+    for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by who started us (`nohup`, `&` in sh)
+            signal.signal(signum, stop)
+
+
+def _end_children(grace: float = 5.0) -> None:
+    """End the processes this one started, and theirs (a browser that renders figures): SIGTERM, up to
+    ``grace`` seconds, then SIGKILL. Reads the process table in ``/proc``; where there is none, nothing."""
+    mine = _descendants(os.getpid())
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        for pid in mine:
+            try:
+                os.kill(pid, signum)
+            except (ProcessLookupError, PermissionError):
+                pass
+        deadline = time.monotonic() + grace
+        while mine and time.monotonic() < deadline:
+            _reap()
+            mine = [pid for pid in mine if _alive(pid)]
+            time.sleep(0.05)
+        if not mine:
+            return
+
+
+def _descendants(root: int) -> list[int]:
+    """The live processes below ``root`` in the process tree (from ``/proc``; empty where there is none)."""
+    parents = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode("ascii", "replace")
+        except OSError:  # ended while the table was read
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # "pid (comm) state ppid ...": comm may hold spaces
+        if fields[0] != "Z":
+            parents[int(entry)] = int(fields[1])
+    found, frontier = [], [root]
+    while frontier:
+        children = [pid for pid, parent in parents.items() if parent in frontier]
+        found.extend(children)
+        frontier = children
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read().decode("ascii", "replace")
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+def _reap() -> None:
+    """Collect the exit status of ended children, so that none stays a zombie of this process."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def _is_program() -> bool:

@@ -3,7 +3,8 @@
 :func:`report_files` turns one :class:`~metrics.report.ReportData` into ``{file name: bytes}``,
 each file carrying the manifest (or sitting beside ``manifest.json``, for CSV); :func:`write_files` writes
 them into a directory (``rankscope report --exports DIR``) and :func:`dashboard.exports.zip_bytes` makes one
-download of them.
+download of them. Each file is written whole or not at all (:func:`metrics.files.write_atomic`): a write that fails or is
+interrupted leaves the file that was there before.
 
 =======================  ==================================================================================
 ``report.html``          the self-contained report (the manifest embedded)
@@ -31,6 +32,7 @@ import pandas as pd
 
 from metrics import RankscopeError
 from metrics.compare import to_csv, to_latex, to_markdown
+from metrics.files import write_atomic
 from metrics.report import ReportData
 
 from dashboard.exports.images import figure_images
@@ -114,7 +116,7 @@ def write_files(directory: str | os.PathLike, files: dict[str, bytes]) -> list[P
             if base not in path.parents:
                 raise RankscopeError(f"refusing to write {name!r} outside {root}")
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
+            write_atomic(path, content)
             written.append(root / name)
     except OSError as err:
         raise RankscopeError(f"cannot write into {root}: {err.strerror or err}") from None

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from metrics.conventions import Conventions
 from metrics.evaluate import DEFAULT_MEASURES
+from metrics.files import write_atomic
 from metrics.manifest import Manifest
 from metrics.report import GAIN_DEPTH, ReportData, Source, compute_report
 
@@ -62,7 +62,7 @@ def build_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source], m
 def write_report(path: str | os.PathLike, *args: Any, **kwargs: Any) -> int:
     """Write :func:`build_report`'s HTML to ``path`` (UTF-8); returns the size in bytes."""
     text = build_report(*args, **kwargs).encode("utf-8")
-    Path(path).write_bytes(text)
+    write_atomic(path, text)
     return len(text)
 
 

@@ -13,6 +13,9 @@ from metrics.errors import ValidationError
 from metrics.rankings import Rankings
 
 ALL = "all"
+MAX_DEPTH = 100_000
+"""The largest ``depth`` a curve over ranks takes: its frame has ``depth`` rows per query, whatever the
+rankings hold (without a depth, the longest ranking sets it, however long)."""
 LEVEL_NAMES = tuple(f"{level / 10:.1f}" for level in range(11))
 
 
@@ -47,9 +50,16 @@ def _depth(depth: int | None, rankings: list[Rankings]) -> int:
     if depth is None:
         longest = max((int(r.num_ret.max()) if r.n_queries else 0) for r in rankings)
         return max(longest, 1)
-    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or depth < 1:
-        raise ValidationError(f"depth must be a positive integer or None, got {depth!r}")
+    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
+        raise ValidationError(f"depth must be an integer from 1 to {MAX_DEPTH} or None, got {_shown(depth)}")
     return int(depth)
+
+
+def _shown(value) -> str:
+    """A value for a message: an integer too long to read is given by its size."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        return f"an integer of {value.bit_length()} bits"
+    return repr(value)
 
 
 def _repeat(value: str, n: int) -> np.ndarray:

@@ -23,7 +23,8 @@ def precision_recall_at_k(rankings: Rankings | Sequence[Rankings], depth: int | 
     ----------
     rankings : Rankings or sequence of Rankings
     depth : int, optional
-        Largest k (default: the length of the longest ranking of any system, at least 1).
+        Largest k, at most :data:`MAX_DEPTH` (default: the length of the longest ranking of any system, at
+        least 1).
     rel : int, optional
         Minimum grade counted as relevant (default: the conventions' relevance level).
     average : bool, default=True
@@ -94,7 +95,8 @@ def gain_curves(rankings: Rankings | Sequence[Rankings], gain: str = "linear", d
         The ideal ranking: every judged document of the query sorted by grade (trec_eval), or only the
         retrieved ones re-sorted (each run its own yardstick, inflated nDCG; shown for teaching).
     depth : int, optional
-        Largest k (default: the length of the longest ranking of any system, at least 1).
+        Largest k, at most :data:`MAX_DEPTH` (default: the length of the longest ranking of any system, at
+        least 1).
     average : bool, default=True
         Add, per system, the rows of ``query == "all"``: the means over queries at each k.
     queries : sequence of str, optional

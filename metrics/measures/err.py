@@ -41,6 +41,7 @@ class ERR(Measure):
         keep = np.ones(len(hits.index), dtype=bool) if self.cutoff is None else hits.pos <= self.cutoff
         seg, pos = hits.seg[keep], hits.pos[keep].astype(np.float64)
         top = self.max_grade if self.max_grade is not None else max(r.max_grade, 1)
+        top = min(top, np.iinfo(np.int64).max)  # grades are int64: a larger g_max caps none of them either
         grade = np.minimum(r.rel[hits.index[keep]], top).astype(np.float64)
         with np.errstate(over="ignore", invalid="ignore"):  # past grade 1023, 2**grade overflows: NaN
             stop = (np.exp2(grade) - 1.0) / np.exp2(top)

@@ -32,12 +32,15 @@ class F(Measure):
 
     def compute(self, r) -> np.ndarray:
         found = r.hits(self.rel).count(r.n_queries, self.cutoff)
-        shown = r.num_ret if self.cutoff is None else np.full(r.n_queries, self.cutoff)
+        shown = r.num_ret if self.cutoff is None else np.full(r.n_queries, float(self.cutoff))  # k may pass int64
         num_rel = r.num_rel(self.rel)
         out = np.zeros(r.n_queries)
         ok = found > 0
         p = found[ok] / shown[ok]
         rec = found[ok] / num_rel[ok]
         b2 = self.beta * self.beta
-        out[ok] = (b2 + 1.0) * p * rec / (b2 * p + rec)
+        if np.isinf(b2):  # beta past 1e154: the limit of F as beta grows, recall
+            out[ok] = rec
+        else:
+            out[ok] = (b2 + 1.0) * p * rec / (b2 * p + rec)
         return out

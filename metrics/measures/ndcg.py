@@ -114,6 +114,8 @@ def check_gain_map(measure: Measure) -> None:
     except (TypeError, ValueError):
         raise ValidationError(f"{measure.name}: gain_map must be ((grade, gain), ...), "
                               f"got {measure.gain_map!r}") from None
+    if not all(np.isfinite(gain) for _, gain in pairs):
+        raise ValidationError(f"{measure.name}: gain_map needs finite gains, got {measure.gain_map!r}")
     if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
         raise ValidationError(f"{measure.name}: gain_map needs distinct grades >= 0, got {measure.gain_map!r}")
     chosen = {"gain": measure.gain, "discount": measure.discount,

@@ -33,6 +33,8 @@ class RelP(Measure):
 
     def compute(self, r) -> np.ndarray:
         found = r.hits(self.rel).count(r.n_queries, self.cutoff)
-        k = r.num_ret if self.cutoff is None else np.full(r.n_queries, self.cutoff)
-        best = np.minimum(k, r.num_rel(self.rel))
+        num_rel = r.num_rel(self.rel)
+        # min(k, R) is at most R: a cutoff past every R is capped there (a Python int may exceed int64)
+        k = r.num_ret if self.cutoff is None else np.full(r.n_queries, min(self.cutoff, int(num_rel.max(initial=0))))
+        best = np.minimum(k, num_rel)
         return np.divide(found, best, out=np.zeros_like(found), where=best > 0)

@@ -37,7 +37,8 @@ class Rprec(Measure):
         if self.multiple is None:
             k = num_rel
         else:
-            k = np.floor(self.multiple * num_rel.astype(np.float64) + 0.9).astype(np.int64)
+            with np.errstate(over="ignore"):  # k as a whole float: m * R past int64 (or infinite) pads to 0
+                k = np.floor(self.multiple * num_rel.astype(np.float64) + 0.9)
         hits = r.hits(self.rel)
         found = np.bincount(hits.seg[hits.pos <= k[hits.seg]], minlength=r.n_queries).astype(np.float64)
         return np.divide(found, k, out=np.zeros(r.n_queries), where=k > 0)

@@ -33,7 +33,7 @@ def _value(cls: type[Measure], spelling: Trec, raw: str) -> object:
         if param.type is float:
             return float(raw)
         return param.type(raw)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: "1e400" and "inf" as a cutoff
         raise UnknownMeasureError(f"measure {spelling.name}: cannot read parameter {raw!r} as "
                                   f"{param.type.__name__}") from None
 

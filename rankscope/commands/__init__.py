@@ -26,6 +26,9 @@ from metrics.flags import (
 if TYPE_CHECKING:
     from metrics.conventions import Conventions
 
+MAX_RESAMPLES = 10_000_000
+"""The most resamples ``--resamples`` takes: the permutation and bootstrap tests loop over them."""
+
 
 def _add(p: argparse.ArgumentParser, rows: Iterable[Flag], help: Mapping[str, str]) -> None:
     """Add the rows to a parser: their flag, destination, type, default, choices and help."""
@@ -64,13 +67,34 @@ def add_significance_flags(p: argparse.ArgumentParser, settings: Iterable[str] |
 
 
 def conventions_of(args: argparse.Namespace) -> Conventions:
-    """The conventions the convention flags of ``args`` give."""
-    return conventions_from(vars(args))
+    """The conventions the convention flags of ``args`` give; a value out of range names its flag."""
+    from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
+
+    values = vars(args)
+    for row in CONVENTION_FLAGS:
+        bounds = {"depth": DEPTHS, "relevance_level": RELEVANCE_LEVELS}.get(row.field)
+        value = values.get(row.dest)
+        if bounds is not None and value is not None and (row.minimum is None or value >= row.minimum):
+            check_range(row.flag, value, *bounds)  # below the flag's minimum: the flag's own message
+    return conventions_from(values)
 
 
 def significance_settings_of(args: argparse.Namespace) -> dict[str, Any]:
     """The significance-test settings the test flags of ``args`` give (keywords of ``compare_systems``)."""
+    if getattr(args, "n_resamples", None) is not None:
+        check_range("--resamples", args.n_resamples, 1, MAX_RESAMPLES)
     return settings_from(vars(args))
+
+
+def check_range(flag: str, value: int, low: int, high: int, also: str = "") -> int:
+    """``value`` if ``low <= value <= high``, else a one-line :class:`~metrics.errors.ValidationError` that
+    names the flag and the range (``also``: what else the flag takes, e.g. "; omit it for ...")."""
+    from metrics.errors import ValidationError
+
+    if not low <= value <= high:
+        shown = f"an integer of {value.bit_length()} bits" if abs(value) >= 10**30 else str(value)
+        raise ValidationError(f"{flag}: expected an integer from {low} to {high}{also}, found {shown}")
+    return value
 
 
 def convention_args(args: argparse.Namespace) -> list[str]:

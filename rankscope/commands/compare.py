@@ -43,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.runs) < 2:
         raise ValidationError("compare needs at least two runs")
+    settings = significance_settings_of(args)
     per_query = evaluate(args.qrels, list(args.runs), list(args.measures or DEFAULT_MEASURES),
                          conventions=conventions_of(args))
-    comparison = compare_systems(per_query, **significance_settings_of(args))
+    comparison = compare_systems(per_query, **settings)
     means = aggregate(per_query)
     out = sys.stdout
     if args.format == "csv":

@@ -7,7 +7,7 @@ import sys
 
 from metrics.conventions import INTERPOLATIONS
 from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
-from rankscope.commands import add_convention_flags, rank
+from rankscope.commands import add_convention_flags, check_range, rank
 from rankscope.commands.anatomy import write_frame
 
 __all__ = ["register", "run", "KINDS"]
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
     p.add_argument("--query", metavar="Q", default=None,
                    help="only this query's rows (default: every query, and the averages)")
     p.add_argument("--depth", dest="curve_depth", type=int, default=None, metavar="K",
-                   help="largest k of the dcg and pk curves (default: the longest ranking)")
+                   help="largest k of the dcg and pk curves, 1 to 100000 (default: the longest ranking)")
     p.add_argument("--interpolation", choices=INTERPOLATIONS, default=None,
                    help="interpolation rule of the interpolated and 11pt curves (default: that of --compat)")
     p.add_argument("--gain", choices=list(GAINS), default=TREC_EVAL["gain"],
@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from metrics import curves
     from metrics.errors import ValidationError
 
+    if args.curve_depth is not None:
+        check_range("--depth", args.curve_depth, 1, curves.MAX_DEPTH, " (omit it for the longest ranking)")
     rankings = rank(args, args.runs)
     if args.query is not None and not any(args.query in set(r.queries.tolist()) for r in rankings):
         raise ValidationError(f"query {args.query!r} was not evaluated for any run (a run must answer it and "

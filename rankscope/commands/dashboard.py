@@ -32,7 +32,7 @@ def command(port: int = 8501, address: str = "127.0.0.1", headless: bool = False
     return [sys.executable, "-m", "streamlit", "run", str(app),
             "--server.address", address, "--server.port", str(port),
             "--server.headless", "true" if headless else "false",
-            "--server.maxUploadSize", "2048", "--server.maxMessageSize", "1024",
+            "--server.maxUploadSize", "2048", "--server.maxMessageSize", "1024", "--server.disconnectedSessionTTL", "30",
             "--browser.gatherUsageStats", "false", "--server.showEmailPrompt", "false",
             "--client.toolbarMode", "minimal",
             "--theme.base", "light"]

@@ -9,9 +9,9 @@ import argparse
 import importlib.util
 import shlex
 import sys
-from pathlib import Path
 
-from rankscope.commands import add_convention_flags, add_significance_flags, convention_args, significance_args
+from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
+                                significance_args)
 
 __all__ = ["register", "run"]
 
@@ -58,7 +58,6 @@ def _invocation(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.conventions import Conventions
     from metrics.errors import RankscopeError
     from metrics.evaluate import DEFAULT_MEASURES
     from metrics.report import compute_report
@@ -67,13 +66,13 @@ def run(args: argparse.Namespace) -> int:
         raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'")
     try:
         from dashboard.report import render_report, report_files, write_files
+        from metrics.files import write_atomic
     except ImportError as err:
         if getattr(err, "name", None) and str(err.name).split(".")[0] == "plotly":
             raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None
         raise
 
-    conventions = Conventions(preset=args.compat, relevance_level=args.relevance_level, depth=args.depth,
-                              judged_only=args.judged_only, complete=args.complete)
+    conventions = conventions_of(args)
     report = compute_report(args.qrels, list(args.runs), args.measures or list(DEFAULT_MEASURES), conventions,
                             baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
                             seed=args.seed, command=_invocation(args))
@@ -83,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     else:
         try:
-            Path(args.output).write_bytes(data)
+            write_atomic(args.output, data)
         except OSError as err:
             raise RankscopeError(f"cannot write {args.output}: {err.strerror or err}") from None
         print(f"wrote {shlex.quote(args.output)} ({len(data) / 1024:.0f} KB)", file=sys.stderr)

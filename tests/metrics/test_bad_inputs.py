@@ -31,7 +31,7 @@ def reader(name: str):
 
 
 def test_every_corpus_file_has_one_entry():
-    files = {p.name for p in BAD.iterdir()} - {"make.py", "cases.json"}
+    files = {p.name for p in BAD.iterdir()} - {"make.py", "cases.json", "sessions"}  # sessions: test_sessions.py
     assert files == set(CASES)
     assert len(MANIFEST["cases"]) == len(CASES)
     for case in MANIFEST["cases"]:
@@ -135,3 +135,43 @@ def test_duplicate_policies_on_the_corpus():
         assert run.frame.set_index("docid").loc["FT934-5418", "score"] == score
     qrels = read_qrels(BAD / "duplicate_doc.qrels", duplicates="last")
     assert qrels.frame.set_index("docid").loc["FT934-5418", "relevance"] == 2
+
+
+OPTIONS = MANIFEST["options"]
+
+
+def _one_gigabyte() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def _rankscope(argv: list[str]) -> subprocess.CompletedProcess:
+    """``python -m rankscope`` on ``argv`` ({qrels}, {run}, {run2}: reference files), in 1 GB of address space."""
+    files = {"{qrels}": str(REF_QRELS), "{run}": str(REF_RUN), "{run2}": str(BAD / "tabs.run")}
+    return subprocess.run([sys.executable, "-m", "rankscope", *(files.get(a, a) for a in argv)],
+                          capture_output=True, text=True, preexec_fn=_one_gigabyte, timeout=120)
+
+
+def _unlabelled(text: str) -> list[str]:
+    """Output lines without trec_eval's first column (the measure's label); other lines as they are."""
+    return [line.split("\t", 1)[-1] for line in text.splitlines()]
+
+
+def test_every_option_case_has_one_outcome():
+    for case in OPTIONS:
+        assert case["case"] and case["argv"]
+        assert ("error" in case) != ("same_as" in case), case["case"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="address-space limits need resource.setrlimit")
+@pytest.mark.parametrize("case", OPTIONS, ids=[c["case"] for c in OPTIONS])
+def test_option_values_within_one_gigabyte(case):
+    done = _rankscope(case["argv"])
+    if "error" in case:
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", case["error"] + "\n")
+        return
+    assert done.returncode == 0, done.stderr
+    same = _rankscope(case["same_as"])
+    assert same.returncode == 0, same.stderr
+    assert done.stdout and _unlabelled(done.stdout) == _unlabelled(same.stdout)

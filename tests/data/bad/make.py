@@ -77,7 +77,12 @@ CASES: dict[str, bytes] = {
     "ties_100k.run.gz": gz("".join(f"301 Q0 D{i} 1 1.0 tied\n" for i in range(100_000)).encode()),
     "rank_contradicts.run": b"301 Q0 FT934-5418 2 12.5 bm25\n301 Q0 LA052390-0123 1 11.25 bm25\n"
                             b"302 Q0 FBIS3-10082 1 9.0 bm25\n",
+    "rank_reorders_ties.run": b"301 Q0 FT934-5418 1 12.5 bm25\n301 Q0 LA052390-0123 2 12.5 bm25\n"
+                              b"302 Q0 FBIS3-10082 1 9.0 bm25\n",
+    "huge_rank.run": b"301 Q0 FT934-5418 1000000000000000000000000000000 12.5 bm25\n"
+                     b"301 Q0 LA052390-0123 99999999999999999999 11.25 bm25\n302 Q0 FBIS3-10082 1e400 9.0 bm25\n",
     "no_relevant.qrels": b"301 0 FT934-5418 1\n302 0 FBIS3-10082 0\n",
+    "huge_grades.qrels": b"301 0 FT934-5418 999999999\n301 0 LA052390-0123 0\n302 0 FBIS3-10082 2147483648\n",
     "unicode_docids.run": ("301 Q0 caf\u00e9 1 5 s\n301 Q0 \u65e5\u672c\u8a9e 2 4 s\n301 Q0 a\u00a0b 3 3 s\n"
                            "301 Q0 \u202eexe.txt 4 2 s\n301 Q0 \U0001f600 5 1 s\n").encode(),
     "markdown_docids.run": ("301 Q0 **bold** 1 5 s\n301 Q0 [x](javascript:alert(1)) 2 4 s\n"

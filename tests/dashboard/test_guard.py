@@ -1,0 +1,113 @@
+"""The worker of dashboard.guard: its value, its limits turned into one-line errors, and a parent that goes on."""
+
+from __future__ import annotations
+
+import gzip
+import multiprocessing
+import os
+import time
+
+import pytest
+
+import metrics
+from dashboard import guard
+from sample_data import demo_paths
+
+RUN = demo_paths()[1][0]
+
+
+def _one_line(err: Exception) -> str:
+    message = str(err)
+    assert "\n" not in message and "Traceback" not in message
+    return message
+
+
+def _parent_goes_on() -> None:
+    """Another call works, and no worker is left behind."""
+    data = RUN.read_bytes()
+    run = guard.call(RUN.name, metrics.read_run, data, name=RUN.name)
+    assert run.table.num_rows == metrics.read_run(data, name=RUN.name).table.num_rows
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_returns_what_the_function_returns():
+    data = RUN.read_bytes()
+    here = metrics.read_run(data, name=RUN.name)
+    there = guard.call(RUN.name, metrics.read_run, data, name=RUN.name)
+    assert there.name == here.name and there.table.equals(here.table)
+
+
+def test_a_parsed_file_comes_back_memory_mapped_with_its_name_and_tag(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_FROM_MB", "0.001")
+    data = RUN.read_bytes()
+    here = metrics.read_run(data, name=RUN.name)
+    there = guard.parse(metrics.read_run, data, RUN.name)
+    assert (there.name, there.tag) == (here.name, here.tag) and there.table.equals(here.table)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_gzip_bomb_parsed_through_a_file_stops_at_the_ceiling(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "600")
+    bomb = gzip.compress(b"401 0 doc 1\n" * 20_000_000, compresslevel=1)
+    with pytest.raises(guard.LimitError, match=r"^bomb\.qrels: needs more than 600 MB"):
+        guard.parse(metrics.read_qrels, bomb, "bomb.qrels")
+    _parent_goes_on()
+
+
+def test_past_the_memory_ceiling_the_caller_gets_one_line_and_the_parent_goes_on(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "600")
+    with pytest.raises(guard.LimitError) as caught:
+        guard.call("huge.qrels", bytearray, 8 << 30)
+    message = _one_line(caught.value)
+    assert message.startswith("huge.qrels: ") and "600 MB" in message and "RANKSCOPE_WORKER_MEMORY_MB" in message
+    assert isinstance(caught.value, metrics.RankscopeError)
+    _parent_goes_on()
+
+
+def test_a_worker_killed_without_an_answer_is_reported_as_past_the_ceiling(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "700")
+    with pytest.raises(guard.LimitError) as caught:
+        guard.call("huge.run", os.abort)
+    message = _one_line(caught.value)
+    assert message.startswith("huge.run: ") and "700 MB" in message and "status -6" in message
+    _parent_goes_on()
+
+
+def test_past_the_time_limit_the_worker_is_killed(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "0.5")
+    start = time.monotonic()
+    with pytest.raises(guard.LimitError) as caught:
+        guard.call("slow.run", time.sleep, 60)
+    assert time.monotonic() - start < 10
+    message = _one_line(caught.value)
+    assert message.startswith("slow.run: ") and "0.5 s" in message and "RANKSCOPE_WORKER_SECONDS" in message
+    _parent_goes_on()
+
+
+def test_a_gzip_bomb_stops_at_the_ceiling(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "600")
+    bomb = gzip.compress(b"401 0 doc 1\n" * 20_000_000, compresslevel=1)  # 3 MB that expand to 240 MB
+    assert guard.small(b"401 0 doc 1\n") and not guard.small(bomb)
+    with pytest.raises(guard.LimitError, match=r"^bomb\.qrels: needs more than 600 MB"):
+        guard.call("bomb.qrels", metrics.read_qrels, bomb, name="bomb.qrels", in_process=guard.small(bomb))
+    _parent_goes_on()
+
+
+def test_errors_on_bad_input_keep_their_class_and_message():
+    with pytest.raises(metrics.ParseError, match=r"^broken\.run:2: ") as caught:
+        guard.call("broken.run", metrics.read_run, b"401 Q0 d 1 2.0 x\n401 Q0 e 2\n", name="broken.run")
+    assert caught.value.line == 2
+    with pytest.raises(metrics.UnknownMeasureError):
+        guard.call("a measure", metrics.parse_measure, "nDCG@@")
+
+
+def test_limits_come_from_the_environment(monkeypatch):
+    assert guard.limits() == guard.Limits()
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "1024")
+    monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "30")
+    monkeypatch.setenv("RANKSCOPE_WORKER_FROM_MB", "0.5")
+    assert guard.limits() == guard.Limits(memory_mb=1024, seconds=30.0, in_process_bytes=500_000)
+    assert not guard.small(b"x" * 600_000)
+    monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "soon")
+    with pytest.raises(metrics.ValidationError, match="RANKSCOPE_WORKER_SECONDS='soon': expected a positive number"):
+        guard.limits()

@@ -1,0 +1,120 @@
+"""One session's hostile upload against a shared server: its own one-line error, and everyone else served.
+
+The server runs with a worker memory ceiling of 600 MB. Tab 1 has the demo collection loaded and uploads
+a gzip qrels of about 1 MB that expands to 480 MB of lines (reading it in the server's process would take
+several GB). Tab 1 must show a one-line error naming the file and the limit, with no exception and its
+demo collection still loaded; tab 2, another session on the same server, must get the demo's numbers on the
+overview while and after tab 1's upload is read.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import zlib
+
+import pytest
+
+from metrics import aggregate, evaluate, system_name
+from sample_data import demo_paths
+from tests import processes
+from tests.e2e.test_browser import ROOT, VIEWPORT, _free_port, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.test_soak import CHART_DATA
+
+pytestmark = pytest.mark.browser
+CEILING_MB = 600
+
+
+def _bomb(lines: int = 40_000_000) -> bytes:
+    """A gzip qrels of about 1 MB holding ``lines`` lines."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunk = b"401 0 doc 1\n" * 100_000
+    return b"".join(packer.compress(chunk) for _ in range(lines // 100_000)) + packer.flush()
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    env = {**os.environ, "RANKSCOPE_WORKER_MEMORY_MB": str(CEILING_MB)}
+    proc = processes.start(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("streamlit did not start within 60 s")
+                try:
+                    proc.wait(timeout=0.3)
+                    pytest.fail(f"streamlit exited with status {proc.returncode}")
+                except subprocess.TimeoutExpired:
+                    pass
+        yield f"http://127.0.0.1:{port}", proc
+    finally:
+        processes.stop(proc)
+
+
+def _demo_means(measure: str) -> dict[str, float]:
+    qrels, runs = demo_paths()
+    means = aggregate(evaluate(qrels, {system_name(p.name): p for p in runs}, [measure]))
+    return dict(zip(means["system"], means["value"]))
+
+
+def _shows_the_demo_means(tab) -> None:
+    expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
+    _settled(tab)
+    expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
+    expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+    measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
+    shown = {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
+    expected = _demo_means(measure)
+    assert shown.keys() == expected.keys()
+    for system, value in expected.items():
+        assert shown[system] == pytest.approx(value, rel=0, abs=1e-12), system
+
+
+def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(server, browser):  # noqa: F811
+    url, proc = server
+    first, second = (browser.new_context(viewport=VIEWPORT) for _ in range(2))
+    try:
+        tab = first.new_page()
+        tab.goto(f"{url}/data")
+        _settled(tab)
+        expect(tab.get_by_text("demo collection", exact=False).first).to_be_visible()
+        figures = tab.locator('[data-testid="stMetricValue"]')
+        expect(figures).to_have_count(3)
+        systems, judgments = figures.first.inner_text(), figures.nth(2).inner_text()
+
+        tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(
+            files=[{"name": "bomb.qrels.gz", "mimeType": "application/gzip", "buffer": _bomb()}])
+        other = second.new_page()  # while tab 1's file is read
+        other.goto(f"{url}/overview")
+        _shows_the_demo_means(other)
+
+        error = tab.locator('[data-testid="stAlertContentError"]').first
+        expect(error).to_contain_text(f"bomb.qrels.gz: needs more than {CEILING_MB} MB")
+        expect(error).to_contain_text("RANKSCOPE_WORKER_MEMORY_MB")
+        assert "\n" not in error.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
+        _settled(tab)
+        expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+        expect(tab.get_by_text("demo collection", exact=False).first).to_be_visible()
+        expect(tab.locator('[data-testid="stMetricValue"]').first).to_have_text(systems)
+        expect(tab.locator('[data-testid="stMetricValue"]').nth(2)).to_have_text(judgments)
+
+        assert proc.poll() is None  # the server lives
+        other.reload()  # and still serves after the upload
+        _shows_the_demo_means(other)
+        tab.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
+        _shows_the_demo_means(tab)
+    finally:
+        first.close()
+        second.close()

@@ -1,0 +1,140 @@
+"""SIGTERM and SIGINT stop a long command cleanly: status 143 or 130, no traceback, no child process left,
+and no output file, whole or partial (nor the temporary file it is written to)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from metrics.files import write_atomic
+from tests.processes import start, stop, wait_until_gone
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX signals and process groups")
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory) -> list[str]:
+    """Qrels and three runs of 300 topics x 1,000 documents: a report with a randomisation test takes seconds."""
+    folder = tmp_path_factory.mktemp("collection")
+    rng = random.Random(7)
+    lines = [f"{q} 0 d{d} {rng.randint(0, 2)}\n" for q in range(300) for d in range(0, 1000, 3)]
+    (folder / "qrels").write_text("".join(lines))
+    paths = [str(folder / "qrels")]
+    for name in ("a", "b", "c"):
+        (folder / name).write_text("".join(f"{q} Q0 d{d} {d + 1} {rng.random():.6f} {name}\n"
+                                           for q in range(300) for d in range(1000)))
+        paths.append(str(folder / name))
+    return paths
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has installed a handler for ``signum`` (the SigCgt mask of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
+    return bool(int(mask, 16) >> (signum - 1) & 1)
+
+
+def _stopped(argv: list[str], signum: int, after: float = 0.3) -> subprocess.CompletedProcess:
+    """Run ``python -m rankscope argv`` in a session of its own and send ``signum`` ``after`` seconds after the
+    command has installed its stop handlers (however long start-up takes on a loaded machine)."""
+    proc = start([sys.executable, "-m", "rankscope", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        # SIGTERM: Python itself catches SIGINT from the start; rankscope installs both handlers together
+        while not _catches(proc.pid, signal.SIGTERM) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(after)
+        assert proc.poll() is None, "the command ended before it could be stopped: make the collection larger"
+        os.kill(proc.pid, signum)
+        out, err = proc.communicate(timeout=60)
+        assert wait_until_gone(proc, 10) == [], "a process of the command is still running"
+    finally:
+        stop(proc)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_report_stops_without_a_file(collection, tmp_path, signum, status):
+    output = tmp_path / "out.html"
+    done = _stopped(["report", "--test", "permutation", "-o", str(output), *collection], signum)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+    assert list(tmp_path.iterdir()) == []  # neither out.html nor its temporary file
+
+
+def test_a_stopped_report_keeps_the_old_file(collection, tmp_path):
+    output = tmp_path / "out.html"
+    output.write_text("the report of yesterday")
+    done = _stopped(["report", "--test", "permutation", "-o", str(output), *collection], signal.SIGTERM)
+    assert done.returncode == 143, done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["out.html"]
+    assert output.read_text() == "the report of yesterday"
+
+
+@pytest.mark.parametrize("command", [["eval", "-m", "all_trec", "-q"], ["compare", "--test", "permutation"],
+                                     ["curves", "--kind", "pr"]])
+def test_other_commands_stop_cleanly(collection, command):
+    done = _stopped([*command, *collection], signal.SIGTERM)
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_write_files_leaves_the_old_file_when_writing_fails(tmp_path, monkeypatch):
+    files = pytest.importorskip("dashboard.report.files", reason="the dashboard extra (plotly) is not installed")
+    (tmp_path / "summary.csv").write_bytes(b"old summary")
+    real = os.fdopen
+
+    class Failing:
+        """A file that takes half of what is written, then fails (a full disk, or a signal, mid-write)."""
+
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, data):
+            self.handle.write(data[: len(data) // 2])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fdopen", lambda fd, mode: Failing(real(fd, mode)))
+    with pytest.raises(files.RankscopeError, match="No space left on device"):
+        files.write_files(tmp_path, {"summary.csv": b"new summary, longer than the old one"})
+    assert [p.name for p in tmp_path.iterdir()] == ["summary.csv"]
+    assert (tmp_path / "summary.csv").read_bytes() == b"old summary"
+
+
+def test_write_atomic_removes_its_temporary_file_when_interrupted(tmp_path, monkeypatch):
+    target = tmp_path / "report.html"
+    target.write_bytes(b"old")
+
+    def interrupted(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, b"new")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+    assert target.read_bytes() == b"old"
+
+
+def test_write_atomic_gives_the_usual_permissions(tmp_path):
+    plain = tmp_path / "plain"
+    plain.write_bytes(b"x")
+    write_atomic(tmp_path / "atomic", b"x")
+    assert (tmp_path / "atomic").stat().st_mode == plain.stat().st_mode
+    assert Path(tmp_path / "atomic").read_bytes() == b"x"
