@@ -75,6 +75,7 @@ def measure_once(qrels: Path, runs: list[Path]) -> dict:
     failures: list[str] = []
     at = AppTest.from_file(str(APP), default_timeout=900)
     at.run()
+    at.switch_page("app_pages/data.py").run()  # the app opens on the overview; the uploaders are on the data page
 
     def step(name: str, action) -> None:
         action()

@@ -11,19 +11,24 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
     sys.path.insert(0, str(ROOT.parent))
 
-from dashboard import components, state  # noqa: E402
+from dashboard import components, memory, state  # noqa: E402
 
-st.set_page_config(page_title="rankscope", page_icon=":material/leaderboard:", layout="wide")
+memory.install()  # once per process: closed sessions' uploads released, freed memory returned
+
+ICON = ROOT / "assets" / "icon.png"  # served by the dashboard itself: nothing is fetched from elsewhere
+present = components.presenting()
+st.set_page_config(page_title="rankscope", page_icon=str(ICON), layout="wide",
+                   initial_sidebar_state="collapsed" if present else "auto")
 
 
 def _page(name: str, title: str, icon: str, **options) -> st.Page:
     return st.Page(str(ROOT / "app_pages" / f"{name}.py"), title=title, icon=icon, url_path=name, **options)
 
 
-PAGES = [
+PAGES = [  # the root URL opens the overview (home.py), so that /overview stays a link of its own
     _page("home", "rankscope", ":material/home:", default=True, visibility="hidden"),
-    _page("data", "Data", ":material/upload_file:"),
     _page("overview", "Overview", ":material/table_chart:"),
+    _page("data", "Data", ":material/upload_file:"),
     _page("curves", "Curves", ":material/show_chart:"),
     _page("gain", "Gain", ":material/stacked_line_chart:"),
     _page("queries", "Queries", ":material/manage_search:"),
@@ -32,6 +37,6 @@ PAGES = [
     _page("report", "Report", ":material/summarize:"),
 ]
 
-page = st.navigation(PAGES)
-components.sidebar(state.get())
+page = st.navigation(PAGES, position="top" if present else "sidebar")
+components.frame(state.get(), present)
 page.run()

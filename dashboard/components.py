@@ -15,12 +15,39 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import metrics
-from dashboard import data, state
+from dashboard import data, figures, state
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 BIND = "query-params"
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
 _NAMES = "The names are those of the measures' registry ({})."
+PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
+PRESENT_SCALE = 1.35  # charts' text in presentation mode
+# constant stylesheets (never built from user text): captions in full contrast; in presentation mode larger
+# type, the page as wide as the screen, no sidebar
+STYLE = """<style>
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #262730; opacity: 1; }
+</style>"""
+PRESENTATION = """<style>
+html { font-size: 20px; }
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"]
+  { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 4.5rem 1.2rem 3rem !important; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.05rem; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #000000; font-size: 0.95rem; }
+[data-testid="stWidgetLabel"] p { font-size: 0.95rem; color: #000000; }
+h1 { font-size: 2.1rem !important; }
+</style>"""
+# the file formats, one small example each (shown on the data page)
+_QRELS = "401 0 FBIS3-10082 1\n401 0 FBIS3-10169 0\n401 0 LA012390-0040 2\n402 0 FT921-7107 1"
+_RUN = ("401 Q0 LA012390-0040 1 14.82 bm25\n401 Q0 FBIS3-10082 2 13.50 bm25\n401 Q0 FT934-5418 3 11.07 bm25\n"
+        "402 Q0 FT921-7107 1 9.93 bm25")
+FORMAT_EXAMPLES = {
+    "**Qrels** (the judgments), one line per judged document: topic, an unused column (0), document, grade "
+    "(0 not relevant; 1, 2, ... more relevant).": _QRELS,
+    "**Run** (one system's rankings), one line per ranked document: topic, Q0, document, rank, score, the "
+    "system's name. Higher scores rank first (the rank column is not used).": _RUN,
+}
 OFFERED = ("AP", "nDCG@10", "nDCG@20", "nDCG", "P@5", "P@10", "P@20", "R@100", "R@1000", "RR", "Rprec", "bpref",
            "IPrecAvg", "Success@10", "F@10", "ERR@20", "RBP", "Judged@10")
 
@@ -36,6 +63,8 @@ def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Ca
     ``on_select``: a callback run when the user clicks points (the chart's selection is then in
     ``st.session_state[key]``). Returns the chart's state.
     """
+    if st.session_state.get(PRESENT):
+        fig = figures.presented(go.Figure(fig), PRESENT_SCALE)
     shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
                             on_select=on_select or "ignore", selection_mode="points")
     _figure_downloads(fig, key, name or key)
@@ -200,14 +229,58 @@ def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: st
                             on_click="ignore", width="stretch")
 
 
+def presenting() -> bool:
+    """Presentation mode: the toggle's value, which a link's ``?present=1`` (or ``true``) sets on arrival."""
+    if PRESENT not in st.session_state:
+        asked = str(st.query_params.get(PRESENT, "")).lower()
+        if asked in ("1", "true", "yes", "on"):
+            st.session_state[PRESENT] = True
+    present = bool(st.session_state.get(PRESENT, False))
+    if present and st.query_params.get(PRESENT) != "true":  # kept in the link, from page to page
+        st.query_params[PRESENT] = "true"
+    elif not present and PRESENT in st.query_params:
+        del st.query_params[PRESENT]
+    return present
+
+
+def presentation_toggle() -> bool:
+    """The presentation-mode switch; :func:`presenting` keeps it in the URL (``?present=true``) on every page.
+
+    Not bound to the URL by Streamlit: a bound value would be dropped from the link on a change of page."""
+    return st.toggle("Presentation mode", key=PRESENT,
+                     help="For a projector: no sidebar (pages in the top bar), larger type in text and charts, "
+                          "tables as wide as the screen. The link keeps it (?present=true).")
+
+
+def frame(loaded: state.Loaded, present: bool) -> None:
+    """What every page shows around its own content: the sidebar (or, presenting, only the switch) and the
+    stylesheet."""
+    st.html(STYLE + (PRESENTATION if present else ""))
+    if present:
+        presentation_toggle()
+    else:
+        sidebar(loaded)
+
+
+def start_here(text: str) -> None:
+    """The line at the top of a page saying what it shows and what to try."""
+    st.markdown(f":material/flag: **Start here.** {text}")
+
+
+def example_title(name: str) -> str:
+    """A worked example's name as students read it."""
+    return data.example_titles().get(name, name)
+
+
 def sidebar(loaded: state.Loaded) -> None:
     """The loaded collection, the conventions in force, and the notes, on every page."""
     with st.sidebar:
+        presentation_toggle()
         st.caption("Collection")
         if loaded.ready:
             where = {"demo": " (demo)", "ranking": " (typed in)"}.get(loaded.source, "")
             if loaded.source.startswith("example:"):
-                where = f" (worked example {loaded.source.split(':', 1)[1]})"
+                where = f" (worked example: {example_title(loaded.source.split(':', 1)[1])})"
             st.text(f"{len(loaded.runs)} system{'s' * (len(loaded.runs) != 1)} · qrels {loaded.qrels.name}{where}")
         else:
             st.text("nothing loaded")

@@ -27,6 +27,7 @@ from metrics.significance import CORRECTIONS as _CORRECTIONS
 from metrics.significance import TESTS as _TESTS
 from metrics.significance import Comparison, compare_systems
 
+from dashboard import guard
 from dashboard.state import Loaded, Upload
 
 DEFAULT_MEASURES = metrics.DEFAULT_MEASURES
@@ -38,27 +39,35 @@ TESTS = {k: v for k, v in TESTS.items() if k in _TESTS}
 CORRECTIONS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
                "none": "none"}
 CORRECTIONS = {k: v for k, v in CORRECTIONS.items() if k in _CORRECTIONS}
+RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboard.guard) whatever the size
 INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
 
 
 # ---- files and rankings ---------------------------------------------------------------------------------
-@st.cache_resource(max_entries=32, show_spinner=False)
+# Parsed files are the largest values kept: at most FILES_KEPT of each, none for longer than FILES_TTL.
+FILES_KEPT = 32
+FILES_TTL = "1h"
+
+
+@st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _qrels(digest: str, name: str, _data: bytes) -> Qrels:
-    return metrics.read_qrels(_data, name=name)
+    return guard.parse(metrics.read_qrels, _data, name)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _run(digest: str, name: str, _data: bytes) -> Run:
-    return metrics.read_run(_data, name=name)
+    return guard.parse(metrics.read_run, _data, name)
 
 
 def read_qrels(upload: Upload) -> Qrels:
-    """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`."""
+    """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`, or
+    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
     return _qrels(upload.digest, upload.name, upload.data)
 
 
 def read_run(upload: Upload, system: str | None = None) -> Run:
-    """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`."""
+    """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`, or
+    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
     run = _run(upload.digest, upload.name, upload.data)
     return run.renamed(system) if system and system != run.name else run
 
@@ -167,8 +176,10 @@ def _comparison(key: tuple, measures: tuple[str, ...], test: str, baseline: str 
     if not tested:
         raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
                                       "(counts and sums are not)")
-    return compare_systems(per_query(tested_on_every_topic(_loaded), measures), measures=tested, test=test,
-                           baseline=baseline, correction=correction, alpha=alpha, seed=SEED)
+    values = per_query(tested_on_every_topic(_loaded), measures)
+    return guard.call(f"the {TESTS.get(test, test)} test", compare_systems, values, measures=tested, test=test,
+                      baseline=baseline, correction=correction, alpha=alpha, seed=SEED,
+                      in_process=test not in RESAMPLED)
 
 
 def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
@@ -219,12 +230,94 @@ def paired(loaded: Loaded, measure: str, a: str, b: str) -> topics.PairedTopics:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _side_by_side(key: tuple, topic: str, systems: tuple[str, ...], depth: int, _loaded: Loaded) -> pd.DataFrame:
-    return topics.side_by_side(_of(_loaded, systems), topic, depth)
+    ranked = {r.system: r for r in _of(_loaded, systems)}
+    return topics.side_by_side([ranked[s] for s in systems if s in ranked], topic, depth)
 
 
 def side_by_side(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: int) -> pd.DataFrame:
-    """The top ``depth`` documents of one topic for each system, with their judgments."""
+    """The top ``depth`` documents of one topic for each system (in the order given), with their judgments."""
     return _side_by_side(loaded.key, topic, tuple(systems), int(depth), loaded)
+
+
+def extremes(loaded: Loaded, measure: str, a: str, b: str) -> tuple[topics.Extreme | None, topics.Extreme | None]:
+    """The topics where B gains most and loses most against A (metrics.topics.extremes)."""
+    return topics.extremes(paired(loaded, measure, a, b))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _topic_table(key: tuple, measure: str, a: str, b: str, texts: str | None, notes_json: str, tag: str | None,
+                 worst_first: bool, _loaded: Loaded) -> pd.DataFrame:
+    import json
+
+    return topics.topic_table(paired(_loaded, measure, a, b), topic_texts(_loaded), json.loads(notes_json), tag,
+                              worst_first)
+
+
+def topic_table(loaded: Loaded, measure: str, a: str, b: str, notes: dict, tag: str | None = None,
+                worst_first: bool = True) -> pd.DataFrame:
+    """Every topic with its query text (when loaded), A, B, B − A and its review tags, sorted by B − A."""
+    import json
+
+    return _topic_table(loaded.key, measure, a, b, loaded.topics.digest if loaded.topics else None,
+                        json.dumps(notes, sort_keys=True), tag, bool(worst_first), loaded)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _side_by_side_texts(key: tuple, topic: str, systems: tuple[str, ...], depth: int, documents: str,
+                        _loaded: Loaded) -> pd.DataFrame:
+    return topics.ranking_texts(side_by_side(_loaded, topic, systems, depth), document_texts(_loaded))
+
+
+def side_by_side_texts(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: int) -> pd.DataFrame:
+    """:func:`side_by_side` with each document's ``title`` and ``preview`` when documents are loaded."""
+    if loaded.documents is None:
+        return side_by_side(loaded, topic, systems, depth)
+    return _side_by_side_texts(loaded.key, topic, tuple(systems), int(depth), loaded.documents.digest, loaded)
+
+
+# ---- topic and document texts ---------------------------------------------------------------------------
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _topics_file(digest: str, name: str, _data: bytes):
+    from metrics.texts import read_topics
+
+    return read_topics(_data, name=name)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _documents_file(digest: str, name: str, _data: bytes):
+    from metrics.texts import read_documents
+
+    return read_documents(_data, name=name)
+
+
+def read_topics(upload: Upload):
+    """Parse (once per content) a topics upload: topic id -> query text; raises :class:`metrics.ParseError`."""
+    return _topics_file(upload.digest, upload.name, upload.data)
+
+
+def read_documents(upload: Upload):
+    """Parse (once per content) a documents upload: docid -> title and text; raises :class:`metrics.ParseError`."""
+    return _documents_file(upload.digest, upload.name, upload.data)
+
+
+def topic_texts(loaded: Loaded):
+    """The loaded query texts (topic id -> text), or None."""
+    return read_topics(loaded.topics) if loaded.topics is not None else None
+
+
+def document_texts(loaded: Loaded):
+    """The loaded documents (docid -> title and text, with ``preview``), or None."""
+    return read_documents(loaded.documents) if loaded.documents is not None else None
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _topic_labels(texts: str | None, ids: tuple[str, ...], _loaded: Loaded) -> dict[str, str]:
+    return topics.topic_labels(ids, topic_texts(_loaded))
+
+
+def topic_labels(loaded: Loaded, ids) -> dict[str, str]:
+    """Each topic id with the start of its query text (just the id without texts), for selectors."""
+    return _topic_labels(loaded.topics.digest if loaded.topics else None, tuple(map(str, ids)), loaded)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -258,6 +351,20 @@ def convention_effects(loaded: Loaded, system: str, topic: str, cutoff: int) -> 
     return _effects(loaded.key, system, topic, int(cutoff), loaded)
 
 
+def typed_grades(text: str) -> tuple[int | None, ...]:
+    """A ranking typed as grades, rank by rank: ``"3 2 0 ? 1"`` (spaces or commas; ``?`` or ``-`` for a
+    document without a judgment). Raises :class:`metrics.ValidationError` naming the first bad entry."""
+    grades: list[int | None] = []
+    for i, word in enumerate(text.replace(",", " ").split(), start=1):
+        if word in ("?", "-"):
+            grades.append(None)
+        elif word.isdigit() and int(word) <= 9:
+            grades.append(int(word))
+        else:
+            raise metrics.ValidationError(f'rank {i}: expected a grade 0 to 9, or "?" for no judgment, found "{word}"')
+    return tuple(grades)
+
+
 def typed_ranking(grades: tuple, missing: int, level: int) -> Loaded:
     """A ranking typed in as grades, as a one-topic collection evaluated like any other."""
     qrels, run = worked_module.ranking_files(list(grades), missing, missing_grade=max(level, 1))
@@ -266,7 +373,7 @@ def typed_ranking(grades: tuple, missing: int, level: int) -> Loaded:
 
 
 def printed(example: str, system: str, topic: str) -> dict[str, str]:
-    """What the seed document of a worked example prints for one system and topic ({measure: value as printed})."""
+    """What the source document of a worked example prints for one system and topic ({measure: value as printed})."""
     import json
 
     from sample_data import TEACHING_DIR
@@ -280,6 +387,13 @@ def teaching_examples() -> dict[str, str]:
     from sample_data import teaching_examples as examples
 
     return {name: example["description"] for name, example in examples().items()}
+
+
+def example_titles() -> dict[str, str]:
+    """The worked examples' names as students read them (``{id: title}``; the ids stay in links)."""
+    from sample_data import teaching_titles
+
+    return teaching_titles()
 
 
 # ---- curves -----------------------------------------------------------------------------------------------
@@ -336,6 +450,19 @@ def gain_curves(loaded: Loaded, systems: tuple[str, ...], topic: str | None, gai
     return _gain(loaded.key, tuple(systems), topic, gain, discount, ideal, int(depth), loaded)
 
 
+def identical_curves(frame: pd.DataFrame, values: tuple[str, ...], where: str, x: str = "x") -> str | None:
+    """The systems whose curves coincide in ``frame``, in words ("lucene is identical to bm25 on this
+    topic"), or None when every curve differs (:func:`metrics.curves.identical_series`)."""
+    groups = curves.identical_series(frame, x, list(values))
+    if not groups:
+        return None
+    parts = []
+    for first, *same in groups:
+        names = same[0] if len(same) == 1 else ", ".join(same[:-1]) + " and " + same[-1]
+        parts.append(f"{names} {'is' if len(same) == 1 else 'are'} identical to {first}")
+    return "; ".join(parts) + f" {where}: the lines lie on top of each other, each with its own dash and marker."
+
+
 def ndcg_measure(gain: str, discount: str, ideal: str, cutoff: int | None = None) -> str:
     """The registry's spelling of nDCG with these options (``nDCG@10``, ``nDCG(gain="exp")@10``)."""
     measure = metrics.parse_measure("nDCG")(gain=gain, discount=discount, ideal=ideal)
@@ -368,9 +495,11 @@ def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: s
     import json
 
     sources = {name: up.data for name, up in _loaded.runs}
-    return compute_report(_loaded.qrels.data, sources, list(measures), _loaded.conventions, baseline, test,
-                          correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
-                          file_names={name: up.name for name, up in _loaded.runs})
+    what = f"the report on {_loaded.qrels.name} and {len(sources)} run{'s' * (len(sources) != 1)}"
+    return guard.call(what, compute_report, _loaded.qrels.data, sources, list(measures), _loaded.conventions,
+                      baseline, test, correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
+                      file_names={name: up.name for name, up in _loaded.runs},
+                      in_process=guard.small(_loaded.qrels.data, *sources.values()) and test not in RESAMPLED)
 
 
 def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,

@@ -19,14 +19,23 @@ from plotly.subplots import make_subplots
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
 BETTER, WORSE, SAME = "#009E73", "#D55E00", "#999999"
-GRADE_COLORS = ("#f7fbff", "#c6dbef", "#6baed6", "#2171b5", "#08306b")  # grade 0, 1, 2, 3, 4+
+# grade 0, 1, 2, 3, 4+: sand for "judged, not relevant" (visible on white, and on a projector), then blues
+# darkening with the grade; unjudged is the grey between them
+GRADE_COLORS = ("#f1dcae", "#a6cee3", "#4a90c8", "#1f5fa0", "#08224f")
 UNJUDGED = "#bdbdbd"
+# each system keeps its dash and its marker everywhere, as its colour: identical curves stay visible
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "star", "triangle-down", "pentagon")
+SHORT = 24  # characters of a system's name in a legend; the hover text gives it whole
 RULE_DASH = {"trec_eval-9": "solid", "trec_eval-10": "dash", "textbook": "dot"}
 RULE_SYMBOL = {"trec_eval-9": "circle", "trec_eval-10": "diamond", "textbook": "square"}
 FONT = "Source Sans Pro, Source Sans 3, Helvetica Neue, Arial, sans-serif"
 LAYOUT = dict(template="plotly_white", font=dict(size=15, family=FONT), legend=dict(title=None),
               margin=dict(l=70, r=20, t=60, b=60), hoverlabel=dict(namelength=-1))
 BELOW = dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0)
+# the legend of a curve chart: below the plot, horizontal, wrapping onto further rows as wide as the chart
+UNDER = dict(orientation="h", yanchor="top", y=-0.16, xanchor="left", x=0,
+             itemclick="toggle", itemdoubleclick="toggleothers")
 UNIT = "(0 to 1)"
 MANY = 1000  # topics from which per-topic charts are drawn with WebGL markers and boxes without every point
 
@@ -39,6 +48,49 @@ def safe(text) -> str:
 def system_colors(systems: Sequence[str]) -> dict[str, str]:
     """One colour per system, stable for a given order of systems (the order they were loaded in)."""
     return {s: OKABE_ITO[i % len(OKABE_ITO)] for i, s in enumerate(systems)}
+
+
+def short(name, limit: int = SHORT) -> str:
+    """A system's name for a legend: whole up to ``limit`` characters, else cut with "…" (escaped)."""
+    text = str(name)
+    return safe(text if len(text) <= limit else text[:limit - 1].rstrip() + "…")
+
+
+def _line(colors: Mapping[str, str], system, width: float) -> dict:
+    """The system's line: its colour and its dash (by its place among the systems, as its colour)."""
+    at = list(colors).index(system) if system in colors else 0
+    return dict(color=colors.get(system), width=width, dash=DASHES[at % len(DASHES)])
+
+
+def _marker(colors: Mapping[str, str], system, size: float, every: int | None = None) -> dict:
+    """The system's marker: its colour and its symbol; ``every``: at most that many markers drawn."""
+    at = list(colors).index(system) if system in colors else 0
+    marker = dict(color=colors.get(system), size=size, symbol=SYMBOLS[at % len(SYMBOLS)],
+                  line=dict(width=1, color="white"))
+    if every:
+        marker["maxdisplayed"] = every
+    return marker
+
+
+def presented(fig: go.Figure, scale: float) -> go.Figure:
+    """The figure for a projector: every text ``scale`` times larger (and the chart a little taller).
+
+    Changes ``fig`` in place and returns it.
+    """
+    if scale == 1:
+        return fig
+    layout = fig.layout
+    fig.update_layout(font_size=(layout.font.size or 12) * scale)
+    if layout.title.text:
+        fig.update_layout(title_font_size=(layout.title.font.size or (layout.font.size or 12) * 1.2) * scale)
+    for note in layout.annotations or ():
+        note.font.size = (note.font.size or 12) * scale
+    for trace in fig.data:
+        if getattr(trace, "textfont", None) is not None and trace.textfont.size:
+            trace.textfont.size = trace.textfont.size * scale
+    fig.update_layout(height=int((layout.height or 450) * (1 + (scale - 1) / 2)),
+                      margin=dict(l=int(70 * scale), b=int(60 * scale), t=int(60 * scale)))
+    return fig
 
 
 def _fig(title: str, x: str, y: str, **layout) -> go.Figure:
@@ -104,22 +156,23 @@ def pr_chart(raw: pd.DataFrame, envelope: pd.DataFrame | None, colors: Mapping[s
     recall and precision or iprec (the step function's vertices, as metrics.curves.interpolated_pr gives
     them with kind "envelope"); ``points``: system, recall, precision or iprec.
     """
-    fig = _fig(title, f"recall {UNIT}", f"precision {UNIT}")
+    fig = _fig(title, f"recall {UNIT}", f"precision {UNIT}", legend=UNDER)
     for system, rows in raw.groupby("system", sort=False):
         name = safe(system)
         custom = np.stack([rows["rank"].astype(int), [safe(d) for d in rows["docid"]],
                            ["unjudged" if np.isnan(g) else f"grade {int(g)}" for g in rows["grade"]]], axis=1) \
             if {"rank", "docid", "grade"} <= set(rows.columns) else None
         fig.add_trace(go.Scatter(
-            x=rows["recall"], y=rows["precision"], mode="lines+markers", name=f"{name} (raw)", legendgroup=name,
-            showlegend=envelope is None, line=dict(color=colors.get(system), width=1.2), marker=dict(size=5),
+            x=rows["recall"], y=rows["precision"], mode="lines+markers", name=f"{short(system)} (raw)",
+            legendgroup=name, showlegend=envelope is None, line=_line(colors, system, 1.2),
+            marker=_marker(colors, system, 6),
             opacity=0.75, customdata=custom,
             hovertemplate=("rank %{customdata[0]}: %{customdata[1]} (%{customdata[2]})<br>" if custom is not None
                            else "") + "recall %{x:.4f}<br>precision %{y:.4f}<extra>" + name + "</extra>"))
     if envelope is not None:
         for system, rows in envelope.groupby("system", sort=False):
-            fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="lines", name=safe(system),
-                                     legendgroup=safe(system), line=dict(color=colors.get(system), width=3),
+            fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="lines", name=short(system),
+                                     legendgroup=safe(system), line=_line(colors, system, 3),
                                      hovertemplate="recall %{x:.4f}<br>interpolated precision %{y:.4f}"
                                                    "<extra>" + safe(system) + "</extra>"))
     if points is not None:
@@ -150,13 +203,13 @@ def eleven_point_chart(points: pd.DataFrame, colors: Mapping[str, str], title: s
     so that what the rule changes shows. ``averages``: ``{system: 11-point average}``, put in the legend
     after the system's name.
     """
-    fig = _fig(title, f"recall level {UNIT}", f"interpolated precision {UNIT}")
+    fig = _fig(title, f"recall level {UNIT}", f"interpolated precision {UNIT}", legend=UNDER)
     for system, rows in points.groupby("system", sort=False):
         mean = (averages or {}).get(system)
-        name = safe(system) + (f" · {mean:.4f}" if mean is not None else "")
+        name = short(system) + (f" · {mean:.4f}" if mean is not None else "")
         fig.add_trace(go.Scatter(x=rows["recall"], y=_y(rows), mode="lines+markers", name=name,
-                                 legendgroup=safe(system), line=dict(color=colors.get(system), width=3),
-                                 marker=dict(size=9),
+                                 legendgroup=safe(system), line=_line(colors, system, 3),
+                                 marker=_marker(colors, system, 10),
                                  hovertemplate="recall %{x:.1f}<br>interpolated precision %{y:.4f}<extra>"
                                                + safe(system) + "</extra>"))
     if others is not None:
@@ -207,9 +260,9 @@ def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
     fig = make_subplots(rows=1, cols=2, subplot_titles=("precision at k", "recall at k"), horizontal_spacing=0.1)
     for system, rows in frame.groupby("system", sort=False):
         for col, name, label in ((1, "precision", "P"), (2, "recall", "R")):
-            fig.add_trace(go.Scatter(x=rows["k"], y=rows[name], mode="lines", name=safe(system),
+            fig.add_trace(go.Scatter(x=rows["k"], y=rows[name], mode="lines+markers", name=short(system),
                                      legendgroup=safe(system), showlegend=col == 1,
-                                     line=dict(color=colors.get(system), width=2.5),
+                                     line=_line(colors, system, 2.5), marker=_marker(colors, system, 8, 12),
                                      hovertemplate=f"{label}@%{{x}} = %{{y:.4f}}<extra>{safe(system)}</extra>"),
                           row=1, col=col)
     depth = int(frame["k"].max()) if len(frame) else 1
@@ -221,7 +274,7 @@ def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
         for col in (1, 2):
             fig.add_vline(x=cutoff, line_dash="dot", line_color="#666", row=1, col=col)
     fig.update_layout(title=title, **LAYOUT)
-    fig.update_layout(legend=BELOW, height=520)
+    fig.update_layout(legend=UNDER, height=520)
     return fig
 
 
@@ -236,14 +289,15 @@ def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
                         horizontal_spacing=0.1)
     groups: dict[tuple, list[str]] = {}
     for system, rows in frame.groupby("system", sort=False):
-        color = colors.get(system)
         groups.setdefault(tuple(np.round(rows["idcg"].to_numpy(dtype=float), 10)), []).append(system)
-        fig.add_trace(go.Scatter(x=rows["k"], y=rows["dcg"], mode="lines", name=safe(system),
-                                 legendgroup=safe(system), line=dict(color=color, width=2.5),
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["dcg"], mode="lines+markers", name=short(system),
+                                 legendgroup=safe(system), line=_line(colors, system, 2.5),
+                                 marker=_marker(colors, system, 8, 12),
                                  hovertemplate="DCG@%{x} = %{y:.4f}<extra>" + safe(system) + "</extra>"),
                       row=1, col=1)
-        fig.add_trace(go.Scatter(x=rows["k"], y=rows["ndcg"], mode="lines", name=f"{safe(system)} nDCG",
-                                 legendgroup=safe(system), showlegend=False, line=dict(color=color, width=2.5),
+        fig.add_trace(go.Scatter(x=rows["k"], y=rows["ndcg"], mode="lines+markers", name=f"{short(system)} nDCG",
+                                 legendgroup=safe(system), showlegend=False, line=_line(colors, system, 2.5),
+                                 marker=_marker(colors, system, 8, 12),
                                  hovertemplate="nDCG@%{x} = %{y:.4f}<extra>" + safe(system) + "</extra>"),
                       row=1, col=2)
     largest = max(groups.values(), key=len) if groups else []
@@ -251,7 +305,7 @@ def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
         rows = frame[frame["system"] == members[0]]
         shared = members is largest
         name = "ideal DCG" + (" (all systems)" if len(groups) == 1 else "" if shared else
-                              f" of {', '.join(safe(m) for m in members)}")
+                              f" of {', '.join(short(m) for m in members)}")
         fig.add_trace(go.Scatter(x=rows["k"], y=rows["idcg"], mode="lines", name=name,
                                  line=dict(color="#000000" if shared else colors.get(members[0]), width=2, dash="dot"),
                                  hovertemplate="IDCG@%{x} = %{y:.4f}<extra>" + name + "</extra>"), row=1, col=1)
@@ -265,7 +319,7 @@ def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
         fig.add_annotation(x=cutoff, y=0.02, yref="y2 domain", xref="x2", text=f" k = {cutoff}", showarrow=False,
                            xanchor="left", yanchor="bottom")
     fig.update_layout(title=title, **LAYOUT)
-    fig.update_layout(legend=BELOW, height=540)
+    fig.update_layout(legend=UNDER, height=540)
     return fig
 
 
@@ -279,21 +333,43 @@ def _sides(paired: pd.DataFrame):
     return [(name, color, sign == value) for name, color, value in SIDES]
 
 
-def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figure:
+LABELLED = 3  # topics named on the difference chart at each end (the largest gains and losses of B)
+
+
+def wrapped(text, width: int = 60, lines: int = 4) -> str:
+    """User text made inert and broken into at most ``lines`` lines of ``width`` characters (for hovers)."""
+    import textwrap
+
+    parts = textwrap.wrap(" ".join(str(text).split()), width, max_lines=lines, placeholder=" …")
+    return "<br>".join(safe(p) for p in parts)
+
+
+def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str,
+                    texts: Mapping[str, str] | None = None) -> go.Figure:
     """Per-topic difference B − A, sorted: bars above zero are topics where B helps, below where it hurts.
 
     ``paired`` has columns query, a, b, diff (one row per topic, sorted). One trace per side (B better,
     tie, B worse), each in one colour; clicking a bar selects its topic (each point's ``customdata[0]``).
-    Past :data:`MANY` topics the bars become WebGL markers at positions 1, 2, ... in the same order.
+    Every bar's hover names its topic (with its query text from ``texts``, topic id -> text); the
+    :data:`LABELLED` largest gains and losses carry their topic id on the chart, and every id is on the
+    axis up to 60 topics. Past :data:`MANY` topics the bars become WebGL markers at positions 1, 2, ...
+    in the same order.
     """
-    fig = _fig(f"{safe(measure)} per topic: {safe(b)} − {safe(a)} (click a bar to open the topic)",
+    fig = _fig(f"{safe(measure)} per topic: {safe(b)} − {safe(a)}<br><sup>click a bar to open the topic; "
+               f"the largest differences are labelled with their topic</sup>",
                "topic, sorted by the difference", f"Δ {safe(measure)} ({safe(b)} − {safe(a)})",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0), barmode="relative")
-    custom = np.stack([list(paired["query"].astype(str)), paired["a"], paired["b"]], axis=1)
-    hover = (f"topic %{{customdata[0]}}<br>{safe(a)}: %{{customdata[1]:.4f}}<br>"
+    fig.update_layout(margin=dict(t=90))
+    queries = [str(q) for q in paired["query"]]
+    about = [safe(q) + (("<br>" + wrapped(texts[q])) if texts and texts.get(q) else "") for q in queries]
+    custom = np.empty((len(paired), 4), dtype=object)
+    if len(paired):
+        custom[:, 0], custom[:, 1], custom[:, 2], custom[:, 3] = queries, paired["a"], paired["b"], about
+    hover = (f"topic %{{customdata[3]}}<br>{safe(a)}: %{{customdata[1]:.4f}}<br>"
              f"{safe(b)}: %{{customdata[2]:.4f}}<br>Δ %{{y:+.4f}}<extra></extra>")
-    labels = np.asarray([safe(q) for q in paired["query"]], dtype=object)
+    labels = np.asarray([safe(q) for q in queries], dtype=object)
     positions = np.arange(1, len(paired) + 1)
+    x = np.arange(len(paired)) if len(paired) <= MANY else positions  # a category's index: ids may look like numbers
     for name, color, mask in _sides(paired):
         if len(paired) <= MANY:
             fig.add_trace(go.Bar(x=labels[mask], y=paired["diff"][mask], marker_color=color, name=name,
@@ -301,9 +377,18 @@ def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Fi
         else:
             fig.add_trace(go.Scattergl(x=positions[mask], y=paired["diff"][mask], mode="markers", name=name,
                                        marker=dict(color=color, size=4), customdata=custom[mask], hovertemplate=hover))
+    diff = paired["diff"].to_numpy(dtype=float)
+    ends = [i for i in range(min(LABELLED, len(diff))) if diff[i] > 0]
+    ends += [i for i in range(len(diff) - 1, max(len(diff) - 1 - LABELLED, -1), -1) if diff[i] < 0 and i not in ends]
+    for i in ends:
+        fig.add_annotation(x=x[i], y=diff[i], text=labels[i], showarrow=False, font=dict(size=13),
+                           yanchor="bottom" if diff[i] > 0 else "top", yshift=2 if diff[i] > 0 else -2)
     if len(paired) <= MANY:
         fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(labels),
                          showticklabels=len(paired) <= 60)
+        if len(paired) > 60:
+            fig.update_xaxes(title_text=f"topic, sorted by the difference ({len(paired):,} topics: hover a bar "
+                                        "for its topic)")
     else:
         fig.update_xaxes(title_text=f"topic, sorted by the difference ({len(paired):,} topics)")
     return fig
@@ -313,8 +398,10 @@ def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figu
     """Topic by topic, system A (x) against system B (y); points above the diagonal favour B."""
     low = float(min(paired["a"].min(), paired["b"].min(), 0.0)) if len(paired) else 0.0
     high = float(max(paired["a"].max(), paired["b"].max(), 1.0)) if len(paired) else 1.0
-    fig = _fig(f"{safe(measure)} per topic: {safe(a)} against {safe(b)}", f"{safe(a)}: {safe(measure)}",
-               f"{safe(b)}: {safe(measure)}", height=480, showlegend=False)
+    # a two-line title: it is drawn in half the page's width
+    fig = _fig(f"{safe(measure)} per topic<br><sup>{safe(a)} (x) against {safe(b)} (y)</sup>",
+               f"{safe(a)}: {safe(measure)}", f"{safe(b)}: {safe(measure)}", height=480, showlegend=False)
+    fig.update_layout(margin=dict(t=80))
     fig.add_trace(go.Scatter(x=[low, high], y=[low, high], mode="lines", line=dict(color="#aaa", dash="dot"),
                              name="equal", hoverinfo="skip"))
     points = go.Scatter if len(paired) <= MANY else go.Scattergl
@@ -344,7 +431,8 @@ def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[st
 def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, coloured by grade") -> go.Figure:
     """One topic's rankings side by side, each cell coloured by its document's grade ("?": unjudged).
 
-    ``rankings`` has columns system, rank, docid, grade (NaN when unjudged).
+    ``rankings`` has columns system, rank, docid, grade (NaN when unjudged), and optionally ``title`` (each
+    document's title or first words, shown on hover).
     """
     systems = list(dict.fromkeys(rankings["system"]))
     # one colour band per grade present (and 0 and 1): a grade read from a file never sizes the scale
@@ -360,8 +448,9 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
         if len(systems) <= 4:
             labels = [f"{safe(d)}  ·  {label}" for d, label in zip(rows["docid"], labels)]
         text.append(labels + [""] * pad)
-        hover.append([f"{safe(d)}<br>{'unjudged' if np.isnan(x) else f'grade {int(x)}'}"
-                      for d, x in zip(rows["docid"], g)] + ["not ranked"] * pad)
+        titles = rows["title"] if "title" in rows else [""] * len(rows)
+        hover.append([f"{safe(d)}{'<br>' + wrapped(t) if t else ''}<br>{'unjudged' if np.isnan(x) else f'grade {int(x)}'}"
+                      for d, t, x in zip(rows["docid"], titles, g)] + ["not ranked"] * pad)
     fig = go.Figure(go.Heatmap(
         z=np.array(z, dtype=float).T if z else np.zeros((0, 0)), x=[safe(s) for s in systems],
         y=list(range(1, depth + 1)), zmin=-1.5, zmax=len(levels) - 0.5, colorscale=_grade_scale(levels),

@@ -48,6 +48,8 @@ class Loaded:
     runs: tuple[tuple[str, Upload], ...] = ()
     conventions: Conventions = Conventions()
     source: str = "demo"
+    topics: Upload | None = None  # query texts (optional; never part of ``key``: they change no number)
+    documents: Upload | None = None  # document titles and texts (optional)
 
     @property
     def key(self) -> tuple:
@@ -122,6 +124,11 @@ def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
     return replace(loaded, qrels=qrels, runs=tuple(runs), source="uploads")
 
 
+def with_texts(loaded: Loaded, *, topics: Upload | None = None, documents: Upload | None = None) -> Loaded:
+    """Attach the query texts and/or the document texts (the others stay as they are)."""
+    return replace(loaded, topics=topics or loaded.topics, documents=documents or loaded.documents)
+
+
 def renamed(loaded: Loaded, old: str, new: str) -> Loaded:
     new = new.strip()
     if not new or new == old or new in loaded.systems:
@@ -150,14 +157,19 @@ def with_session(loaded: Loaded, session) -> tuple[Loaded, list[str]]:
     if qrels_digest and (loaded.qrels is None or loaded.qrels.digest != qrels_digest):
         problems.append(f"the qrels {session.qrels or ''} of the session is not the one loaded")
     runs = list(loaded.runs)
+    by_digest: dict[str, int] = {}
+    for i, (_, up) in enumerate(runs):
+        by_digest.setdefault(up.digest, i)
+    names = {name for name, _ in runs}
     for system, file in session.runs:
-        digest = session.digests.get(system)
-        at = next((i for i, (_, up) in enumerate(runs) if digest and up.digest == digest), None)
+        at = by_digest.get(session.digests.get(system) or "")
         if at is None:
             problems.append(f"the run {file} ({system}) of the session is not loaded")
-        elif runs[at][0] != system and system not in {name for name, _ in runs}:
+        elif runs[at][0] != system and system not in names:
+            names.discard(runs[at][0])
+            names.add(system)
             runs[at] = (system, runs[at][1])
-    return replace(loaded, runs=tuple(runs), conventions=session.conventions), problems
+    return replace(loaded, runs=tuple(runs), conventions=Conventions.coerce(session.conventions)), problems
 
 
 # ---- review notes ------------------------------------------------------------------------------------------

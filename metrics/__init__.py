@@ -12,12 +12,15 @@ from metrics.io import Qrels, Run, read_qrels, read_run, system_name
 from metrics.lint import LintItem, lint, lint_frame
 from metrics.measures import Measure, list_measures, parse_measure
 from metrics.rankings import Rankings
+from metrics.texts import DocText, Documents, Topics, read_documents, read_topics
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Conventions",
     "DEFAULT_MEASURES",
+    "DocText",
+    "Documents",
     "LintItem",
     "Measure",
     "PRESETS",
@@ -26,6 +29,7 @@ __all__ = [
     "Rankings",
     "RankscopeError",
     "Run",
+    "Topics",
     "UnknownMeasureError",
     "ValidationError",
     "__version__",
@@ -36,8 +40,10 @@ __all__ = [
     "list_measures",
     "parse_measure",
     "rank_runs",
+    "read_documents",
     "read_qrels",
     "read_run",
+    "read_topics",
     "resolve_measures",
     "summarise",
     "system_name",

@@ -70,7 +70,8 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
     list of LintItem
         Topics without relevant documents; per run: topics not judged, judged topics not answered,
         tied scores and ties straddling the cutoffs 5, 10, 20, scores beyond the float32 range (under
-        the float32 presets), and a rank column that contradicts the scores.
+        the float32 presets), a rank column that contradicts the scores (a warning) and one that only
+        orders tied scores differently from trec_eval (harmless, for information).
     """
     if rankings is None:
         from metrics.evaluate import rank_runs
@@ -111,12 +112,17 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
                                       f"{huge} score(s) exceed the float32 range and become infinite (and tie "
                                       f"with each other) under {rk.conventions.preset}, as in trec_eval 9; "
                                       f"the trec_eval-10 preset keeps them apart", huge))
-        contradicted = _rank_contradictions(rk)
+        contradicted, reordered = _rank_disagreements(rk)
         if len(contradicted):
-            items.append(LintItem("rank-contradicts-score", "info", run.name,
-                                  f"in {len(contradicted)} topic(s) the rank column disagrees with the scores; "
-                                  f"the rank column is ignored, documents are ordered by score",
-                                  len(contradicted), _sample(contradicted)))
+            items.append(LintItem("rank-contradicts-score", "warning", run.name,
+                                  f"in {len(contradicted)} topic(s) the rank column contradicts the scores (a "
+                                  f"document ranks above one with a higher score); the rank column is ignored, "
+                                  f"documents are ordered by score", len(contradicted), _sample(contradicted)))
+        if len(reordered):
+            items.append(LintItem("rank-reorders-ties", "info", run.name,
+                                  f"in {len(reordered)} topic(s) the rank column orders tied scores differently "
+                                  f"from trec_eval; harmless: trec_eval ignores the rank column and breaks ties "
+                                  f"by document id, descending", len(reordered), _sample(reordered)))
     return items
 
 
@@ -130,13 +136,33 @@ def judged_topics_not_in_run(source: str, missing: Sequence[str]) -> LintItem:
                     len(missing), _sample(missing))
 
 
-def _rank_contradictions(rk: Rankings) -> np.ndarray:
+def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
+    """Topics whose rank column contradicts the scores (some document has a higher score but a larger rank
+    than another), and the other topics whose rank column only orders tied scores differently from the ranked
+    order (score descending, document id descending). Ranks that are not numbers are left out."""
     ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
+    none = np.array([], dtype=object)
     if len(ranks) < 2:
-        return np.array([], dtype=object)
-    same = rk.seg[1:] == rk.seg[:-1]
-    bad = same & (ranks[1:] < ranks[:-1])
-    return rk.queries[np.unique(rk.seg[1:][bad])]
+        return none, none
+    seg, score = rk.seg, rk.scores()
+    # groups of tied scores, in ranked order; each rank becomes a key that orders first by topic, then by rank
+    new_group = np.r_[True, (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])]
+    starts = np.flatnonzero(new_group)
+    known = ~np.isnan(ranks)
+    dense = np.zeros(len(ranks), dtype=np.int64)
+    dense[known] = np.unique(ranks[known], return_inverse=True)[1].reshape(-1) + 1
+    width = int(dense.max()) + 2
+    base = seg.astype(np.int64) * width
+    highest = np.maximum.reduceat(np.where(known, base + dense, base), starts)
+    lowest = np.minimum.reduceat(np.where(known, base + dense, base + width - 1), starts)
+    group_seg = seg[starts]
+    # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
+    before = np.maximum.accumulate(highest)[:-1]
+    contradicts = (group_seg[1:] == group_seg[:-1]) & (before > lowest[1:])
+    contradicted = np.unique(group_seg[1:][contradicts])
+    swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
+    reordered = np.setdiff1d(np.unique(seg[1:][swapped]), contradicted)
+    return rk.queries[contradicted], rk.queries[reordered]
 
 
 def lint_frame(items: Sequence[LintItem]) -> "pd.DataFrame":

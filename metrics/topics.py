@@ -4,12 +4,19 @@
 difference, with the count of topics each one wins; :func:`side_by_side` lists the top of several systems'
 rankings of one topic with each document's judgment. Both read what :func:`metrics.evaluate` and
 :func:`metrics.rank_runs` produce and compute nothing the measures do not.
+
+:func:`extremes` names the topics where B gains and loses most, :func:`topic_table` lists every topic with
+its query text and review tags, and :func:`ranking_texts` puts each ranked document's title beside it; the
+texts are any mappings ``topic -> query text`` and ``docid -> DocText`` (:func:`metrics.read_topics`,
+:func:`metrics.read_documents`).
 """
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,10 +25,22 @@ from metrics.anatomy import anatomy
 from metrics.errors import ValidationError
 from metrics.rankings import Rankings
 
-__all__ = ["PairedTopics", "paired_topics", "side_by_side", "RANKING_COLUMNS"]
+__all__ = [
+    "RANKING_COLUMNS",
+    "TOPIC_COLUMNS",
+    "Extreme",
+    "PairedTopics",
+    "extremes",
+    "paired_topics",
+    "ranking_texts",
+    "side_by_side",
+    "topic_labels",
+    "topic_table",
+]
 
 MISSING = ("drop", "zero")
 RANKING_COLUMNS = ("system", "rank", "docid", "score", "grade", "judged", "relevant")
+TOPIC_COLUMNS = ("topic", "text", "a", "b", "diff", "tags")
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,3 +192,131 @@ def side_by_side(rankings: Rankings | Sequence[Rankings], query: str, depth: int
     if not frames:
         return pd.DataFrame(columns=list(RANKING_COLUMNS))
     return pd.concat(frames, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class Extreme:
+    """One topic of a :class:`PairedTopics`: its id, the values of A and B, and ``diff = b - a``."""
+
+    query: str
+    a: float
+    b: float
+    diff: float
+
+
+def extremes(pair: PairedTopics) -> tuple[Extreme | None, Extreme | None]:
+    """The topic where B gains most over A and the one where it loses most.
+
+    Returns
+    -------
+    (best, worst) : Extreme or None each
+        ``best`` has the largest positive difference, ``worst`` the most negative one (ties go to the
+        smallest topic id); None when B gains (or loses) on no topic.
+
+    Examples
+    --------
+    >>> per_query = pd.DataFrame({"system": ["x"] * 3 + ["y"] * 3, "query": ["1", "2", "3"] * 2,
+    ...                           "measure": "AP", "value": [0.2, 0.5, 0.9, 0.6, 0.5, 0.3]})
+    >>> best, worst = extremes(paired_topics(per_query, "AP", "x", "y"))
+    >>> best.query, round(best.diff, 2), worst.query, round(worst.diff, 2)
+    ('1', 0.4, '3', -0.6)
+    """
+    frame = pair.frame
+    if frame.empty:
+        return None, None
+    diff = frame["diff"].to_numpy(dtype=np.float64)
+
+    def at(i: int) -> Extreme:
+        row = frame.iloc[i]
+        return Extreme(str(row["query"]), float(row["a"]), float(row["b"]), float(row["diff"]))
+
+    best = at(0) if diff[0] > 0 else None  # the frame is sorted by diff, largest first, ties by id
+    low = diff.min()
+    worst = at(int(np.flatnonzero(diff == low)[0])) if low < 0 else None
+    return best, worst
+
+
+def topic_table(pair: PairedTopics, texts: Mapping[str, str] | None = None,
+                notes: Mapping[str, Mapping[str, Any]] | None = None, tag: str | None = None,
+                worst_first: bool = True) -> pd.DataFrame:
+    """Every topic of a pair with its query text, the two values, the difference and its review tags.
+
+    Parameters
+    ----------
+    pair : PairedTopics
+    texts : mapping, optional
+        Topic id -> query text; without it the ``text`` column is left out.
+    notes : mapping, optional
+        Review notes ``{topic: {"tags": [...], "comment": str}}`` (:func:`metrics.notes.normalise_notes`).
+    tag : str, optional
+        Keep only the topics whose note carries this tag.
+    worst_first : bool, default=True
+        Sort by ``diff`` from B's largest loss up (else from its largest gain down); ties by topic id.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``topic``, ``text`` (with ``texts``; empty for a topic it does not have), ``a``, ``b``,
+        ``diff`` (``b - a``) and ``tags`` (comma-separated).
+
+    Examples
+    --------
+    >>> per_query = pd.DataFrame({"system": ["x"] * 3 + ["y"] * 3, "query": ["1", "2", "3"] * 2,
+    ...                           "measure": "AP", "value": [0.2, 0.5, 0.9, 0.6, 0.5, 0.3]})
+    >>> pair = paired_topics(per_query, "AP", "x", "y")
+    >>> notes = {"3": {"tags": ["hard"], "comment": ""}}
+    >>> table = topic_table(pair, {"1": "wing flutter", "3": "heat transfer"}, notes)
+    >>> table[["topic", "text", "tags"]].values.tolist()
+    [['3', 'heat transfer', 'hard'], ['2', '', ''], ['1', 'wing flutter', '']]
+    >>> topic_table(pair, notes=notes, tag="hard")["topic"].tolist()
+    ['3']
+    """
+    notes = notes or {}
+    frame = pair.frame.rename(columns={"query": "topic"})
+    frame = frame.sort_values(["diff", "topic"], ascending=[worst_first, True], kind="stable")
+    tags = [list(notes.get(t, {}).get("tags", [])) for t in frame["topic"]]
+    frame = frame.assign(tags=[", ".join(t) for t in tags])
+    if tag is not None:
+        frame = frame[[tag in t for t in tags]]
+    if texts is not None:
+        frame.insert(1, "text", [str(texts.get(t, "")) for t in frame["topic"]])
+    return frame.reset_index(drop=True)
+
+
+def topic_labels(topics: Iterable[str], texts: Mapping[str, str] | None = None, width: int = 90) -> dict[str, str]:
+    """Each topic id with the start of its query text, for a selector: ``{"129": "129 · what similarity …"}``.
+
+    Examples
+    --------
+    >>> topic_labels(["1", "2"], {"1": "what similarity laws must be obeyed when constructing models"}, width=30)
+    {'1': '1 · what similarity laws must be …', '2': '2'}
+    """
+    texts = texts or {}
+    out = {}
+    for topic in topics:
+        text = " ".join(str(texts.get(topic, "")).split())
+        out[topic] = f"{topic} · {textwrap.shorten(text, width, placeholder=' …')}" if text else str(topic)
+    return out
+
+
+def ranking_texts(ranked: pd.DataFrame, documents: Mapping[str, Any], words: int = 30) -> pd.DataFrame:
+    """The rankings of :func:`side_by_side` with each document's ``title`` and ``preview`` (its first words).
+
+    ``documents`` maps a document id to a record with ``title`` and ``text`` and has ``preview(docid,
+    words)``, the title or else the first words (:class:`metrics.texts.Documents`). A document without a
+    title is named by its first words; a document the mapping does not have gets empty texts.
+
+    Examples
+    --------
+    >>> from metrics.texts import DocText, Documents
+    >>> ranked = pd.DataFrame({"system": ["x", "x", "x"], "rank": [1, 2, 3], "docid": ["a", "b", "z"]})
+    >>> docs = Documents({"a": DocText("Wing flutter", "wings flutter at speed"), "b": DocText("", "heat flows in slabs")})
+    >>> ranking_texts(ranked, docs, words=2)[["docid", "title", "preview"]].values.tolist()
+    [['a', 'Wing flutter', 'wings flutter'], ['b', 'heat flows', 'heat flows'], ['z', '', '']]
+    """
+    titles, previews = [], []
+    for docid in ranked["docid"].astype(str):
+        doc = documents.get(docid)
+        titles.append(str(documents.preview(docid, words)) if doc is not None else "")
+        previews.append(" ".join(str(getattr(doc, "text", "") or "").split()[:words]) if doc is not None else "")
+    return ranked.assign(title=titles, preview=previews)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["DEMO_DIR", "TEACHING_DIR", "demo_paths", "teaching_examples"]
+__all__ = ["DEMO_DIR", "TEACHING_DIR", "demo_paths", "teaching_examples", "teaching_titles"]
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
 TEACHING_DIR = Path(__file__).resolve().parent / "teaching"
@@ -47,3 +47,15 @@ def teaching_examples() -> dict[str, dict]:
         }
         for name, example in expected["examples"].items()
     }
+
+
+def teaching_titles() -> dict[str, str]:
+    """Each worked example's name as shown to students (its key stays the example's id).
+
+    Examples
+    --------
+    >>> teaching_titles()["flagr8"]
+    '8 documents, 4 relevant'
+    """
+    expected = json.loads((TEACHING_DIR / "expected.json").read_text(encoding="utf-8"))
+    return {name: example.get("title", name) for name, example in expected["examples"].items()}

@@ -7,10 +7,14 @@ import streamlit as st
 
 from dashboard import components, data, figures, state
 from metrics import PRESETS, Conventions, RankscopeError
+from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 
 LARGE = 2_000_000  # run lines from which the per-run counts wait until asked for
 
 st.title("Data")
+components.start_here("What the dashboard evaluates: a qrels file (which documents are relevant to each topic) and "
+                      "one run per system (its ranking for each topic). The demo collection is loaded; upload your "
+                      "own files, or open a small worked example below.")
 loaded = state.get()
 at_start = loaded
 seen = st.session_state.setdefault("data_seen_uploads", set())
@@ -56,11 +60,17 @@ if fresh and state.get() is not at_start:
 for message in st.session_state.get("data_errors", []):
     components.error(message)
 
+with st.expander("What the files look like: an example of each format", icon=":material/description:"):
+    for label, example in components.FORMAT_EXAMPLES.items():
+        st.markdown(label)
+        st.code(example, language=None)
+
 with st.expander("Other collections and session files", icon=":material/folder_open:"):
     cols = st.columns([3, 1, 3])
     examples = data.teaching_examples()
-    name = cols[0].selectbox("Worked example", list(examples), key="data_example", help="The seeds' worked examples "
-                             "(sample_data/teaching), each with the numbers its source document prints.")
+    name = cols[0].selectbox("Worked example", list(examples), key="data_example", format_func=components.example_title,
+                             help="Small examples from textbooks and lecture notes (sample_data/teaching), each with "
+                                  "the numbers its source prints.")
     cols[0].caption(examples[name])
     if cols[1].button("Load example", key="data_load_example", icon=":material/school:"):
         state.put(state.example(name))
@@ -71,31 +81,67 @@ with st.expander("Other collections and session files", icon=":material/folder_o
     with cols[2]:
         loaded = components.session_loader(loaded, seen)
 
+left, right = st.columns(2)
+texts = {"topics": left.file_uploader("Topics (optional)", key="data_topics",
+                                      help="The query texts, shown beside the topic ids on the queries page: TREC "
+                                           "topics, TSV (id, text), JSONL, or Cranfield/NPL native files."),
+         "documents": right.file_uploader("Documents (optional)", key="data_documents",
+                                          help="Document titles and texts, shown in the queries page's drill-down: "
+                                               "TREC <DOC> files, JSONL, TSV, or Cranfield/NPL native files.")}
+texts = {kind: f for kind, f in texts.items() if f is not None and f.file_id not in seen}
+if texts:
+    st.session_state["data_text_errors"] = []
+for kind, f in texts.items():  # marked as seen once kept (or refused): a rerun in between reads it again
+    upload = state.Upload.of(f.name, f.getvalue())
+    try:
+        with st.spinner(f"Reading {f.name} ({len(upload.data) / 1e6:.1f} MB)…", show_time=True):
+            (data.read_topics if kind == "topics" else data.read_documents)(upload)
+        loaded = state.with_texts(loaded, **{kind: upload})
+        state.put(loaded)
+    except RankscopeError as err:
+        st.session_state["data_text_errors"].append(str(err))
+    seen.add(f.file_id)
+for message in st.session_state.get("data_text_errors", []):
+    components.error(message)
+if loaded.topics is not None:
+    left.caption(f"Topics: {components.plain(loaded.topics.name)}, {len(data.topic_texts(loaded)):,} query texts.")
+if loaded.documents is not None:
+    right.caption(f"Documents: {components.plain(loaded.documents.name)}, {len(data.document_texts(loaded)):,} "
+                  "documents.")
+
 source = {"demo": "the bundled demo collection (synthetic, TREC-style). Upload your own files to replace it.",
           "ranking": "a ranking typed in on the learn page."}.get(loaded.source)
 if loaded.source.startswith("example:"):
-    source = f"the worked example {components.plain(loaded.source.split(':', 1)[1])} from sample_data/teaching."
+    example_id = loaded.source.split(':', 1)[1]
+    source = (f"the worked example “{components.plain(components.example_title(example_id))}” "
+              f"({components.plain(example_id)}) from sample_data/teaching.")
 if source:
     st.info("Showing " + source, icon=":material/info:")
 
 with st.expander("Conventions", expanded=True, icon=":material/tune:"):
     c = loaded.conventions
+    shown = {"data_preset": c.preset, "data_level": c.relevance_level, "data_depth": c.depth or 0,
+             "data_judged": c.judged_only, "data_complete": c.complete}
+    if st.session_state.get("data_conventions") != c or not shown.keys() <= st.session_state.keys():
+        st.session_state.update(shown, data_conventions=c)  # set elsewhere (a session file, an example): shown here
     cols = st.columns(5)
-    preset = cols[0].selectbox("Preset", list(PRESETS), index=list(PRESETS).index(c.preset), key="data_preset",
+    preset = cols[0].selectbox("Preset", list(PRESETS), key="data_preset",
                                help="trec_eval-9: as trec_eval 9 and pytrec_eval (scores as 32-bit floats, "
                                     "interpolation (long)(x·R + 0.9)); trec_eval-10; textbook.")
-    level = cols[1].number_input("Relevant from grade", min_value=0, max_value=100, value=c.relevance_level,
+    level = cols[1].number_input("Relevant from grade", min_value=RELEVANCE_LEVELS[0], max_value=RELEVANCE_LEVELS[1],
                                  key="data_level", help="trec_eval -l: binary measures count grades ≥ this.")
-    depth = cols[2].number_input("Depth (0 = all)", min_value=0, value=c.depth or 0, key="data_depth",
+    depth = cols[2].number_input("Depth (0 = all)", min_value=0, max_value=DEPTHS[1], key="data_depth",
                                  help="trec_eval -M: evaluate only the top documents of each ranking.")
-    judged = cols[3].checkbox("Judged only", value=c.judged_only, key="data_judged",
+    judged = cols[3].checkbox("Judged only", key="data_judged",
                               help="trec_eval -J: drop unjudged documents before evaluating.")
-    complete = cols[4].checkbox("Complete topics", value=c.complete, key="data_complete",
+    complete = cols[4].checkbox("Complete topics", key="data_complete",
                                 help="trec_eval -c: a judged topic a run does not answer scores 0.")
+    kept = {"score_dtype": c.score_dtype, "interpolation": c.interpolation} if preset == c.preset else {}
     chosen = Conventions(preset=preset, relevance_level=int(level), depth=int(depth) or None,
-                         judged_only=judged, complete=complete)
+                         judged_only=judged, complete=complete, **kept)
     if chosen != c:
-        loaded = state.Loaded(loaded.qrels, loaded.runs, chosen, loaded.source)
+        st.session_state["data_conventions"] = chosen
+        loaded = state.Loaded(loaded.qrels, loaded.runs, chosen, loaded.source, loaded.topics, loaded.documents)
         state.put(loaded)
         st.rerun()
 

@@ -11,6 +11,8 @@ st.title("Gain")
 loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
+components.start_here("Graded relevance: each document adds its gain, discounted by its rank (DCG), and nDCG divides "
+                      "by the best possible ranking (the ideal). Try exponential gain, or move the cutoff k.")
 
 cols = st.columns([2, 2, 2, 3, 1])
 with cols[0]:
@@ -36,6 +38,9 @@ where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
 components.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.systems),
                                           f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff)),
                        key="gain_chart", name="gain")
+same = data.identical_curves(frame, ("dcg", "ndcg"), "on this topic" if topic else "over all topics")
+if same:
+    st.caption(components.plain(same))
 
 at_k = data.gain_table(loaded, frame, shown, topic, int(cutoff), gain, discount, ideal)
 components.table(at_k, key="gain_table", numbers=[c for c in at_k.columns if c != "system"])

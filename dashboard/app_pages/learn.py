@@ -3,27 +3,29 @@ numbers, and what each convention does to a number."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from metrics import RankscopeError
 from metrics.gains import DISCOUNTS, GAINS
 
 SOURCES = {"example": "worked example", "loaded": "loaded data", "typed": "my own"}
+START_TEXT = "3 2 3 0 0 1 2 2 3 0"
 SHOWN = ["rank", "docid", "grade", "relevant", "precision", "recall", "f1", "ap_contribution", "ap", "gain",
          "discount", "dcg", "idcg", "ndcg", "rr", "err"]
-START = [3, 2, 3, 0, 0, 1, 2, 2, 3, 0]
 
 st.title("Learn")
-st.caption("Pick a ranking, change a grade, and watch each measure move. Every number below comes from the same "
-           "code that evaluates full runs.")
+components.start_here("One ranking, rank by rank: every measure worked through with its formula and this ranking's "
+                      "numbers. Choose **my own**, type the grades of a ranking, change one, and watch each measure "
+                      "move. Every number comes from the same code that evaluates full runs.")
 
 source = components.choose("source", "Ranking from", SOURCES, radio=True,
-                           help="A worked example of the seed documents, a topic of the loaded collection, or a "
-                                "ranking you type in as grades.")
+                           help="A small worked example from a textbook or lecture, a topic of the loaded collection, "
+                                "or a ranking you type in as grades.")
 if source == "example":
     examples = data.teaching_examples()
-    name = st.selectbox("Worked example", list(examples), key="example", bind=components.BIND)
+    name = st.selectbox("Worked example", list(examples), key="example", bind=components.BIND,
+                        format_func=components.example_title)
     st.caption(components.plain(examples[name]))
     collection = state.example(name)
 elif source == "loaded":
@@ -31,17 +33,18 @@ elif source == "loaded":
     if not components.need_collection(collection):
         st.stop()
 else:
-    left, right = st.columns([1, 2])
-    with left:
-        edited = st.data_editor(pd.DataFrame({"grade": START}), num_rows="dynamic", key="learn_editor",
-                                column_config={"grade": st.column_config.NumberColumn(
-                                    "grade at each rank", min_value=0, max_value=9, step=1,
-                                    help="Leave a cell empty for a document without a judgment.")})
-    with right:
-        missing = st.number_input("Relevant documents not retrieved", 0, 1000, 0, key="learn_missing",
+    left, middle, right = st.columns([3, 1, 1])
+    typed = left.text_input("Grades at ranks 1, 2, 3, …", START_TEXT, key="learn_grades",
+                            help="The grade of the document at each rank, separated by spaces: 0 not relevant, 1, 2, "
+                                 "3 ... more relevant; ? for a document without a judgment.")
+    missing = middle.number_input("Relevant not retrieved", 0, 1000, 0, key="learn_missing",
                                   help="Judged relevant documents the ranking missed: they lower recall and AP.")
-        typed_level = st.number_input("Relevant from grade", 1, 9, 1, key="learn_typed_level")
-    grades = tuple(None if pd.isna(g) else int(g) for g in edited["grade"])
+    typed_level = right.number_input("Relevant from grade", 1, 9, 1, key="learn_typed_level")
+    try:
+        grades = data.typed_grades(typed)
+    except RankscopeError as err:
+        components.error(err)
+        st.stop()
     if not grades:
         st.info("Give the ranking at least one document.")
         st.stop()
@@ -74,7 +77,7 @@ st.markdown(("Your ranking" if source == "typed" else
             f"R = {num_rel} relevant (grade ≥ {level}) in the judgments"
             + ("." if complete else f"; the first {len(table)} are shown, and every measure below is cut there."))
 if source == "example" and data.printed(name, system, topic):
-    st.caption("The seed document prints: " + ", ".join(f"{components.plain(m)} = {v}" for m, v in
+    st.caption("The source of this example prints: " + ", ".join(f"{components.plain(m)} = {v}" for m, v in
                                                           data.printed(name, system, topic).items())
                + ". Compare with the last row below (rounded as printed).")
 components.table(table[SHOWN], key="learn_table",

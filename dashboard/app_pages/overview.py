@@ -11,6 +11,13 @@ st.title("Overview")
 loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
+if loaded.source == "demo":
+    st.info(f"This is the **demo collection**: {len(loaded.systems)} made-up search systems, each ranking documents "
+            "for the same topics, and the judgments saying which documents are relevant. Load your own files, or a "
+            "small worked example, on the **Data** page.", icon=":material/waving_hand:")
+components.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
+                      "confidence interval; † and ‡ mark a significant difference from the baseline. Try another "
+                      "baseline, or pick the measure of the chart below.")
 
 measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
 

@@ -1,5 +1,6 @@
-"""Queries: where two systems differ, topic by topic; clicking a topic opens its drill-down (the rankings side
-by side, coloured by grade, with the per-rank anatomy) and its review notes."""
+"""Queries: where two systems differ, topic by topic; the best and worst topics named, with their query texts;
+clicking a topic opens its drill-down (systems A and B side by side, coloured by grade, with each document's
+title, and the per-rank anatomy) and its review notes."""
 
 from __future__ import annotations
 
@@ -12,12 +13,37 @@ from metrics.notes import MAX_COMMENT
 TABS = ("All topics", "One topic")
 ANATOMY = ("rank", "docid", "score", "grade", "relevant", "precision", "recall", "ap", "dcg", "idcg", "ndcg", "rr")
 TAGS = ("interesting", "hard topic", "judgments doubtful", "system bug", "ties matter", "check again")
+ORDER = {True: "B's losses first", False: "B's gains first"}
+EVERY = "every topic"
+DOCUMENTS = {"system": "system", "rank": "rank", "docid": "document", "grade": "grade", "title": "title",
+             "preview": "first words"}
+
+
+def signed(value: float) -> str:
+    return f"{value:+.2f}".replace("-", "−")
+
+
+def open_topic(topic: str) -> None:
+    st.session_state["topic"], st.session_state["view"] = str(topic), TABS[1]
+
+
+def find_topic() -> None:
+    if st.session_state.get("queries_find"):
+        open_topic(st.session_state["queries_find"])
+
+
+def open_row(shown) -> None:
+    rows = st.session_state.get("queries_topics", {}).get("selection", {}).get("rows", [])
+    if rows:
+        open_topic(shown["topic"].iloc[rows[0]])
 
 
 st.title("Queries")
 loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
+components.start_here("Where system B wins or loses against A, topic by topic. Choose A and B, open the worst "
+                      "topic, read its query and the documents each system ranked, and tag it for the review.")
 
 colors = figures.system_colors(loaded.systems)
 cols = st.columns(3)
@@ -27,8 +53,15 @@ with cols[1]:
     a = components.pick_system("a", loaded.systems, "System A", default=0)
 with cols[2]:
     b = components.pick_system("b", loaded.systems, "System B", default=1)
+if st.session_state.get("queries_pair") != (a, b):  # a new pair: the drill-down's anatomy starts on A
+    st.session_state["queries_pair"] = (a, b)
+    st.session_state["queries_anatomy_system"] = a
 
+texts = data.topic_texts(loaded)
+labels = data.topic_labels(loaded, data.topics_of(loaded))
 pair = data.paired(loaded, measure, a, b)
+best, worst = data.extremes(loaded, measure, a, b)
+notes = state.notes()
 overall, one = st.tabs(TABS, key="view", bind=components.BIND)
 with overall:
     st.markdown(f"**{components.plain(b)}** is better than **{components.plain(a)}** on **{pair.wins}** topics, "
@@ -36,7 +69,15 @@ with overall:
     if pair.only_a or pair.only_b:
         st.caption(f"Left out: {len(pair.only_a)} topics only {components.plain(a)} answers, "
                    f"{len(pair.only_b)} only {components.plain(b)} answers.")
-    components.show_figure(figures.difference_bars(pair.frame, a, b, measure), key="queries_diff",
+    ends = [(word, e) for word, e in (("worst", worst), ("best", best)) if e is not None]
+    st.text("\n".join(f"{word}: {e.query} ({signed(e.diff)})" + (f" — {labels[e.query].partition(' · ')[2]}"
+                                                                  if texts and e.query in texts else "")
+                      for word, e in ends) or "B and A score the same on every topic.")
+    buttons = st.columns(4)
+    for i, (word, e) in enumerate(ends):
+        buttons[i].button(f"Open the {word} topic, {components.plain(e.query)}", key=f"queries_open_{word}",
+                          on_click=open_topic, args=(e.query,), icon=":material/open_in_new:")
+    components.show_figure(figures.difference_bars(pair.frame, a, b, measure, texts), key="queries_diff",
                            name=f"per-topic-{measure}", on_select=lambda: components.open_topic("queries_diff", "view", TABS[1]))
     left, right = st.columns(2)
     with left:
@@ -45,29 +86,50 @@ with overall:
     with right:
         components.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors),
                                key="queries_dist", name=f"distribution-{measure}")
-    with st.expander("Every topic", icon=":material/table_rows:"):
-        names = {"a": f"A: {a}", "b": f"B: {b}", "diff": "B − A"}
-        components.table(pair.frame.rename(columns=names), key="queries_pairs", numbers=list(names.values()))
+
+    st.subheader("Best and worst topics")
+    cols = st.columns(2)
+    worst_first = cols[0].segmented_control("Order", list(ORDER), format_func=ORDER.get, default=True,
+                                            key="queries_order")
+    tags = list(dict.fromkeys(tag for n in notes.values() for tag in n["tags"]))
+    tag = cols[1].selectbox("Review tag", [EVERY, *tags], key="queries_tag")
+    table = data.topic_table(loaded, measure, a, b, notes, None if tag == EVERY else tag, worst_first is not False)
+    names = {"topic": "topic", "text": "query", "a": f"A: {a}", "b": f"B: {b}", "diff": "B − A", "tags": "tags"}
+    st.dataframe(table.rename(columns=names), hide_index=True, width="stretch", key="queries_topics",
+                 on_select=lambda shown=table: open_row(shown), selection_mode="single-row",
+                 column_config={names["a"]: components.NUMBER, names["b"]: components.NUMBER,
+                                "B − A": st.column_config.NumberColumn(format="%+.4f")})
+    st.caption("Click a row to open its topic.")
 
 with one:
-    cols = st.columns([1, 3, 1])
-    with cols[0]:
-        topic = components.pick_topic("topic", data.topics_of(loaded))
-    with cols[1]:
-        shown = st.multiselect("Systems", loaded.systems, default=list(dict.fromkeys([a, b])), key="systems",
-                               bind=components.BIND)
-    depth = cols[2].number_input("Ranks shown", 5, 200, 20, step=5, key="queries_depth")
-    if topic is None or not shown:
-        st.info("Choose a topic and at least one system.")
+    cols = st.columns([1, 3, 2, 1])
+    topic = cols[0].selectbox("Topic", list(labels), key="topic", bind=components.BIND)  # ids: what a link says
+    if texts is not None:
+        cols[1].selectbox("Find a topic by its query", list(labels), index=None, key="queries_find",
+                          format_func=labels.get, on_change=find_topic, placeholder="type words of the query")
+    also = cols[2].multiselect("Also show", [s for s in loaded.systems if s not in (a, b)], key="queries_also")
+    depth = cols[3].number_input("Ranks shown", 5, 200, 20, step=5, key="queries_depth")
+    if topic is None:
+        st.info("Choose a topic.")
         st.stop()
-    ranked = data.side_by_side(loaded, topic, tuple(shown), int(depth))
+    shown = tuple(dict.fromkeys([a, b, *also]))
+    st.subheader(f"Topic {components.plain(topic)}")
+    if texts is not None:
+        st.text(texts.get(topic) or f"{texts.name} has no text for this topic.")
+    ranked = data.side_by_side_texts(loaded, topic, shown, int(depth))
     components.show_figure(figures.rankings_chart(ranked, int(depth), f"Topic {figures.safe(topic)}: the top "
                                                   f"{int(depth)} of each ranking, coloured by grade ('?': unjudged)"),
                            key="queries_rankings", name=f"rankings-{topic}")
+    if "title" in ranked:
+        with st.expander("The documents of these rankings", expanded=True, icon=":material/description:"):
+            st.dataframe(ranked[list(DOCUMENTS)].rename(columns=DOCUMENTS), hide_index=True, width="stretch",
+                         key="queries_documents")
+    else:
+        st.caption("Load the topics and the documents on the data page to read queries and document titles here.")
     system = st.columns([1, 2])[0].selectbox("Per-rank anatomy of", shown, key="queries_anatomy_system")
     if system in set(ranked["system"]):
-        table = data.anatomy(loaded, system, topic).head(int(depth))
-        components.table(table[list(ANATOMY)], key="queries_anatomy", numbers=ANATOMY[5:])
+        steps = data.anatomy(loaded, system, topic).head(int(depth))
+        components.table(steps[list(ANATOMY)], key="queries_anatomy", numbers=ANATOMY[5:])
         st.caption("Each row holds the measures of the top i documents: P@i, R@i, AP cut at i, DCG@i, nDCG@i, "
                    "RR within the top i.")
         st.page_link("app_pages/learn.py", label="Work this ranking through, measure by measure",
@@ -76,7 +138,6 @@ with one:
         st.info(f"{components.plain(system)} does not answer topic {components.plain(topic)}.")
 
     st.subheader("Review notes")
-    notes = state.notes()
     note = notes.get(topic, {"tags": [], "comment": ""})
     used = [tag for n in notes.values() for tag in n["tags"]]
     with st.form(f"queries_note_{topic}", border=True):

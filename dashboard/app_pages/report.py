@@ -14,6 +14,8 @@ st.title("Report")
 loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
+components.start_here("Everything to take away: one HTML file with every table and chart, the exports, and the "
+                      "command that recomputes every number. Try the HTML report first.")
 st.caption("The report and the exports use the measures, baseline and tests chosen here (the same as on the "
            "overview page), the conventions of the data page and the review notes of the queries page.")
 

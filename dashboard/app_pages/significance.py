@@ -17,6 +17,8 @@ if not components.need_collection(loaded):
 if len(loaded.systems) < 2:
     st.info("Load at least two runs to compare systems.")
     st.stop()
+components.start_here("Is a difference between two systems more than luck? Each test pairs the systems topic by "
+                      "topic; read the sentence below, then try another test or correction and see what changes.")
 
 cols = st.columns([3, 2, 2, 1, 2])
 with cols[0]:

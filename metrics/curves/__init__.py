@@ -39,8 +39,9 @@ Tables read off the curves
 --------------------------
 :func:`mean_over_queries` averages per-query curves point by point (the rows whose query is :data:`ALL`),
 :func:`eleven_point_table` lays the eleven interpolated points side by side in the columns
-:data:`LEVEL_NAMES` with their average (trec_eval's ``11pt_avg``), and
-:func:`at_x` reads each curve at one x (the row of rank k: DCG@k, IDCG@k, nDCG@k, P@k, R@k). The choices
+:data:`LEVEL_NAMES` with their average (trec_eval's ``11pt_avg``),
+:func:`at_x` reads each curve at one x (the row of rank k: DCG@k, IDCG@k, nDCG@k, P@k, R@k), and
+:func:`identical_series` finds the systems whose curves coincide (drawn, one hides the other). The choices
 :func:`gain_curves` takes are those of :mod:`metrics.gains` (:data:`GAINS`, :data:`DISCOUNTS`,
 :data:`IDEALS`); a curve of one topic costs the length of that topic's ranking
 (:meth:`metrics.Rankings.select_queries`).
@@ -48,10 +49,10 @@ Tables read off the curves
 
 from __future__ import annotations
 
-from metrics.curves._frames import ALL, LEVEL_NAMES
+from metrics.curves._frames import ALL, LEVEL_NAMES, MAX_DEPTH
 from metrics.curves._precision_recall import eleven_point, eleven_point_rules, interpolated_pr, pr_curve
 from metrics.curves._ranks import gain_curves, precision_recall_at_k
-from metrics.curves._tables import at_x, eleven_point_table, mean_over_queries
+from metrics.curves._tables import at_x, eleven_point_table, identical_series, mean_over_queries
 from metrics.gains import DISCOUNTS, GAINS, IDEALS
 
 __all__ = [
@@ -60,11 +61,13 @@ __all__ = [
     "GAINS",
     "IDEALS",
     "LEVEL_NAMES",
+    "MAX_DEPTH",
     "at_x",
     "eleven_point",
     "eleven_point_rules",
     "eleven_point_table",
     "gain_curves",
+    "identical_series",
     "interpolated_pr",
     "mean_over_queries",
     "pr_curve",

@@ -182,3 +182,52 @@ def at_x(frame: pd.DataFrame, x: float) -> pd.DataFrame:
         raise ValidationError(f"the curves have no point at x = {x} (they run from {frame['x'].min()} to "
                               f"{frame['x'].max()}); compute them deeper")
     return rows.reset_index(drop=True)
+
+
+def identical_series(frame: pd.DataFrame, x: str, values: Sequence[str], by: str = "system",
+                     tolerance: float = 1e-12) -> list[tuple[str, ...]]:
+    """The groups of series (one per value of ``by``) that draw the same curve: same x, same values.
+
+    Two series are the same when they have the same x in the same order and every value in ``values``
+    differs by at most ``tolerance``. Drawn one over the other, such curves show as one line.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A curve frame, or a part of one (for example one query's rows).
+    x : str
+        The column of the x values.
+    values : sequence of str
+        The columns that must agree.
+    by : str
+        The column naming the series.
+    tolerance : float
+        The largest absolute difference still counted as equal.
+
+    Returns
+    -------
+    list of tuple of str
+        Each group of two or more identical series, in the frame's order (first appearance), each group in
+        that order too; empty when every series differs.
+
+    Examples
+    --------
+    >>> curve = pd.DataFrame({"system": ["a", "a", "b", "b", "c", "c"], "k": [1, 2] * 3,
+    ...                       "precision": [1.0, 0.5, 1.0, 0.5, 0.0, 0.5]})
+    >>> identical_series(curve, "k", ["precision"])
+    [('a', 'b')]
+    """
+    series = []
+    for name, rows in frame.groupby(by, sort=False):
+        series.append((name, rows[x].to_numpy(), rows[list(values)].to_numpy(dtype=float)))
+    groups: list[list] = []
+    for name, xs, ys in series:
+        for group in groups:
+            _, gx, gy = group[0]
+            if len(gx) == len(xs) and np.array_equal(gx, xs) and gy.shape == ys.shape and \
+                    np.allclose(gy, ys, rtol=0.0, atol=tolerance, equal_nan=True):
+                group.append((name, xs, ys))
+                break
+        else:
+            groups.append([(name, xs, ys)])
+    return [tuple(str(member[0]) for member in group) for group in groups if len(group) > 1]

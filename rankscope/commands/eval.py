@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     rankings = rank_runs(qrels, [read_run(path) for path in args.runs], conventions_of(args))
     out = sys.stdout
     records = []
+    labelled = len(rankings) > 1  # several runs: each block starts with its runid line, to tell them apart
     for path, rk in zip(args.runs, rankings):
         stop = _stop(args, qrels.queries, rk, version, path)
         values = dict(zip((label for label, _ in pairs), per_query_values(rk, pairs)))
@@ -56,9 +57,12 @@ def run(args: argparse.Namespace) -> int:
             strings[relstring.label] = dict(zip(rk.queries, relevance_strings(rk, relstring.length)))
         if args.format == "trec":
             text = format_trec(rk, values, pairs + ([(relstring.label, relstring)] if relstring else []),
-                               per_query=args.per_query, runid=wants_runid, skip_unanswered=version < 10,
+                               per_query=args.per_query, runid=wants_runid and not labelled,
+                               skip_unanswered=version < 10,
                                answered=set(rk.run.queries) if args.complete else set(rk.queries),
                                strings=strings, stop_after=None if stop is None else stop.printed)
+            if labelled:
+                out.write(f"{'runid':<22s}\tall\t{rk.run.tag}\n")
             out.write(text)
         else:
             records.extend(_records(rk, values, pairs, per_query=args.per_query))
@@ -144,6 +148,11 @@ class RelString:
         return Trec("relstring", order=11.5)
 
 
+MAX_RELSTRING = 10**18
+"""The longest ``relstring.N`` read as its number; a longer N (any number of digits) shows as much, the whole
+ranking, and keeps its digits in its label."""
+
+
 def _relstring(specs: list[str]) -> tuple[RelString | None, list[str]]:
     """Take ``relstring`` / ``relstring.N`` out of the specs (``all_trec`` implies the default one)."""
     found = None
@@ -155,7 +164,9 @@ def _relstring(specs: list[str]) -> tuple[RelString | None, list[str]]:
             if raw and not raw.isdigit():
                 from metrics.errors import UnknownMeasureError
                 raise UnknownMeasureError(f"relstring: expected a whole number of documents, got {raw!r}")
-            found = RelString(int(raw), f"relstring_{int(raw)}") if raw else RelString(10, "relstring")
+            digits = raw.lstrip("0") or "0"  # a length past every ranking shows the whole ranking
+            found = RelString(int(digits) if len(digits) < 19 else MAX_RELSTRING, f"relstring_{digits}") if raw \
+                else RelString(10, "relstring")
             continue
         rest.append(spec)
     if found is None and "all_trec" in specs:
@@ -166,9 +177,11 @@ def _relstring(specs: list[str]) -> tuple[RelString | None, list[str]]:
 def relevance_strings(rk, length: int) -> list[str]:
     """``relstring`` of every query of a ranked run: one character per document of the top ``length``."""
     chars = np.array(list("0123456789"), dtype=object)
+    length = min(int(length), len(rk.rel))  # no ranking is longer than all of them together
     out = []
     for q in range(rk.n_queries):
-        rel = rk.rel[rk.offsets[q]:min(rk.offsets[q] + length, rk.offsets[q + 1])]
+        start, stop = int(rk.offsets[q]), int(rk.offsets[q + 1])
+        rel = rk.rel[start:min(start + length, stop)]
         out.append("".join(">" if g > 9 else chars[g] if g >= 0 else "-" if g == -1 else "." for g in rel))
     return out
 

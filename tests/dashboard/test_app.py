@@ -196,7 +196,7 @@ def test_the_root_url_keeps_the_links_parameters():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"topic": "414", "measure": "AP"})
     at.run()
-    assert at.title[0].value == "Data"
+    assert at.title[0].value == "Overview"  # a first visit opens on the overview of the demo collection
     at.switch_page("app_pages/queries.py")
     at.run()
     assert at.session_state["measure"] == "AP" and at.session_state["topic"] == "414"
@@ -310,3 +310,43 @@ def test_user_text_is_never_rendered_as_html():
             assert not re.search(r"(?<!\\)<img", element.value)  # escaped for Markdown: shown, never a tag
         for chart in at.get("plotly_chart"):
             assert "<img" not in chart.proto.spec
+
+
+def test_presentation_mode_from_the_link_hides_the_sidebar_and_enlarges_the_charts():
+    at = open_page("curves", {"present": "1"})
+    assert errors(at) == []
+    assert at.session_state["present"] is True and at.query_params["present"] in ("true", ["true"])
+    assert len(at.sidebar) == 0  # the pages are in the top bar, the switch at the top of the page
+    figure = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert figure["layout"]["font"]["size"] > 15
+    open_page("gain", at=at)  # the mode stays on from page to page
+    assert at.session_state["present"] is True and at.query_params["present"] in ("true", ["true"])
+    at.toggle(key="present").set_value(False).run()
+    assert "present" not in at.query_params and len(at.sidebar) > 0
+
+
+def test_identical_runs_are_named_under_the_curves():
+    at = open_page("data")
+    _upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
+    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("copy.run", RUN_A.replace(b" A\n", b" C\n"), "text/plain"),
+                         ("b.run", RUN_B, "text/plain")])
+    for page in ("curves", "gain"):
+        open_page(page, at=at)
+        assert errors(at) == []
+        captions = " ".join(c.value for c in at.caption).replace("\\", "")
+        assert "copy is identical to a over all topics" in captions, page
+        assert "b is identical" not in captions
+
+
+def test_every_page_says_where_to_start_and_no_page_says_seed():
+    at = open_page("data")
+    for page in PAGES:
+        open_page(page, at=at)
+        text = " ".join(str(e.value) for e in [*at.markdown, *at.caption, *at.info, *at.title])
+        if page != "queries":
+            assert "Start here." in text, page
+        assert "seed" not in text.lower(), page
+        for widget in [*at.selectbox, *at.radio]:
+            assert "seed" not in (widget.help or "").lower(), page
+    open_page("learn", at=at)
+    assert at.selectbox(key="example").format_func("flagr8") == "8 documents, 4 relevant"

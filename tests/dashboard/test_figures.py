@@ -247,3 +247,48 @@ def test_thousands_of_topics_are_drawn_with_webgl_in_the_same_order():
     assert figures.scatter_chart(pair.frame, "a", "b", "AP").data[1].type == "scattergl"
     boxes = figures.distribution_chart(per_query, "AP", {})
     assert [t.boxpoints for t in boxes.data] == [False, False]
+
+
+def test_identical_curves_stay_visible_each_system_with_its_dash_and_marker():
+    long = "a system with a very long name indeed, longer than any legend"
+    frame = pd.DataFrame({"system": ["bm25"] * 3 + [long] * 3, "k": [1, 2, 3] * 2,
+                          "precision": [1.0, 0.5, 0.33] * 2, "recall": [0.5, 0.5, 1.0] * 2})
+    colors = figures.system_colors(["bm25", long])
+    fig = figures.at_k_chart(frame, colors, "P@k and R@k")
+    lines = [t for t in fig.data if t.showlegend is not False]
+    assert [t.line.dash for t in lines] == ["solid", "dash"]
+    assert lines[0].marker.symbol != lines[1].marker.symbol
+    assert lines[1].name.endswith("…") and len(lines[1].name) == figures.SHORT
+    assert long in lines[1].hovertemplate  # the whole name on hover
+    assert fig.layout.legend.orientation == "h" and fig.layout.legend.y < 0  # below the plot
+
+
+def test_every_curve_chart_puts_its_legend_below_the_plot():
+    points = pd.DataFrame({"system": ["a", "a", "b", "b"], "recall": [0.0, 1.0] * 2, "iprec": [1.0, 0.5] * 2})
+    colors = figures.system_colors(["a", "b"])
+    gain = pd.DataFrame({"system": ["a", "a"], "k": [1, 2], "dcg": [1.0, 1.5], "idcg": [1.0, 1.6],
+                         "ndcg": [1.0, 0.94]})
+    for fig in (figures.eleven_point_chart(points, colors, "11"), figures.pr_chart(points.rename(
+            columns={"iprec": "precision"}), points, colors, "pr"), figures.gain_chart(gain, colors, "gain")):
+        assert fig.layout.legend.orientation == "h" and fig.layout.legend.yanchor == "top"
+
+
+def test_presented_scales_every_text_of_a_figure():
+    frame = pd.DataFrame({"system": ["a", "a"], "k": [1, 2], "precision": [1.0, 0.5], "recall": [0.5, 1.0]})
+    fig = figures.at_k_chart(frame, figures.system_colors(["a"]), "title")
+    size, height = fig.layout.font.size, fig.layout.height
+    subplot_title = fig.layout.annotations[0].font.size
+    figures.presented(fig, 1.5)
+    assert fig.layout.font.size == size * 1.5 and fig.layout.annotations[0].font.size == subplot_title * 1.5
+    assert fig.layout.height > height
+
+
+def test_grade_colours_are_distinct_and_grade_0_shows_on_white():
+    def luminance(color: str) -> float:
+        r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    colors = [*figures.GRADE_COLORS, figures.UNJUDGED]
+    assert len(set(colors)) == len(colors)
+    assert luminance(figures.GRADE_COLORS[0]) < 0.9  # not white on a projector
+    assert all(luminance(a) > luminance(b) for a, b in zip(figures.GRADE_COLORS[1:], figures.GRADE_COLORS[2:]))

@@ -119,10 +119,11 @@ def _visit(page, name: str) -> None:
 
 
 def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
-    page.goto(server)
+    page.goto(server)  # a first visit opens on the overview of the demo collection
     _settled(page)
+    expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
     expect(page.get_by_text("demo collection", exact=False).first).to_be_visible()
-    _charts_drawn(page, CHARTS["Data"])
+    _visit(page, "Data")
     DOCS.mkdir(exist_ok=True)
     page.screenshot(path=str(DOCS / "page-data.png"))
     for name in PAGES:
@@ -134,7 +135,7 @@ def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
 
 def test_upload_two_runs_and_qrels_then_every_page(server, page):
     demo = ROOT / "sample_data" / "demo"
-    page.goto(server)
+    page.goto(f"{server}/data")
     _settled(page)
     inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     inputs.nth(1).set_input_files(str(demo / "qrels.txt"))
@@ -191,7 +192,7 @@ def test_notes_travel_in_the_session_file(server, browser, page, tmp_path):
     assert b"grade-2 document" in saved.read_bytes()
 
     other = browser.new_context(viewport=VIEWPORT).new_page()  # a colleague, on the same demo collection
-    other.goto(server)
+    other.goto(f"{server}/data")
     _settled(other)
     other.get_by_text("Other collections and session files").click()
     other.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(2).set_input_files(str(saved))

@@ -54,6 +54,30 @@ def test_several_runs_print_one_block_each(files, capsys):
                                 "runid                 \tall\tbeta", "map                   \tall\t0.7500"]
 
 
+def test_several_runs_are_labelled_by_their_runid_without_asking(files, capsys):
+    code, out, _ = run_cli(capsys, "-q", "-m", "map", files["q.qrels"], files["a.run"], files["b.run"])
+    assert code == 0
+    assert out.splitlines() == [
+        "runid                 \tall\talpha", "map                   \t1\t0.8333", "map                   \t2\t0.2500",
+        "map                   \tall\t0.5417",
+        "runid                 \tall\tbeta", "map                   \t1\t1.0000", "map                   \t2\t0.5000",
+        "map                   \tall\t0.7500"]
+
+
+def test_several_runs_with_official_measures_print_runid_once_per_block(files, capsys):
+    code, out, _ = run_cli(capsys, files["q.qrels"], files["a.run"], files["b.run"])
+    assert code == 0
+    lines = out.splitlines()
+    runids = [i for i, line in enumerate(lines) if line.startswith("runid ")]
+    assert [lines[i] for i in runids] == ["runid                 \tall\talpha", "runid                 \tall\tbeta"]
+    assert runids[0] == 0 and runids[1] == len(lines) // 2
+
+
+def test_one_run_prints_no_runid_unless_asked(files, capsys):
+    code, out, _ = run_cli(capsys, "-m", "map", files["q.qrels"], files["a.run"])
+    assert code == 0 and out == "map                   \tall\t0.5417\n"
+
+
 def test_json_records_at_full_precision(files, capsys):
     code, out, _ = run_cli(capsys, "-q", "--format", "json", "-m", "map", "-m", "P_10", "-m", "nDCG@2",
                            "-m", "iprec_at_recall.0.1", "-m", "num_ret", files["q.qrels"], files["a.run"],

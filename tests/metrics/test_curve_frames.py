@@ -107,3 +107,16 @@ def test_averages_alone_are_the_same_rows(seed):
         alone = fn(ranked, depth=9, per_query=False)
         assert (alone["query"] == "all").all()
         pd.testing.assert_frame_equal(alone, whole[whole["query"] == "all"].reset_index(drop=True), check_dtype=False)
+
+
+def test_identical_series_groups_the_systems_whose_curves_coincide():
+    from metrics.curves import identical_series
+
+    frame = pd.DataFrame({"system": list("aabbccdd"), "k": [1, 2] * 4,
+                          "precision": [1.0, 0.5, 0.0, 0.5, 1.0, 0.5, 0.0, 0.5 + 1e-15],
+                          "recall": [0.5, 0.5, 0.0, 0.5, 0.5, 0.5, 0.0, 0.5]})
+    assert identical_series(frame, "k", ["precision", "recall"]) == [("a", "c"), ("b", "d")]
+    assert identical_series(frame, "k", ["precision"], tolerance=0.0) == [("a", "c")]
+    assert identical_series(frame[frame["system"] != "c"], "k", ["precision", "recall"]) == [("b", "d")]
+    shorter = frame[~((frame["system"] == "c") & (frame["k"] == 2))]
+    assert identical_series(shorter, "k", ["precision", "recall"]) == [("b", "d")]

@@ -54,8 +54,54 @@ def test_scores_beyond_float32():
 
 def test_rank_column_contradicting_scores():
     run = read_run("1 Q0 a 2 3 x\n1 Q0 b 1 2 x\n3 Q0 d 1 1 x\n", name="x")
-    item = codes(lint(QRELS, [run]))["rank-contradicts-score"]
-    assert item.count == 1 and item.examples == ("1",)
+    found = codes(lint(QRELS, [run]))
+    assert found["rank-contradicts-score"] == LintItem(
+        "rank-contradicts-score", "warning", "x",
+        "in 1 topic(s) the rank column contradicts the scores (a document ranks above one with a higher score); "
+        "the rank column is ignored, documents are ordered by score", 1, ("1",))
+    assert "rank-reorders-ties" not in found
+
+
+def test_ranks_that_only_reorder_tied_scores_are_harmless():
+    # trec_eval orders ties by docid descending (b before a); the file ranks a first: same scores, no harm
+    run = read_run("1 Q0 a 1 2 x\n1 Q0 b 2 2 x\n1 Q0 c 3 1 x\n3 Q0 d 1 5 x\n3 Q0 e 2 4 x\n", name="x")
+    found = codes(lint(QRELS, [run]))
+    assert found["rank-reorders-ties"] == LintItem(
+        "rank-reorders-ties", "info", "x",
+        "in 1 topic(s) the rank column orders tied scores differently from trec_eval; harmless: trec_eval "
+        "ignores the rank column and breaks ties by document id, descending", 1, ("1",))
+    assert "rank-contradicts-score" not in found
+
+
+def test_a_contradiction_hidden_behind_a_tie_is_still_a_contradiction():
+    # ranked order z (3), c (2), b (2): neighbours only disagree within the tie, but z (score 3) has rank 2
+    # while c (score 2) has rank 1
+    run = read_run("1 Q0 z 2 3 x\n1 Q0 b 3 2 x\n1 Q0 c 1 2 x\n3 Q0 f 1 1 x\n3 Q0 e 2 1 x\n", name="x")
+    found = codes(lint(QRELS, [run]))
+    assert found["rank-contradicts-score"].examples == ("1",)
+    assert "rank-reorders-ties" not in found
+
+
+def test_rank_checks_follow_the_conventions_ties_and_skip_ranks_that_are_not_numbers():
+    # under float32 the two scores tie (trec_eval then puts b first), so the ranks only reorder a tie;
+    # under float64 they agree with the scores
+    run = read_run("1 Q0 a 1 1.000000001 x\n1 Q0 b 2 1.0 x\n1 Q0 c n/a 0.5 x\n1 Q0 d n/a 5 x\n", name="x")
+    found = codes(lint(QRELS, [run]))
+    assert found["rank-reorders-ties"].examples == ("1",) and "rank-contradicts-score" not in found
+    precise = codes(lint(QRELS, [run], rank_runs(QRELS, [run], preset="trec_eval-10")))
+    assert "rank-contradicts-score" not in precise and "rank-reorders-ties" not in precise
+
+
+def test_rank_checks_over_many_topics():
+    # scores 10 9 9 8 8 7 7 6 for d1..d8: odd topics rank them in file order (ties reordered), even topics
+    # in reverse (contradicted)
+    topics = range(1, 2001)
+    qrels = read_qrels("".join(f"{q} 0 d1 1\n" for q in topics))
+    lines = [f"{q} Q0 d{i} {i if q % 2 else 9 - i} {10 - i // 2} x\n" for q in topics for i in range(1, 9)]
+    found = codes(lint(qrels, [read_run("".join(lines), name="x")]))
+    assert found["rank-reorders-ties"].count == 1000
+    assert found["rank-reorders-ties"].examples[:2] == ("1", "1001")  # byte-wise order
+    assert found["rank-contradicts-score"].count == 1000
 
 
 def test_lint_frame_is_one_row_per_finding():
