@@ -8,7 +8,7 @@ to page, and a link reproduces it. Keys of widgets that do not belong in a link 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -190,11 +190,16 @@ def results_controls(systems: Sequence[str]) -> tuple[tuple[str, ...], str, str,
 ALL_TOPICS = "all topics"
 
 
-def pick_topic(key: str, topics: Sequence[str], label: str = "Topic", allow_all: bool = False) -> str | None:
-    """A topic (or all of them, averaged), bound to the URL."""
+def pick_topic(key: str, topics: Sequence[str], label: str = "Topic", allow_all: bool = False,
+               texts: Mapping[str, str] | None = None) -> str | None:
+    """A topic (or all of them, averaged), bound to the URL; with ``texts``, the chosen topic's query text
+    is shown beneath, as plain text."""
     options = ([ALL_TOPICS] if allow_all else []) + list(topics)
     chosen = st.selectbox(label, options, key=key, bind=BIND)
-    return None if chosen in (None, ALL_TOPICS) else chosen
+    topic = None if chosen in (None, ALL_TOPICS) else chosen
+    if topic is not None and texts is not None and texts.get(topic):
+        st.text(texts[topic])
+    return topic
 
 
 def choose(key: str, label: str, options: dict, *, radio: bool = False, horizontal: bool = True, index: int = 0,

@@ -17,7 +17,7 @@ components.start_here("How precision changes as a system finds more of the relev
 colors = figures.system_colors(loaded.systems)
 cols = st.columns([2, 5])
 with cols[0]:
-    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True)
+    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True, texts=data.topic_texts(loaded))
 with cols[1]:
     shown = components.pick_systems("systems", loaded.systems)
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"

@@ -16,7 +16,7 @@ components.start_here("Graded relevance: each document adds its gain, discounted
 
 cols = st.columns([2, 2, 2, 3, 1])
 with cols[0]:
-    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True)
+    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True, texts=data.topic_texts(loaded))
 with cols[1]:
     gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False,
                              help="trec_eval gains the grade itself; Burges et al. 2^grade − 1.")

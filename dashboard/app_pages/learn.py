@@ -57,7 +57,7 @@ else:
     with cols[0]:
         system = components.pick_system("system", collection.systems, "System")
     with cols[1]:
-        topic = components.pick_topic("topic", data.topics_of(collection))
+        topic = components.pick_topic("topic", data.topics_of(collection), texts=data.topic_texts(collection))
 with cols[2]:
     gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False)
 with cols[3]:

@@ -172,3 +172,18 @@ def test_query_and_document_texts_uploaded_on_the_data_page_are_shown():
     assert documents[documents["system"] == "lucene"]["title"].tolist()[0] == "Title of t3"
     assert documents[documents["system"] == "weak"]["first words"].tolist()[0] == "The text of n3, in words."
     assert "Title of t3" in json.dumps(_figure(at, 3)["data"][0]["customdata"])
+
+
+@pytest.mark.parametrize("page", ["curves", "gain", "learn"])
+def test_the_query_text_is_shown_where_a_topic_is_picked(page):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["rankscope_loaded"] = _loaded()
+    at.run()
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    if page == "learn":  # the learn page starts on a worked example; the loaded collection is one choice
+        at.radio(key="source").set_value("loaded").run()
+    at.selectbox(key="topic").select("3").run()
+    assert errors(at) == []
+    # plain text: the markup in the query text stays as typed
+    assert "<b>boundary layer</b> transition at hypersonic speeds" in _texts(at)
