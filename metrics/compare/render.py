@@ -17,6 +17,7 @@ from metrics.compare.caption import LATEX_MARK, caption, latex_escape, markdown_
 from metrics.compare.markers import BETTER, WORSE
 from metrics.compare.table import SummaryTable
 from metrics.errors import ValidationError
+from metrics.files import write_atomic
 
 __all__ = ["caption", "latex_escape", "markdown_escape", "to_csv", "to_frame", "to_latex", "to_markdown", "to_text"]
 
@@ -168,8 +169,7 @@ def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
     out.to_csv(buffer, index=False, lineterminator="\n")
     text = buffer.getvalue()
     if path is not None:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        write_atomic(path, text.encode("utf-8"))
     return text
 
 
