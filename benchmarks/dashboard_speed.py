@@ -31,12 +31,9 @@ the MS MARCO size.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import signal
 import socket
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -45,6 +42,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from upload_cycles import start_server, stop_server  # noqa: E402  (the same server, started and stopped alike)
 DATA = HERE / "data"
 CRANFIELD = Path("/work/shared/data/cranfield/derived/cranfield.graded.qrels")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -113,38 +112,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def start_server(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                stop_server(proc)
-                raise SystemExit("streamlit did not start")
-            time.sleep(0.2)
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    for signum in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, signum)
-        except ProcessLookupError:
-            break
-        try:
-            proc.wait(timeout=10)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    proc.wait()
 
 
 def settled(page, title: str, text: str | None = None, timeout: float = 120_000) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
-__all__ = ["group_members", "start", "stop", "wait_until_gone"]
+__all__ = ["free_port", "group_members", "serve_dashboard", "start", "stop", "wait_until_gone"]
 
 GRACE = 10.0  # seconds a group gets to stop on SIGTERM before SIGKILL
 PROC = Path("/proc")  # where there is one, the process table read to find a session's processes
@@ -35,6 +37,38 @@ def start(argv: list[str], **popen_kwargs) -> subprocess.Popen:
     subprocess.Popen
     """
     return subprocess.Popen(argv, start_new_session=True, **popen_kwargs)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_dashboard(port: int, env: dict[str, str] | None = None, timeout: float = 60.0) -> subprocess.Popen:
+    """``streamlit run dashboard/app.py`` on 127.0.0.1:``port`` in a session of its own, once it accepts
+    connections; a server that dies or does not answer within ``timeout`` seconds is stopped and raises."""
+    root = Path(__file__).resolve().parents[1]
+    proc = start([sys.executable, "-m", "streamlit", "run", str(root / "dashboard" / "app.py"),
+                  "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+                 cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            pass
+        try:  # wait a little for the server, noticing at once if it died
+            proc.wait(timeout=0.3)
+            stop(proc)
+            raise RuntimeError(f"streamlit exited with status {proc.returncode}")
+        except subprocess.TimeoutExpired:
+            if time.monotonic() > deadline:
+                stop(proc)
+                raise RuntimeError(f"streamlit did not start within {timeout:g} s") from None
 
 
 def group_members(pgid: int) -> list[int]:

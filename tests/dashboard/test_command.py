@@ -23,12 +23,6 @@ STARTUP = 60.0  # seconds the server gets to answer its health check
 STOPPING = 15.0  # seconds the server gets to stop after SIGTERM
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _other_address() -> str | None:
     """An address of this machine that is not loopback, if it has one."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -78,7 +72,7 @@ def test_command_binds_to_loopback_and_never_prompts():
 
 
 def test_dashboard_serves_on_loopback_only(tmp_path):
-    port = _free_port()
+    port = processes.free_port()
     proc, log = _serve([sys.executable, "-m", "rankscope.cli", "dashboard", "--headless", "--port", str(port)],
                        tmp_path)
     try:
@@ -101,7 +95,7 @@ LAUNCHERS = {"exec": [sys.executable, "-m", "rankscope"], "child": [sys.executab
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups and SIGTERM are POSIX")
 @pytest.mark.parametrize("launcher", list(LAUNCHERS))
 def test_sigterm_to_the_command_stops_the_server(launcher, tmp_path):
-    port = _free_port()
+    port = processes.free_port()
     proc, log = _serve([*LAUNCHERS[launcher], "dashboard", "--headless", "--port", str(port)], tmp_path)
     try:
         assert _health(port, proc, log) == 200

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -43,37 +39,15 @@ if _missing:
     pytest.skip(f"missing: {', '.join(_missing)}", allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    proc = processes.start(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, port = None, processes.free_port()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("streamlit did not start within 60 s")
-                try:  # wait a little for the server, noticing at once if it died
-                    proc.wait(timeout=0.3)
-                    pytest.fail(f"streamlit exited with status {proc.returncode}")
-                except subprocess.TimeoutExpired:
-                    pass
+        proc = processes.serve_dashboard(port)
         yield f"http://127.0.0.1:{port}"
     finally:
-        processes.stop(proc)
+        if proc is not None:
+            processes.stop(proc)
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,6 @@ overview while and after tab 1's upload is read.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 import zlib
 
 import pytest
@@ -21,7 +17,7 @@ import pytest
 from metrics import aggregate, evaluate, system_name
 from sample_data import demo_paths
 from tests import processes
-from tests.e2e.test_browser import ROOT, VIEWPORT, _free_port, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.test_browser import ROOT, VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
 from tests.e2e.test_soak import CHART_DATA
 
 pytestmark = pytest.mark.browser
@@ -37,27 +33,9 @@ def _bomb(lines: int = 40_000_000) -> bytes:
 
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    env = {**os.environ, "RANKSCOPE_WORKER_MEMORY_MB": str(CEILING_MB)}
-    proc = processes.start(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    port = processes.free_port()
+    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKER_MEMORY_MB": str(CEILING_MB)})
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("streamlit did not start within 60 s")
-                try:
-                    proc.wait(timeout=0.3)
-                    pytest.fail(f"streamlit exited with status {proc.returncode}")
-                except subprocess.TimeoutExpired:
-                    pass
         yield f"http://127.0.0.1:{port}", proc
     finally:
         processes.stop(proc)
