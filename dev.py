@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Set up and run rankscope from a clean checkout: ``python3 dev.py run`` or ``python3 dev.py test``.
 
-``run``  creates ``.venv`` (once), installs rankscope with the dashboard, and opens the dashboard on the
-         bundled demo collection at http://127.0.0.1:8501.
+``run``  creates ``.venv`` (once), installs rankscope with the dashboard and the workspace, and opens the
+         dashboard at http://127.0.0.1:8501 on the workspace ./rankscope-workspace (created and seeded with
+         the demo collection and the worked examples on first use; ``--workspace LOC`` for another).
+``setup`` creates ``.venv`` (once) and installs the test dependencies and Chromium, without running anything.
 ``test`` creates ``.venv`` (once), installs the test dependencies, installs Debian's Chromium when it is
          missing and this runs as root, and runs the whole test suite. Extra arguments go to pytest.
 
@@ -75,12 +77,14 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
     if command == "run":
         ensure_venv()
-        ensure_installed("dashboard")
+        ensure_installed("dashboard,workspace")
         return sh(BIN / "rankscope", "dashboard", *argv[1:], check=False)
-    if command == "test":
+    if command in ("setup", "test"):
         ensure_venv()
         ensure_installed("test")
         ensure_chromium()
+        if command == "setup":
+            return 0
         workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
     print(__doc__)

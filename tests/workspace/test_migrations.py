@@ -1,0 +1,80 @@
+"""A version-1 workspace is upgraded on open; a newer one is refused with one line naming the versions."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from workspace import SchemaTooNew
+from workspace.engine import resolve
+
+# The version-1 schema, as that release wrote it: notes without a base, no events table.
+V1 = [
+    "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+    "CREATE TABLE blobs (sha256 VARCHAR(64) PRIMARY KEY, size BIGINT NOT NULL, created_at VARCHAR(40) NOT NULL)",
+    "CREATE TABLE collections (id VARCHAR(16) PRIMARY KEY, name TEXT NOT NULL, version INTEGER NOT NULL,"
+    " parent VARCHAR(16) REFERENCES collections(id), created_by TEXT NOT NULL, created_at VARCHAR(40) NOT NULL,"
+    " archived BOOLEAN NOT NULL, deleted BOOLEAN NOT NULL, size BIGINT NOT NULL, systems TEXT NOT NULL,"
+    " topics INTEGER NOT NULL, conventions TEXT NOT NULL)",
+    "CREATE TABLE collection_files (collection VARCHAR(16) NOT NULL REFERENCES collections(id),"
+    " position INTEGER NOT NULL, role VARCHAR(16) NOT NULL, name TEXT NOT NULL, system TEXT,"
+    " sha256 VARCHAR(64) NOT NULL REFERENCES blobs(sha256), PRIMARY KEY (collection, position))",
+    "CREATE TABLE notes (revision {serial} PRIMARY KEY, collection VARCHAR(16) NOT NULL REFERENCES collections(id),"
+    " topic TEXT NOT NULL, system TEXT, tag TEXT NOT NULL, comment TEXT NOT NULL, author TEXT NOT NULL,"
+    " created_at VARCHAR(40) NOT NULL)",
+    "INSERT INTO schema_version VALUES (1)",
+    "INSERT INTO collections VALUES ('AAAAAAAAAAAAAAAA', 'old', 1, NULL, 'ana', '2025-01-01T00:00:00+00:00',"
+    " false, false, 0, '[]', 0, '{{}}')",
+]
+# (topic, system, comment) in save order: the revisions 1..6
+SAVES = [("1", None, "a"), ("1", None, "b"), ("2", "x", "c"), ("1", "x", "d"), ("1", None, "e"), ("2", "x", "f")]
+
+
+def _build_v1(target) -> None:
+    where = resolve(target.location, target.files)
+    engine = create_engine(where.url)
+    serial = "SERIAL" if target.kind == "postgresql" else "INTEGER"
+    with engine.begin() as conn:
+        for statement in V1:
+            conn.execute(text(statement.format(serial=serial)))
+        for topic, system, comment in SAVES:
+            conn.execute(text("INSERT INTO notes (collection, topic, system, tag, comment, author, created_at) "
+                              "VALUES ('AAAAAAAAAAAAAAAA', :t, :s, '', :c, 'ana', '2025-01-01T00:00:00+00:00')"),
+                         {"t": topic, "s": system, "c": comment})
+    engine.dispose()
+
+
+def test_a_version_1_workspace_is_upgraded_on_open(target):
+    _build_v1(target)
+    with target.open() as ws:
+        assert ws.collection("AAAAAAAAAAAAAAAA").name == "old"
+        # each history becomes one chain: a revision's base is the previous one of the same (topic, system)
+        expected_base, last = {}, {}
+        for revision, (topic, system, _) in enumerate(SAVES, start=1):
+            expected_base[revision] = last.get((topic, system))
+            last[(topic, system)] = revision
+        history = [n for key in {(t, s) for t, s, _ in SAVES}
+                   for n in ws.note_history("AAAAAAAAAAAAAAAA", *key)]
+        assert {n.revision: n.base for n in history} == expected_base
+        assert {(n.topic, n.system, n.comment) for n in ws.notes("AAAAAAAAAAAAAAAA")} == {
+            ("1", None, "e"), ("2", "x", "f"), ("1", "x", "d")}
+        ws.rename("AAAAAAAAAAAAAAAA", "new", author="bo")  # the events table of version 2 is there
+        note = ws.save_note("AAAAAAAAAAAAAAAA", "1", None, "t", "g", author="bo", base=5)
+        assert note.revision == 7
+    engine = create_engine(resolve(target.location, target.files).url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == 2
+        assert conn.execute(text("SELECT action, author FROM events")).all() == [("rename", "bo")]
+    engine.dispose()
+
+
+def test_a_newer_workspace_is_refused_with_one_line(target):
+    target.open().close()
+    engine = create_engine(resolve(target.location, target.files).url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE schema_version SET version = 9"))
+    engine.dispose()
+    with pytest.raises(SchemaTooNew) as err:
+        target.open()
+    message = str(err.value)
+    assert "\n" not in message and "version 9" in message and "version 2" in message

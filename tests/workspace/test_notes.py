@@ -1,0 +1,72 @@
+"""Review notes: append-only revisions, their history, and heads that keep concurrent edits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.workspace.helpers import qrels_bytes, run_bytes
+from workspace import WorkspaceError
+
+
+def _collection(ws):
+    return ws.add_collection("c", qrels=("q", qrels_bytes(1)), runs=[("a.run", run_bytes(1))], author="a").id
+
+
+def test_history_and_heads_of_one_note(target):
+    with target.open() as ws:
+        cid = _collection(ws)
+        first = ws.save_note(cid, "401", None, "hard", "first look", author="ana")
+        second = ws.save_note(cid, "401", None, "hard", "second look", author="bo", base=first.revision)
+        assert (first.base, second.base) == (None, first.revision) and second.revision > first.revision
+        assert ws.notes(cid) == [second]
+        left = ws.save_note(cid, "401", None, "ties", "ana's edit", author="ana", base=second.revision)
+        right = ws.save_note(cid, "401", None, "judged?", "bo's edit", author="bo", base=second.revision)
+        assert ws.notes(cid) == [left, right]  # both edits of the same base are kept, both shown
+        assert ws.note_history(cid, "401", None) == [first, second, left, right]
+        assert ws.note_history(cid, "401", "a") == []
+        merged = ws.save_note(cid, "401", None, "hard", "merged", author="cy", base=left.revision)
+        assert ws.notes(cid) == [right, merged]
+        assert ws.note_history(cid, "401", None)[-1].comment == "merged"
+
+
+def test_heads_match_a_textbook_loop_over_random_saves(target):
+    rng = np.random.default_rng(7)
+    with target.open() as ws:
+        cid = _collection(ws)
+        saved = []
+        for i in range(60):
+            topic, system = str(int(rng.integers(1, 4))), [None, "a", "b"][int(rng.integers(0, 3))]
+            same = [n for n in saved if (n.topic, n.system) == (topic, system)]
+            base = same[int(rng.integers(0, len(same)))].revision if same and rng.random() < 0.8 else None
+            saved.append(ws.save_note(cid, topic, system, f"t{i % 3}", f"comment {i}", author="u", base=base))
+        named = {n.base for n in saved if n.base is not None}
+        expected = sorted((n for n in saved if n.revision not in named),
+                          key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
+        got = sorted(ws.notes(cid), key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
+        assert got == expected
+        for topic in "123":
+            for system in (None, "a", "b"):
+                assert ws.note_history(cid, topic, system) == [n for n in saved if (n.topic, n.system) ==
+                                                                (topic, system)]
+
+
+def test_notes_belong_to_their_collection_and_bases_to_their_note(target):
+    with target.open() as ws:
+        one, two = _collection(ws), _collection(ws)
+        note = ws.save_note(one, "1", None, "", "x", author="a")
+        assert ws.notes(two) == []
+        with pytest.raises(WorkspaceError, match=r"note base \d+: expected a revision of the note on topic '1'"):
+            ws.save_note(two, "1", None, "", "y", author="a", base=note.revision)
+        with pytest.raises(WorkspaceError, match="note base"):
+            ws.save_note(one, "2", None, "", "y", author="a", base=note.revision)
+        with pytest.raises(WorkspaceError, match="note base"):
+            ws.save_note(one, "1", "sys", "", "y", author="a", base=note.revision)
+        for kwargs, what in [({"topic": ""}, "topic"), ({"topic": "a\nb"}, "topic"), ({"tag": "x" * 65}, "tag"),
+                             ({"comment": 3}, "comment"), ({"author": ""}, "author"), ({"base": "1"}, "base"),
+                             ({"base": True}, "base")]:
+            args = {"topic": "1", "system": None, "tag": "", "comment": "c", "author": "a", **kwargs}
+            with pytest.raises(WorkspaceError, match=f"note {what}"):
+                ws.save_note(one, args.pop("topic"), args.pop("system"), args.pop("tag"), args.pop("comment"),
+                             **args)
+        assert ws.note_history(one, "1", None) == [note]

@@ -1,0 +1,59 @@
+"""A child process for the workspace tests: saves notes from threads, saves notes in a loop, adds a big
+collection. Run as ``python -m tests.workspace.worker ACTION LOCATION FILES ...``."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from workspace import open_workspace
+
+
+def notes(ws, cid: str, prefix: str, threads: int, each: int) -> None:
+    """``threads`` threads, each saving ``each`` notes whose comments are ``prefix-thread-i``."""
+    errors = []
+
+    def work(t: int) -> None:
+        try:
+            for i in range(each):
+                ws.save_note(cid, str(i % 5), None if i % 2 else "sys", "", f"{prefix}-{t}-{i}", author=prefix)
+        except BaseException as err:  # reported by the parent through the exit status
+            errors.append(err)
+
+    workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    if errors:
+        raise errors[0]
+
+
+def note_loop(ws, cid: str, prefix: str) -> None:
+    """Save notes until killed, printing each revision once it is committed."""
+    base, i = None, 0
+    while True:
+        note = ws.save_note(cid, "1", None, "", f"{prefix}-{i}", author=prefix, base=base)
+        print(note.revision, note.comment, flush=True)
+        base, i = note.revision, i + 1
+
+
+def add(ws, runs: int, lines: int) -> None:
+    """Add a collection of ``runs`` runs of ``lines`` lines, printing "start" first and its id at the end."""
+    from tests.workspace.helpers import qrels_bytes, run_bytes
+
+    data = [(f"big{i}.run", run_bytes(1000 + i, lines)) for i in range(runs)]
+    print("start", flush=True)
+    info = ws.add_collection("big", qrels=("qrels.txt", qrels_bytes(1)), runs=data, author="worker")
+    print(info.id, flush=True)
+
+
+if __name__ == "__main__":
+    action, location, files, *rest = sys.argv[1:]
+    with open_workspace(location, files=files) as workspace:
+        if action == "notes":
+            notes(workspace, rest[0], rest[1], int(rest[2]), int(rest[3]))
+        elif action == "note-loop":
+            note_loop(workspace, rest[0], rest[1])
+        else:
+            add(workspace, int(rest[0]), int(rest[1]))

@@ -1,0 +1,143 @@
+"""The values the workspace hands out: collection descriptions, stored files and review notes.
+
+All are frozen dataclasses; a :class:`StoredFile` reads its bytes through the store it came from and
+checks them against their SHA-256 on every read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CollectionInfo", "Note", "StoredCollection", "StoredFile"]
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    """One version of a collection, as listed.
+
+    Attributes
+    ----------
+    id : str
+        Opaque identifier (16 URL-safe characters); each version has its own.
+    name : str
+        The name given by its authors (may be changed with ``Workspace.rename``).
+    version : int
+        1 for a new collection, the parent's version plus one for a new version.
+    parent : str or None
+        The id of the version this one was made from.
+    created_by : str
+    created_at : str
+        UTC time in ISO 8601 (``2026-01-31T12:00:00.123456+00:00``).
+    archived : bool
+    size : int
+        Bytes of all its stored files.
+    systems : tuple of str
+        The system names of its runs, in order.
+    topics : int
+        The number of judged topics in its qrels.
+    """
+
+    id: str
+    name: str
+    version: int
+    parent: str | None
+    created_by: str
+    created_at: str
+    archived: bool
+    size: int
+    systems: tuple[str, ...]
+    topics: int
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """A file of a collection, stored by content.
+
+    Attributes
+    ----------
+    name : str
+        The file name it was added under.
+    system : str or None
+        For a run, :func:`metrics.io.system_name` of ``name``, made unique within the collection; else
+        ``None``.
+    sha256 : str
+        Hex SHA-256 of the bytes.
+    size : int
+        Number of bytes.
+    """
+
+    name: str
+    system: str | None
+    sha256: str
+    size: int
+    _reader: Callable[[str, str], bytes] = field(repr=False, compare=False, default=None)
+
+    def read(self) -> bytes:
+        """The file's bytes, checked against :attr:`sha256`.
+
+        Raises
+        ------
+        WorkspaceError
+            The stored file is missing or its bytes do not match the digest.
+        """
+        return self._reader(self.sha256, self.name)
+
+
+@dataclass(frozen=True)
+class StoredCollection:
+    """A collection with its files: what :meth:`Workspace.load` returns.
+
+    Attributes
+    ----------
+    info : CollectionInfo
+    conventions : dict
+        The evaluation conventions stored with it (``metrics.Conventions`` fields), possibly empty.
+    qrels : StoredFile
+    runs : list of StoredFile
+    topics : StoredFile or None
+        Topic texts, if given.
+    documents : StoredFile or None
+        Document texts, if given.
+    """
+
+    info: CollectionInfo
+    conventions: dict[str, Any]
+    qrels: StoredFile
+    runs: list[StoredFile]
+    topics: StoredFile | None = None
+    documents: StoredFile | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """One revision of a review note on a topic (and a system, or the topic as a whole).
+
+    Attributes
+    ----------
+    revision : int
+        Unique, increasing over the whole workspace.
+    collection : str
+        The collection's id.
+    topic : str
+    system : str or None
+        ``None`` for a note on the topic itself.
+    tag : str
+    comment : str
+    author : str
+    created_at : str
+        UTC time in ISO 8601.
+    base : int or None
+        The revision its author edited, ``None`` for a new note.
+    """
+
+    revision: int
+    collection: str
+    topic: str
+    system: str | None
+    tag: str
+    comment: str
+    author: str
+    created_at: str
+    base: int | None

@@ -1,0 +1,82 @@
+"""Review notes: append-only revisions of a note on a topic (and a system), with the revision each edits.
+
+Nothing is ever updated or deleted. A save names its ``base``, the revision its author was looking at
+(``None`` for a new note). The current notes are the *heads*: revisions that no later revision of the same
+(topic, system) names as its base. Two people who edit the same revision at the same time both make heads,
+and both are shown, rather than one silently overwriting the other.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import Connection, and_, select
+
+from workspace.errors import WorkspaceError
+from workspace.model import Note
+from workspace.schema import notes
+
+__all__ = ["MAX_COMMENT", "MAX_TAG", "MAX_TOPIC", "heads", "history", "insert_note"]
+
+MAX_TOPIC = 256
+MAX_TAG = 64
+MAX_COMMENT = 20_000
+
+
+def _text(value: object, what: str, limit: int, *, empty: bool, line: bool = True) -> str:
+    if not isinstance(value, str):
+        raise WorkspaceError(f"note {what}: expected text, found {type(value).__name__}")
+    if (not empty and not value.strip()) or len(value) > limit or (line and ("\n" in value or "\r" in value)):
+        shape = "one line" if line else "text"
+        raise WorkspaceError(f"note {what}: expected {'non-empty ' if not empty else ''}{shape} of at most "
+                             f"{limit} characters, found {len(value)} characters")
+    return value
+
+
+def _key(topic: str, system: str | None):
+    same_system = notes.c.system.is_(None) if system is None else notes.c.system == system
+    return and_(notes.c.topic == topic, same_system)
+
+
+def _note(row) -> Note:
+    return Note(revision=row.revision, collection=row.collection, topic=row.topic, system=row.system,
+                tag=row.tag, comment=row.comment, author=row.author, created_at=row.created_at, base=row.base)
+
+
+def insert_note(conn: Connection, cid: str, topic: str, system: str | None, tag: str, comment: str, *,
+                author: str, base: int | None) -> Note:
+    """Append one revision (the collection is already checked); :class:`WorkspaceError` on bad values."""
+    _text(topic, "topic", MAX_TOPIC, empty=False)
+    if system is not None:
+        _text(system, "system", MAX_TOPIC, empty=False)
+    _text(tag, "tag", MAX_TAG, empty=True)
+    _text(comment, "comment", MAX_COMMENT, empty=True, line=False)
+    _text(author, "author", MAX_TOPIC, empty=False)
+    if base is not None:
+        if isinstance(base, bool) or not isinstance(base, int):
+            raise WorkspaceError(f"note base: expected a revision number or None, found {type(base).__name__}")
+        found = conn.execute(select(notes.c.revision).where(notes.c.revision == base, notes.c.collection == cid,
+                                                            _key(topic, system))).first()
+        if found is None:
+            raise WorkspaceError(f"note base {base}: expected a revision of the note on topic {topic!r}, system "
+                                 f"{system!r} of collection {cid}, found none")
+    row = {"collection": cid, "topic": topic, "system": system, "tag": tag, "comment": comment, "author": author,
+           "created_at": datetime.now(timezone.utc).isoformat(), "base": base}
+    revision = conn.execute(notes.insert().values(**row).returning(notes.c.revision)).scalar_one()
+    return Note(revision=revision, **row)
+
+
+def heads(conn: Connection, cid: str) -> list[Note]:
+    """The current notes of a collection, by topic, then system (the topic's own notes first), then revision."""
+    later = notes.alias("later")
+    edited = select(later.c.base).where(later.c.collection == cid, later.c.base.is_not(None))
+    rows = conn.execute(select(notes).where(notes.c.collection == cid, notes.c.revision.not_in(edited)))
+    # ordered here, not by the database: the same order (code points, the topic's own note first) everywhere
+    return sorted(map(_note, rows), key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
+
+
+def history(conn: Connection, cid: str, topic: str, system: str | None) -> list[Note]:
+    """Every revision of one note, oldest first."""
+    rows = conn.execute(select(notes).where(notes.c.collection == cid, _key(topic, system))
+                        .order_by(notes.c.revision))
+    return [_note(row) for row in rows]

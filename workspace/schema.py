@@ -1,0 +1,141 @@
+"""The workspace's tables (SQLAlchemy Core, one schema for SQLite and PostgreSQL) and their migrations.
+
+The ``schema_version`` table holds one row, the version of the schema the database follows. Opening a
+workspace upgrades an older database in one transaction, step by step (:data:`MIGRATIONS`), and refuses a
+newer one with :class:`~workspace.errors.SchemaTooNew`.
+
+Version 1 kept one row per note save, without saying which revision an author edited. Version 2 adds
+``notes.base`` (filled, for existing notes, with the previous revision of the same topic and system, so
+each history stays one chain) and the ``events`` table (who renamed, archived or deleted what, and when).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import (BigInteger, Boolean, Column, Connection, ForeignKey, Index, Integer, MetaData, String,
+                        Table, Text, inspect, select, text)
+
+from workspace.errors import SchemaTooNew
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
+           "metadata", "notes", "schema_version"]
+
+SCHEMA_VERSION = 2
+"""The schema version this code reads and writes."""
+
+metadata = MetaData()
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+blobs = Table(
+    "blobs", metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+collections = Table(
+    "collections", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("parent", String(16), ForeignKey("collections.id"), nullable=True),
+    Column("created_by", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("archived", Boolean, nullable=False),
+    Column("deleted", Boolean, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("systems", Text, nullable=False),  # JSON list of system names, in order
+    Column("topics", Integer, nullable=False),
+    Column("conventions", Text, nullable=False),  # JSON object
+)
+
+collection_files = Table(
+    "collection_files", metadata,
+    Column("collection", String(16), ForeignKey("collections.id"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("role", String(16), nullable=False),  # qrels | run | topics | documents
+    Column("name", Text, nullable=False),
+    Column("system", Text, nullable=True),
+    Column("sha256", String(64), ForeignKey("blobs.sha256"), nullable=False),
+)
+
+notes = Table(
+    "notes", metadata,
+    Column("revision", Integer, primary_key=True, autoincrement=True),
+    Column("collection", String(16), ForeignKey("collections.id"), nullable=False),
+    Column("topic", Text, nullable=False),
+    Column("system", Text, nullable=True),
+    Column("tag", Text, nullable=False),
+    Column("comment", Text, nullable=False),
+    Column("author", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("base", Integer, ForeignKey("notes.revision"), nullable=True),
+    Index("notes_key", "collection", "topic", "system"),
+)
+
+events = Table(
+    "events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("collection", String(16), ForeignKey("collections.id"), nullable=False),
+    Column("action", String(16), nullable=False),  # rename | archive | unarchive | delete
+    Column("detail", Text, nullable=False),
+    Column("author", Text, nullable=False),
+    Column("at", String(40), nullable=False),
+)
+
+
+def _v1_to_v2(conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE notes ADD COLUMN base INTEGER REFERENCES notes(revision)"))
+    conn.execute(text(
+        "UPDATE notes SET base = (SELECT MAX(older.revision) FROM notes older"
+        " WHERE older.collection = notes.collection AND older.topic = notes.topic"
+        " AND (older.system = notes.system OR (older.system IS NULL AND notes.system IS NULL))"
+        " AND older.revision < notes.revision)"))
+    events.create(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+"""``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
+
+
+def ensure_schema(conn: Connection, where: str) -> int:
+    """Create the tables in an empty database, or upgrade an older one, inside the caller's transaction.
+
+    Parameters
+    ----------
+    conn : Connection
+        In a transaction that holds the database's write lock (SQLite ``BEGIN IMMEDIATE``; an advisory
+        lock on PostgreSQL), so two processes opening one new workspace do not both create it.
+    where : str
+        The database, for messages.
+
+    Returns
+    -------
+    int
+        The version the database had before (0 for a new one).
+
+    Raises
+    ------
+    SchemaTooNew
+        The database follows a newer schema than :data:`SCHEMA_VERSION`.
+    """
+    if not inspect(conn).has_table("schema_version"):
+        metadata.create_all(conn)
+        conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+        return 0
+    found = conn.execute(select(schema_version.c.version)).scalar()
+    if found is None:
+        raise SchemaTooNew(f"{where}: schema_version is empty; expected one row with a version up to "
+                           f"{SCHEMA_VERSION}")
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNew(f"{where}: workspace schema version {found} is newer than version {SCHEMA_VERSION} "
+                           f"that this rankscope reads; upgrade rankscope")
+    version = found
+    while version < SCHEMA_VERSION:
+        MIGRATIONS[version](conn)
+        version += 1
+    if version != found:
+        conn.execute(schema_version.update().values(version=version))
+    return found
