@@ -55,7 +55,8 @@ def _sample(values) -> tuple[str, ...]:
     return tuple(str(v) for v in list(values)[:_EXAMPLES])
 
 
-def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None = None) -> list[LintItem]:
+def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None = None, *,
+         measures: Sequence[str] = (), judged_cutoff: int = 10, judged_gap: float = 0.1) -> list[LintItem]:
     """Check a collection and its runs for suspicious but legal input.
 
     Parameters
@@ -64,6 +65,13 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
     runs : sequence of Run
     rankings : sequence of Rankings, optional
         The runs already ranked (``metrics.rank_runs``); ranked here when not given.
+    measures : sequence of str, optional
+        Measures to be reported: for each one with a cutoff k, the topics where tied scores straddle rank
+        k, with how far the mean moves between the worst and best order of the ties (:mod:`metrics.ties`).
+    judged_cutoff, judged_gap : int, float, default=10, 0.1
+        Systems whose mean Judged@k (k = ``judged_cutoff``) differ by more than ``judged_gap`` are named
+        (:func:`metrics.judgements.judged_rate_gaps`): unjudged documents count as non-relevant, so the
+        less judged system is disadvantaged.
 
     Returns
     -------
@@ -123,7 +131,41 @@ def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None 
                                   f"in {len(reordered)} topic(s) the rank column orders tied scores differently "
                                   f"from trec_eval; harmless: trec_eval ignores the rank column and breaks ties "
                                   f"by document id, descending", len(reordered), _sample(reordered)))
+    items += _tie_straddles(rankings, measures) + _judged_gaps(rankings, judged_cutoff, judged_gap)
     return items
+
+
+def _tie_straddles(rankings: Sequence[Rankings], measures: Sequence[str]) -> list[LintItem]:
+    """A warning per run and measure whose cutoff splits a group of tied scores in some topic."""
+    from metrics.evaluate import resolve_measures
+    from metrics.ties import is_exact, tie_ranges, tie_straddles
+
+    labels = [label for label, m in resolve_measures(measures) if is_exact(m)] if measures else []
+    if not labels:
+        return []
+    ranges = tie_ranges(None, list(rankings), labels)
+    found = tie_straddles(ranges, list(rankings))
+    items = []
+    for (system, label), part in found.groupby(["system", "measure"], sort=False):
+        whole = ranges[(ranges["system"] == system) & (ranges["measure"] == label)]
+        low, reported, high = (whole[c].mean() for c in ("low", "reported", "high"))
+        items.append(LintItem("ties-straddle-cutoff", "warning", system,
+                              f"in {len(part)} topic(s) tied scores straddle rank {int(part['cutoff'].iloc[0])} of "
+                              f"{label}: by the order of the ties alone its mean ranges {low:.4f}..{high:.4f} "
+                              f"(reported {reported:.4f})", len(part), _sample(part["query"])))
+    return items
+
+
+def _judged_gaps(rankings: Sequence[Rankings], cutoff: int, gap: float) -> list[LintItem]:
+    """A warning per pair of systems whose mean Judged@k differ by more than ``gap``."""
+    from metrics.judgements import judged_rate_gaps
+
+    pairs = judged_rate_gaps(rankings, cutoff=cutoff, threshold=gap)
+    return [LintItem("judged-rate-gap", "warning", str(row.less_judged),
+                     f"mean Judged@{cutoff} is {row.judged_less:.2f} against {row.judged_more:.2f} for "
+                     f"{row.more_judged}: more of its unjudged documents count as non-relevant, which biases the "
+                     f"comparison (a run outside the pool?); see the condensed measures (AP_condensed, ...)", 1,
+                     (str(row.more_judged),)) for row in pairs.itertuples()]
 
 
 def judged_topics_not_in_run(source: str, missing: Sequence[str]) -> LintItem:

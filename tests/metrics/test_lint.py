@@ -110,3 +110,28 @@ def test_lint_frame_is_one_row_per_finding():
     assert list(frame.columns) == ["code", "severity", "source", "message", "count", "examples"]
     assert frame["code"].tolist() == ["topics-without-relevant", "run-topics-not-judged", "judged-topics-not-in-run"]
     assert frame.loc[2, "examples"] == "1, 2, 3"
+
+
+def test_ties_straddling_a_requested_cutoff_name_topics_and_the_range():
+    qrels = read_qrels("1 0 a 1\n1 0 b 1\n2 0 c 1\n")
+    run = read_run("1 Q0 a 1 3 x\n1 Q0 b 2 2 x\n1 Q0 z 3 2 x\n2 Q0 c 1 3 x\n2 Q0 y 2 2 x\n2 Q0 w 3 1 x\n", name="x")
+    assert "ties-straddle-cutoff" not in codes(lint(qrels, [run]))
+    item = codes(lint(qrels, [run], measures=["P@2", "AP"]))["ties-straddle-cutoff"]
+    # topic 1: z (unjudged) before b by docid, P@2 0.5, or 1 with b first; topic 2: 0.5 whatever the order
+    assert (item.source, item.count, item.examples) == ("x", 1, ("1",))
+    assert item.message.endswith("straddle rank 2 of P@2: by the order of the ties alone its mean ranges "
+                                 "0.5000..0.7500 (reported 0.5000)")
+
+
+def test_judged_rates_that_differ_by_more_than_the_threshold():
+    qrels = read_qrels("".join(f"1 0 j{i} {i % 2}\n" for i in range(10)))
+    pooled = read_run("".join(f"1 Q0 j{i} {i + 1} {10 - i} p\n" for i in range(10)), name="pooled")
+    # 8 of 10 judged: Judged@10 0.8, a gap of 0.2 from the pooled run's 1.0
+    outside = read_run("".join(f"1 Q0 {'j' if i < 8 else 'u'}{i} {i + 1} {10 - i} o\n" for i in range(10)),
+                       name="outside")
+    item = codes(lint(qrels, [pooled, outside]))["judged-rate-gap"]
+    assert (item.source, item.examples) == ("outside", ("pooled",))
+    assert item.message.startswith("mean Judged@10 is 0.80 against 1.00 for pooled")
+    assert "judged-rate-gap" not in codes(lint(qrels, [pooled, outside], judged_gap=0.21))
+    assert "judged-rate-gap" in codes(lint(qrels, [pooled, outside], judged_gap=0.19))
+    assert "judged-rate-gap" not in codes(lint(qrels, [pooled, outside], judged_cutoff=8))

@@ -17,6 +17,7 @@ import pytest
 from metrics import ValidationError, aggregate, evaluate, parse_measure, rank_runs, resolve_measures
 from metrics.measures.ndcg import discount, joint_ideal_qrels, nDCG
 from tests.random_collections import random_collection, trec_order
+from tests.metrics.test_unjudged_measures import UNJUDGED_CASES
 
 SEEDS = range(25)
 OPTIONS = [
@@ -300,6 +301,7 @@ CASES = {
     "Unjudged": lambda q, c: tb_unjudged(q, None),
     "Unjudged@5": lambda q, c: tb_unjudged(q, 5),
     "Unjudged@20": lambda q, c: tb_unjudged(q, 20),
+    **UNJUDGED_CASES,
 }
 MEASURES = [label for label, _ in resolve_measures(list(CASES))]  # each case's label, as evaluate() writes it
 
