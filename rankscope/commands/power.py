@@ -1,0 +1,96 @@
+"""``rankscope power``: minimum detectable effects, topics needed, and the achieved power of each pair."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from rankscope.commands import add_convention_flags, conventions_of
+
+__all__ = ["register", "run", "text_table"]
+
+FORMATS = ("table", "json")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "power", help="topic-set size and statistical power (Sakai 2016)",
+        description="From the per-topic variance of the runs (the residual variance of the system x topic "
+                    "ANOVA, or the mean variance of the paired differences): the smallest difference a paired "
+                    "t-test and a one-way ANOVA detect with the given power at the current number of topics, "
+                    "the topics needed to detect --effect, and the achieved power of each pair of runs.")
+    p.error = lambda message: p.exit(2, f"rankscope power: {message}\n")
+    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="+", metavar="run",
+                   help="two or more run files: paths, globs, directories, @FILE listing one per line")
+    p.add_argument("-m", dest="measure", default="AP", metavar="MEASURE", help="the measure; default AP")
+    p.add_argument("--alpha", type=float, default=0.05, metavar="A", help="significance level; default 0.05")
+    p.add_argument("--power", type=float, default=0.8, metavar="P", help="power 1 - beta aimed at; default 0.8")
+    p.add_argument("--effect", type=float, default=None, metavar="D",
+                   help="a difference in the measure's units: the topics needed to detect it")
+    p.add_argument("--systems", dest="n_systems", type=int, default=None, metavar="M",
+                   help="systems of the ANOVA design (default: the number of runs)")
+    p.add_argument("--variance", choices=("residual", "within", "paired"), default="residual",
+                   help="residual (default): the residual variance of the two-way system x topic ANOVA; within: "
+                        "the within-system variance of the one-way ANOVA (Sakai 2016; topic difficulty kept, so "
+                        "more topics); paired: the mean variance of the pairs' per-topic differences")
+    p.add_argument("--format", choices=FORMATS, default="table", metavar="FORMAT", help="table (default) or json")
+    add_convention_flags(p)
+    p.set_defaults(func=run)
+
+
+def _json(value):
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def text_table(rows: list[list[str]], left: set[int]) -> str:
+    """Rows of cells as aligned text: columns in ``left`` flush left, the others right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "".join("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
+                             for i, c in enumerate(row)).rstrip() + "\n" for row in rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metrics.errors import ValidationError
+    from metrics.evaluate import evaluate, resolve_measures
+    from metrics.power import power_analysis
+    from rankscope.runs import expand_runs
+
+    runs = expand_runs(args.runs)
+    if len(runs) < 2:
+        raise ValidationError(f"power needs at least two runs, found {len(runs)}")
+    label = resolve_measures([args.measure])[0][0]
+    per_query = evaluate(args.qrels, runs, [args.measure], conventions=conventions_of(args))
+    result = power_analysis(per_query, label, alpha=args.alpha, power=args.power, effect=args.effect,
+                            n_systems=args.n_systems, variance=args.variance)
+    out = sys.stdout
+    if args.format == "json":
+        document = {"measure": result.measure, "variance": result.variance, "sigma2": result.sigma2,
+                    "topics": result.n_topics, "systems": result.n_systems, "alpha": result.alpha,
+                    "power": result.power,
+                    "designs": [{k: _json(v) for k, v in r.items()} for r in result.summary.to_dict("records")],
+                    "pairs": [{k: _json(v) for k, v in r.items()} for r in result.pairs.to_dict("records")]}
+        json.dump(document, out, indent=1, allow_nan=False)
+        out.write("\n")
+        return 0
+    out.write(f"{result.measure} on {result.n_topics} topics, {result.n_systems} runs; alpha {result.alpha:g}, "
+              f"power {result.power:g}; {result.variance} variance sigma^2 = {result.sigma2:.6g} "
+              f"(paired differences: {2 * result.sigma2:.6g})\n")
+    rows = [["design", "systems", "topics", "min detectable", "standardised", "effect", "topics needed"]]
+    for r in result.summary.itertuples(index=False):
+        rows.append([r.design, str(r.systems), str(r.topics), f"{r.min_effect:.4f}", f"{r.min_effect_std:.4f}",
+                     "" if math.isnan(r.effect) else f"{r.effect:g}",
+                     "" if math.isnan(r.topics_needed) else str(int(r.topics_needed))])
+    out.write(text_table(rows, {0}))
+    rows = [["system_a", "system_b", "mean_diff", "sd_diff", "d_z", "power"]]
+    for r in result.pairs.itertuples(index=False):
+        rows.append([str(r.system_a), str(r.system_b), f"{r.mean_diff:+.4f}", f"{r.sd_diff:.4f}",
+                     f"{r.effect_size:.3g}", f"{r.power:.3f}"])
+    out.write("\nachieved power of each pair (paired t-test at its observed d_z):\n" + text_table(rows, {0, 1}))
+    return 0
