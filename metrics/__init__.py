@@ -9,10 +9,13 @@ from metrics.conventions import PRESETS, Conventions
 from metrics.errors import ParseError, RankscopeError, UnknownMeasureError, ValidationError
 from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, resolve_measures, summarise
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
+from metrics.judgements import judged_rate_gaps, judged_rates
 from metrics.lint import LintItem, lint, lint_frame
 from metrics.measures import Measure, list_measures, parse_measure
 from metrics.rankings import Rankings
+from metrics.scale import evaluate_parallel, read_dataset, write_dataset
 from metrics.texts import DocText, Documents, Topics, read_documents, read_topics
+from metrics.ties import tie_flips, tie_ranges, tie_straddles, tie_summary
 
 __version__ = "0.1.0"
 
@@ -35,11 +38,15 @@ __all__ = [
     "__version__",
     "aggregate",
     "evaluate",
+    "evaluate_parallel",
+    "judged_rate_gaps",
+    "judged_rates",
     "lint",
     "lint_frame",
     "list_measures",
     "parse_measure",
     "rank_runs",
+    "read_dataset",
     "read_documents",
     "read_qrels",
     "read_run",
@@ -47,4 +54,9 @@ __all__ = [
     "resolve_measures",
     "summarise",
     "system_name",
+    "tie_flips",
+    "tie_ranges",
+    "tie_straddles",
+    "tie_summary",
+    "write_dataset",
 ]

@@ -84,7 +84,8 @@ def rank_runs(qrels: Qrels | Source, runs: Runs, conventions: Conventions | None
 
 
 def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable[MeasureSpec] = DEFAULT_MEASURES,
-             *, conventions: Conventions | None = None, **options: Any) -> "pd.DataFrame":
+             *, conventions: Conventions | None = None, jobs: int | None = None, client: Any = None,
+             **options: Any) -> "pd.DataFrame":
     """Evaluate runs against judgments: one row per (system, query, measure).
 
     Parameters
@@ -95,6 +96,11 @@ def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable
         trec_eval names (``map``, ``P_10``, ``ndcg_cut.10,20``, ``all_trec``) or ir_measures-style names
         (``AP``, ``nDCG@10``, ``P(rel=2)@5``); see :func:`resolve_measures` for the labels.
     conventions : Conventions, optional
+    jobs : int, optional
+        Evaluate the runs on that many local worker processes, one task per run (see :mod:`metrics.scale`);
+        None: in this process.
+    client : dask.distributed.Client, optional
+        Evaluate the runs on that Dask cluster, one task per run; workers read paths and URLs themselves.
     **options
         Fields of :class:`~metrics.conventions.Conventions` (``preset``, ``relevance_level``, ``depth``,
         ``judged_only``, ``complete``, ...), overriding ``conventions``.
@@ -102,8 +108,10 @@ def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable
     Returns
     -------
     pandas.DataFrame
-        Columns ``system``, ``query``, ``measure``, ``value`` (float64); systems in the order given,
-        queries in trec_eval's order, measures in the order asked. Same shape for one or many measures.
+        Columns ``system``, ``query``, ``measure``, ``value`` (float64); systems in the order given (sorted
+        by name when ``jobs`` or ``client`` is given: the same frame whatever the workers and the order of
+        the runs), queries in trec_eval's order, measures in the order asked. Same shape for one or many
+        measures.
 
     Notes
     -----
@@ -120,6 +128,11 @@ def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable
     1      x     1     P@2  0.500000
     """
     pairs = resolve_measures(measures)
+    if jobs is not None or client is not None:  # one task per run on workers
+        from metrics.scale.pool import evaluate_spread
+
+        return evaluate_spread(_as_qrels(qrels), runs, pairs, per_query_frame,
+                               Conventions.coerce(conventions, **options), jobs=jobs, client=client)
     frames = []
     for rankings in rank_runs(qrels, runs, conventions, **options):
         frames.append(per_query_frame(rankings, pairs))

@@ -1,0 +1,77 @@
+"""Dask clusters for the tests: the scheduler CI starts (``RANKSCOPE_TEST_DASK_SCHEDULER``), else a local one.
+
+Under ``CI=true`` a cluster that cannot be had is a failure; elsewhere the tests that need one are skipped
+with the reason. Every cluster started here is closed by its fixture, and its worker processes are checked
+gone.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+SCHEDULER_ENV = "RANKSCOPE_TEST_DASK_SCHEDULER"
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"Dask tests must run in CI; {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read().decode("ascii", "replace")
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+def wait_gone(pids, timeout: float = 20.0) -> list[int]:
+    """The processes of ``pids`` still alive after up to ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    left = [p for p in pids if _alive(p)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = [p for p in left if _alive(p)]
+    return left
+
+
+def local_cluster():
+    """A LocalCluster of two single-threaded worker processes (with their nannies), no dashboard."""
+    try:
+        from distributed import LocalCluster
+    except ImportError as err:
+        _missing(f"the 'distributed' package is missing ({err})")
+    return LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
+                        silence_logs=40)
+
+
+def worker_pids(client) -> list[int]:
+    return sorted(client.run(os.getpid).values())
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A client of CI's scheduler when ``RANKSCOPE_TEST_DASK_SCHEDULER`` is set, else of a LocalCluster."""
+    from distributed import Client
+
+    address = os.environ.get(SCHEDULER_ENV)
+    if address:
+        try:
+            client = Client(address, timeout=30, set_as_default=False)
+        except (OSError, TimeoutError) as err:
+            _missing(f"no Dask scheduler answers at {SCHEDULER_ENV}={address} ({err})")
+        yield client
+        client.close()
+        return
+    cluster = local_cluster()
+    client = Client(cluster, set_as_default=False)
+    pids = worker_pids(client)
+    yield client
+    client.close()
+    cluster.close()
+    assert wait_gone(pids) == []

@@ -1,0 +1,49 @@
+"""A Dask worker killed in the middle of an evaluation: nothing lost, nothing counted twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pandas as pd
+
+import metrics
+from tests.distributed.conftest import local_cluster, wait_gone, worker_pids
+from tests.distributed.helpers import big_qrels_text, big_run_text
+
+MEASURES = ["official", "ndcg_cut.10,100"]
+
+
+def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(tmp_path):
+    from distributed import Client
+
+    qrels = big_qrels_text(7, 150, 200)
+    paths = []
+    for i in range(20):
+        path = tmp_path / f"run{i:02d}.run"
+        path.write_text(big_run_text(700 + i, 150, 200))
+        paths.append(str(path))
+    expected = metrics.evaluate_parallel(qrels, paths, MEASURES)  # one process
+
+    cluster = local_cluster()
+    client = Client(cluster, set_as_default=False)
+    seen, killed, pids = [], [], set(worker_pids(client))
+    try:
+        def kill_a_busy_worker(outcome) -> None:
+            seen.append(outcome.system)
+            if len(seen) == 3 and not killed:
+                busy = [address for address, keys in client.processing().items() if keys]
+                pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+        got = metrics.evaluate_parallel(qrels, paths, MEASURES, client=client, on_outcome=kill_a_busy_worker)
+        pids.update(worker_pids(client))
+    finally:
+        client.close()
+        cluster.close()
+    assert len(killed) == 1  # a worker that was evaluating a run when it died
+    assert sorted(seen) == sorted(metrics.system_name(os.path.basename(p)) for p in paths)  # each once
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert wait_gone(pids) == []
+
