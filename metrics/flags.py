@@ -159,7 +159,7 @@ def significance_flags() -> tuple[Flag, ...]:
     >>> [row.flag for row in significance_flags()][:4]
     ['--test', '--correction', '--alpha', '--seed']
     """
-    from metrics.significance import CI_METHODS, CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS, compare_systems
+    from metrics.significance import CI_METHODS, CORRECTIONS, FAMILIES, MAXT, TESTS, ZERO_METHODS, compare_systems
     from metrics.significance import CORRECTION_ALIASES, FAMILY_ALIASES, TEST_ALIASES
 
     defaults = {name: p.default for name, p in inspect.signature(compare_systems).parameters.items()}
@@ -176,7 +176,8 @@ def significance_flags() -> tuple[Flag, ...]:
             "bootstrap, or tukey (Tukey's HSD on the two-way system x topic ANOVA, already adjusted for all pairs)",
             TESTS, TEST_ALIASES, always=True),
         row("correction", "--correction", str, "METHOD", "multiple-comparison correction: holm, bonferroni, "
-            "bh (Benjamini-Hochberg), by (Benjamini-Yekutieli) or none", CORRECTIONS, CORRECTION_ALIASES,
+            "bh (Benjamini-Hochberg), by (Benjamini-Yekutieli), maxt (Westfall-Young step-down max-T, with "
+            "--test permutation) or none", CORRECTIONS + (MAXT,), CORRECTION_ALIASES,
             always=True),
         row("alpha", "--alpha", float, "A", "significance level", always=True),
         row("seed", "--seed", int, "N", "seed of the permutation and bootstrap tests", always=True),

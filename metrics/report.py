@@ -25,6 +25,7 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
+from metrics.cautions import Caution, comparison_cautions
 from metrics.collection import CollectionSummary, describe_collection
 from metrics.compare import SummaryTable, summary_table
 from metrics.conventions import Conventions
@@ -36,6 +37,7 @@ from metrics.lint import lint, lint_frame
 from metrics.manifest import Manifest, build_manifest
 from metrics.measures import Measure
 from metrics.notes import normalise_notes
+from metrics.provenance import Provenance, build_provenance, topic_counts
 from metrics.rankings import Rankings
 from metrics.significance import (CORRECTION_ALIASES, CORRECTIONS, TEST_ALIASES, TESTS, Comparison, canonical,
                                   check_options, compare_systems)
@@ -82,6 +84,10 @@ class ReportData:
     notes : dict
         Review notes (:func:`metrics.notes.normalise_notes`).
     conventions : Conventions
+    provenance : Provenance or None
+        The choices behind every number (:mod:`metrics.provenance`), shown beside each table and export.
+    cautions : tuple of Caution
+        What the numbers do not say (:func:`metrics.cautions.comparison_cautions`), never blocking.
     """
 
     manifest: Manifest
@@ -102,6 +108,18 @@ class ReportData:
     settings: dict[str, Any]
     notes: dict[str, dict[str, Any]]
     conventions: Conventions
+    provenance: Provenance | None = None
+    cautions: tuple[Caution, ...] = ()
+
+    def grouped_leaderboard(self, measure: str) -> pd.DataFrame | None:
+        """The compact letter display of one tested measure: ``system``, ``mean``, ``group`` (systems that
+        share a letter are not significantly different; :func:`metrics.significance.grouped_leaderboard`),
+        best mean first; None without tests of every pair of systems."""
+        if self.pairwise_comparison is None or measure not in self.pairwise_comparison.measures:
+            return None
+        from metrics.significance import grouped_leaderboard
+
+        return grouped_leaderboard(self.pairwise_comparison, measure)
 
 
 # ---- the rule of the paired tests ---------------------------------------------------------------------------
@@ -241,7 +259,7 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
                       baseline_comparison=tests.against_baseline, pairwise_comparison=tests.every_pair,
                       table=summary_table(tests.against_baseline, summary, baseline=baseline),
                       tested=tests.measures, untestable=tests.untestable, settings=tests.settings, notes=notes,
-                      conventions=conventions)
+                      conventions=conventions, **_card(conventions, pairs, per_query, tests))
 
 
 # ---- options --------------------------------------------------------------------------------------------------
@@ -372,6 +390,20 @@ def _compare(values: pd.DataFrame, labels: list[str], baseline: str | None, sett
     except ValidationError as err:
         untestable.setdefault(f"the tests {what}", f"not run: {err}")
         return None
+
+
+def _card(conventions: Conventions, pairs: Sequence[tuple[str, Measure]], per_query: pd.DataFrame,
+          tests: _Tests) -> dict[str, Any]:
+    """The provenance card and the cautions of a report (the report shows its card, so nDCG's gain is stated)."""
+    topics = topic_counts(per_query)
+    made = [c for c in (tests.against_baseline, tests.every_pair) if c is not None]
+    test = tests.settings["test"] if made else None
+    card = build_provenance(conventions, pairs, topics=topics, test=test, correction=tests.settings["correction"],
+                            family=tests.settings["family"])
+    cautions = comparison_cautions(pairs, test=test, correction=tests.settings["correction"],
+                                   tests=max((len(c.frame) for c in made), default=0),
+                                   topics=max(topics.values(), default=0), gain_stated=True)
+    return {"provenance": card, "cautions": tuple(cautions)}
 
 
 # ---- describe ----------------------------------------------------------------------------------------------------

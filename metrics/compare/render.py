@@ -19,7 +19,8 @@ from metrics.compare.table import SummaryTable
 from metrics.errors import ValidationError
 from metrics.files import write_atomic
 
-__all__ = ["caption", "latex_escape", "markdown_escape", "to_csv", "to_frame", "to_latex", "to_markdown", "to_text"]
+__all__ = ["caption", "latex_escape", "leaderboard_to_latex", "markdown_escape", "to_csv", "to_frame", "to_latex",
+           "to_markdown", "to_text"]
 
 def _check(table: Any) -> None:
     if not isinstance(table, SummaryTable):
@@ -37,7 +38,7 @@ def _plain_mark(mark: str) -> str:
 
 
 def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:results", caption: str | None = None,
-             manifest: Any = None) -> str:
+             manifest: Any = None, provenance: Any = None) -> str:
     r"""The table as a LaTeX ``table`` environment with booktabs rules.
 
     Parameters
@@ -50,6 +51,9 @@ def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:
         Text put before the generated explanation (escaped).
     manifest : Manifest or mapping, optional
         Written as comment lines at the top (:func:`metrics.manifest.comment_lines`).
+    provenance : Provenance, optional
+        Its one line (:meth:`metrics.provenance.Provenance.compact`) written at the top as a ``%%`` comment
+        (the manifest's comment lines start with ``% ``).
 
     Returns
     -------
@@ -76,6 +80,8 @@ def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:
         from metrics.manifest import comment_lines
 
         lines.append(comment_lines(manifest, "% ").rstrip("\n"))
+    if provenance is not None:
+        lines.append("%% provenance: " + " ".join(provenance.compact().split()))  # apart from the manifest's
     lines += [r"\begin{table}[t]", r"\centering", r"\caption{" + explain + "}"]
     if label:
         lines.append(r"\label{" + latex_escape(label) + "}")
@@ -99,7 +105,7 @@ def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(table: SummaryTable, *, ci: bool = False, manifest: Any = None) -> str:
+def to_markdown(table: SummaryTable, *, ci: bool = False, manifest: Any = None, provenance: Any = None) -> str:
     """The table as a (GitHub-flavoured) Markdown table followed by its caption.
 
     Parameters
@@ -109,6 +115,8 @@ def to_markdown(table: SummaryTable, *, ci: bool = False, manifest: Any = None) 
         Add each value's confidence interval in brackets.
     manifest : Manifest or mapping, optional
         Written first as an HTML comment (invisible when rendered), its JSON with ``--`` escaped.
+    provenance : Provenance, optional
+        Its one line (:meth:`metrics.provenance.Provenance.compact`) in an HTML comment at the top.
 
     Returns
     -------
@@ -121,6 +129,8 @@ def to_markdown(table: SummaryTable, *, ci: bool = False, manifest: Any = None) 
         from metrics.manifest import comment_lines
 
         head = "<!--\n" + comment_lines(manifest, "").replace("--", "-\\u002d") + "-->\n\n"
+    if provenance is not None:
+        head += "<!-- provenance: " + " ".join(provenance.compact().split()).replace("--", "-\\u002d") + " -->\n\n"
     lines = ["| " + " | ".join(["System", *(markdown_escape(m) for m in table.measures)]) + " |",
              "|" + "|".join([":---", *("---:" for _ in table.measures)]) + "|"]
     for system in table.systems:
@@ -230,3 +240,33 @@ def to_text(table: SummaryTable, *, ci: bool = False) -> str:
     names = max(len(x) for x in columns[0])
     lines = ["   ".join([row[0].ljust(names), *row[1:]]).rstrip() for row in zip(*columns)]
     return "\n".join(lines) + "\n\n" + table.caption("text", bold=False, ci=ci) + "\n"
+
+
+def leaderboard_to_latex(board: pd.DataFrame, measure: str, *, label: str | None = None) -> str:
+    r"""A grouped leaderboard (system, mean, group letters) as a booktabs ``table``.
+
+    Parameters
+    ----------
+    board : pandas.DataFrame
+        Columns ``system``, ``mean``, ``group``, as :func:`metrics.significance.grouped_leaderboard` returns.
+    measure : str
+        The measure's name, for the header and the caption (escaped).
+    label : str, optional
+
+    Returns
+    -------
+    str
+        Systems that share a letter are not significantly different (compact letter display).
+    """
+    if not isinstance(board, pd.DataFrame) or not {"system", "mean", "group"} <= set(board.columns):
+        raise ValidationError("expected a grouped leaderboard with columns system, mean, group")
+    lines = [r"\begin{table}[t]", r"\centering",
+             r"\caption{" + latex_escape(measure) + ": systems that share a letter are not significantly "
+             r"different (compact letter display).}"]
+    if label:
+        lines.append(r"\label{" + latex_escape(label) + "}")
+    lines += [r"\begin{tabular}{lrl}", r"\toprule", "System & " + latex_escape(measure) + r" & Group \\", r"\midrule"]
+    lines += [f"{latex_escape(str(r.system))} & {r.mean:.4f} & {latex_escape(str(r.group))} " + r"\\"
+              for r in board.itertuples(index=False)]
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"

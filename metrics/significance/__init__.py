@@ -32,7 +32,9 @@ Conventions, fixed once here:
 :func:`compare_systems` runs one test over every pair of systems (or every system against a baseline)
 and every measure, vectorised over pairs, then corrects the p-values for multiple comparisons
 (:func:`adjust_pvalues`: Holm, Bonferroni, Benjamini-Hochberg, Benjamini-Yekutieli) over a family of
-tests: each measure on its own, or all measures together. :mod:`metrics.compare` turns its
+tests: each measure on its own, or all measures together; with the randomisation test, ``correction="maxt"``
+is Westfall and Young's step-down max-T on the same sign flips (:func:`maxt_adjust`). :func:`letter_display`
+and :func:`grouped_leaderboard` give the compact letter display of the pairs. :mod:`metrics.compare` turns its
 :class:`Comparison` into a paper's results table.
 
 References: M. D. Smucker, J. Allan, B. Carterette, "A comparison of statistical significance tests
@@ -62,7 +64,9 @@ from metrics.significance._inputs import (
     canonical,
     check_options,
 )
+from metrics.significance._letters import grouped_leaderboard, letter_display, letter_groups
 from metrics.significance._many import compare_systems
+from metrics.significance._maxt import MAXT, maxt_adjust
 from metrics.significance._paired import (
     bootstrap_ci,
     bootstrap_test,
@@ -84,6 +88,7 @@ __all__ = [
     "EXACT_MAX",
     "FAMILIES",
     "FAMILY_ALIASES",
+    "MAXT",
     "TESTS",
     "TEST_ALIASES",
     "TestResult",
@@ -98,6 +103,10 @@ __all__ = [
     "check_options",
     "cohens_dz",
     "compare_systems",
+    "grouped_leaderboard",
+    "letter_display",
+    "letter_groups",
+    "maxt_adjust",
     "paired_test",
     "permutation_test",
     "rank_biserial",

@@ -23,14 +23,23 @@ def register(subparsers) -> None:
                     "Each system is named after its run file (bm25.run.gz is bm25). Runs must answer the "
                     "same queries unless -c scores missing queries 0.")
     p.error = lambda message: p.exit(2, f"rankscope compare: {message}\n")  # one line, no usage block
-    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
-    p.add_argument("runs", nargs="+", metavar="run", help="two or more run files")
+    p.add_argument("qrels", nargs="?", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="*", metavar="run",
+                   help="two or more run files: paths, globs, directories, @FILE listing one per line")
+    p.add_argument("--input", metavar="DIR",
+                   help="compare the per-query results of a dataset written by 'rankscope eval --output DIR' "
+                        "instead of evaluating runs (systems sorted by name)")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP and nDCG@10")
     add_significance_flags(p)
     p.add_argument("--format", choices=FORMATS, default="table", metavar="FORMAT",
                    help="table (default): results table and the tests; latex: the results table (booktabs); "
-                        "csv: the tests' tidy table; json: settings, means and the tests")
+                        "csv: the tests' tidy table; json: settings, means, the tests, the provenance card and "
+                        "the warnings")
+    p.add_argument("--risk-alpha", dest="risk_alpha", type=float, default=None, metavar="A",
+                   help="also compare each run with the baseline (--baseline, else the first run) by risk: "
+                        "URisk, TRisk (|TRisk| > 2 flagged, with its p-value), ZRisk and GeoRisk, a loss "
+                        "weighing 1 + A (A >= 0); with --format table or json")
     add_convention_flags(p)
     p.set_defaults(func=run)
 
@@ -41,29 +50,97 @@ def run(args: argparse.Namespace) -> int:
     from metrics.evaluate import aggregate, evaluate
     from metrics.significance import compare_systems
 
-    if len(args.runs) < 2:
-        raise ValidationError("compare needs at least two runs")
+    from rankscope.runs import expand_runs, per_query_of_dataset
+
+    runs = [] if args.input is not None else expand_runs(args.runs)
+    if args.input is None and (args.qrels is None or len(runs) < 2):
+        raise ValidationError("compare needs qrels and at least two runs, or --input DIR")
+    if args.risk_alpha is not None and args.format not in ("table", "json"):
+        raise ValidationError(f"--risk-alpha: expected --format table or json, found {args.format}")
     settings = significance_settings_of(args)
-    per_query = evaluate(args.qrels, list(args.runs), list(args.measures or DEFAULT_MEASURES),
-                         conventions=conventions_of(args))
+    conventions = conventions_of(args)
+    per_query = per_query_of_dataset(args, args.measures or DEFAULT_MEASURES) if args.input is not None else \
+        evaluate(args.qrels, runs, list(args.measures or DEFAULT_MEASURES), conventions=conventions)
     comparison = compare_systems(per_query, **settings)
+    risk = _risk(per_query, comparison, args.risk_alpha)
     means = aggregate(per_query)
+    card, cautions = _card(per_query, comparison, conventions, args)
     out = sys.stdout
     if args.format == "csv":
         comparison.frame.to_csv(out, index=False, lineterminator="\n")
     elif args.format == "latex":
-        out.write(to_latex(summary_table(comparison, means)))
+        out.write(to_latex(summary_table(comparison, means), provenance=card))
+        out.write(_grouped_latex(comparison))
     elif args.format == "json":
         document = {"settings": _settings(comparison, args),
                     "means": [{k: _json(v) for k, v in row.items()} for row in means.to_dict("records")],
                     "comparisons": [{k: _json(v) for k, v in row.items()}
-                                    for row in comparison.frame.to_dict("records")]}
+                                    for row in comparison.frame.to_dict("records")],
+                    "provenance": card.as_dict(), "warnings": [c.as_dict() for c in cautions]}
+        if risk is not None:
+            document["risk"] = [{k: _json(v) for k, v in row.items()} for row in risk.to_dict("records")]
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
     else:
         out.write(to_text(summary_table(comparison, means)))
         out.write("\n" + _family_text(comparison) + "\n" + _tests_text(comparison.frame))
+        if risk is not None:
+            out.write("\n" + _risk_text(risk))
+        out.write("\nprovenance: " + card.compact() + "\n" + "".join(f"note: {c.sentence}\n" for c in cautions))
+    if args.format in ("csv", "latex"):
+        for caution in cautions:
+            print(f"note: {caution.sentence}", file=sys.stderr)
     return 0
+
+
+def _card(per_query, comparison, conventions, args: argparse.Namespace):
+    """The provenance card and the warnings of a comparison (the table and JSON outputs state nDCG's gain)."""
+    from metrics.cautions import comparison_cautions
+    from metrics.evaluate import resolve_measures
+    from metrics.provenance import build_provenance, topic_counts
+
+    pairs = resolve_measures(list(args.measures or DEFAULT_MEASURES))
+    topics = topic_counts(per_query)
+    card = build_provenance(conventions, pairs, topics=topics, test=comparison.test, correction=comparison.correction,
+                            family=comparison.family)
+    cautions = comparison_cautions(pairs, test=comparison.test, correction=comparison.correction,
+                                   tests=len(comparison.frame), topics=max(topics.values(), default=0),
+                                   gain_stated=args.format in ("table", "json"))
+    return card, cautions
+
+
+def _grouped_latex(comparison) -> str:
+    """Each measure's grouped leaderboard (compact letter display) when every pair was tested, else nothing."""
+    if comparison.baseline is not None or len(comparison.systems) < 3:
+        return ""
+    from metrics.compare.render import leaderboard_to_latex
+    from metrics.significance import grouped_leaderboard
+
+    return "".join("\n" + leaderboard_to_latex(grouped_leaderboard(comparison, m), m) for m in comparison.measures)
+
+
+def _risk(per_query, comparison, alpha):
+    """The risk table against the comparison's baseline (else the first system), or None without ``alpha``."""
+    if alpha is None:
+        return None
+    from metrics.risk import risk_table
+
+    return risk_table(per_query, comparison.baseline or comparison.systems[0], alpha=alpha,
+                      measures=list(comparison.measures))
+
+
+def _risk_text(risk) -> str:
+    """The risk table as aligned text, under a line that names the baseline and alpha."""
+    first = risk.iloc[0]
+    head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "weighted L"]
+    rows = [head] + [[str(r.measure), str(r.system), f"{r.urisk:+.4f}", f"{r.trisk:+.3f}", f"{r.p_value:.4g}",
+                      r.flag, f"{r.zrisk:+.3f}", f"{r.georisk:.4f}", f"{r.wins}/{r.ties}/{r.losses}",
+                      f"{r.weighted_losses:g}"] for r in risk.itertuples(index=False)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = ("  ".join(c.ljust(widths[i]) if i in (0, 1, 5) else c.rjust(widths[i]) for i, c in enumerate(row)).rstrip()
+             for row in rows)
+    return (f"Risk against {first.baseline} (alpha = {first.alpha:g}: a loss weighs {1 + first.alpha:g}); "
+            f"|TRisk| > 2 flags a system significantly riskier or safer.\n" + "".join(line + "\n" for line in lines))
 
 
 def _settings(comparison, args: argparse.Namespace) -> dict:

@@ -12,6 +12,7 @@ import numpy as np
 
 from metrics.conventions import TREC_EVAL_VERSIONS
 from rankscope.commands import add_convention_flags, conventions_of
+from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run", "format_trec"]
 
@@ -21,7 +22,9 @@ def register(subparsers) -> None:
         "eval", help="evaluate runs like trec_eval",
         description="Evaluate runs against qrels. Output matches trec_eval's, line for line.")
     p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
-    p.add_argument("runs", nargs="+", metavar="run", help="run file(s) (qid Q0 docid rank score tag)")
+    p.add_argument("runs", nargs="+", metavar="run",
+                   help="run file(s) (qid Q0 docid rank score tag): paths, globs, directories, @FILE listing "
+                        "one per line")
     p.add_argument("-q", dest="per_query", action="store_true", help="print per-query values too")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec, official) or "
@@ -31,12 +34,17 @@ def register(subparsers) -> None:
                    help="evaluate a run that shares no topic with the qrels (num_q 0, every mean 0) instead of "
                         "stopping with an error")
     p.add_argument("--format", choices=("trec", "json", "csv"), default="trec", help="output format")
+    p.add_argument("--ties", choices=("range",), default=None,
+                   help="range: also evaluate each ranking with its tied scores in the worst and the best order "
+                        "and print low, reported and high (n/a where those orders are not the bounds)")
+    add_run_flags(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from metrics.evaluate import per_query_values, rank_runs
-    from metrics.io import read_qrels, read_run
+    from metrics.io import read_qrels
+    from rankscope.runs import expand_runs, read_runs, write_output
 
     version = TREC_EVAL_VERSIONS[args.compat]
     specs = args.measures or ["official"]
@@ -45,11 +53,18 @@ def run(args: argparse.Namespace) -> int:
     relstring, specs = _relstring(specs)
     pairs = _resolve(specs, version) if specs else []
     qrels = read_qrels(args.qrels)
-    rankings = rank_runs(qrels, [read_run(path) for path in args.runs], conventions_of(args))
+    paths = expand_runs(args.runs)
+    if args.output:
+        return write_output(args, qrels, paths, [label for label, _ in pairs], conventions_of(args), "eval")
+    runs, paths, status = read_runs(paths, keep_going=args.keep_going, command="eval")
+    rankings = rank_runs(qrels, runs, conventions_of(args))
     out = sys.stdout
+    if args.ties:
+        _print_ties(args, rankings, pairs, out)
+        return status
     records = []
     labelled = len(rankings) > 1  # several runs: each block starts with its runid line, to tell them apart
-    for path, rk in zip(args.runs, rankings):
+    for path, rk in zip(paths, rankings):
         stop = _stop(args, qrels.queries, rk, version, path)
         values = dict(zip((label for label, _ in pairs), per_query_values(rk, pairs)))
         strings = {}
@@ -82,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         writer.writerow(["system", "query", "measure", "value"])
         writer.writerows([r["system"], r["query"], r["measure"], "" if r["value"] is None else r["value"]]
                          for r in records)
-    return 0
+    return status
 
 
 def _compat_given(args: argparse.Namespace) -> bool:
@@ -268,11 +283,44 @@ def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
                 value = values[label][i]
                 records.append({"system": rk.system, "query": query, "measure": label,
                                 "value": int(round(value)) if measure.integer else _json_value(value)})
+    from metrics.provenance import build_provenance
+
+    card = build_provenance(rk.conventions, pairs, topics={label: rk.n_queries for label, _ in pairs}).compact()
     for label, measure in pairs:
         value = measure.summary(rk, values[label])
         records.append({"system": rk.system, "query": "all", "measure": label,
-                        "value": int(round(value)) if measure.integer else _json_value(value)})
+                        "value": int(round(value)) if measure.integer else _json_value(value), "provenance": card})
     return records
+
+
+def _print_ties(args: argparse.Namespace, rankings, pairs, out) -> None:
+    """``--ties range``: low, reported and high of each measure (per query too with -q), in the chosen format."""
+    from metrics.ties import tie_ranges
+
+    frame = tie_ranges(None, rankings, [label for label, _ in pairs], inexact="nan")
+    rows = []
+    for rk in rankings:
+        part = frame[frame["system"] == rk.system]
+        columns = {label: [part.loc[part["measure"] == label, c].to_numpy() for c in ("low", "reported", "high")]
+                   for label, _ in pairs}
+        if args.per_query:
+            for i, query in enumerate(rk.queries):
+                rows.extend((rk.system, query, label, m, [v[i] for v in columns[label]]) for label, m in _ordered(pairs))
+        rows.extend((rk.system, "all", label, m, [m.summary(rk, v) for v in columns[label]]) for label, m in _ordered(pairs))
+    if args.format == "trec":
+        for system, query, label, m, values in rows:
+            text = "\t".join("n/a" if math.isnan(v) else _value_text(m, v) for v in values)
+            out.write(f"{label:<22s}\t{query}\t{text}" + (f"\t{system}" if len(rankings) > 1 else "") + "\n")
+    elif args.format == "json":
+        json.dump([{"system": system, "query": query, "measure": label,
+                    **dict(zip(("low", "reported", "high"), map(_json_value, values)))}
+                   for system, query, label, _, values in rows], out, indent=1, allow_nan=False)
+        out.write("\n")
+    else:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["system", "query", "measure", "low", "reported", "high"])
+        writer.writerows([system, query, label, *("" if math.isnan(v) else v for v in values)]
+                         for system, query, label, _, values in rows)
 
 
 def _json_value(value: float):

@@ -10,6 +10,7 @@ import importlib.util
 import shlex
 import sys
 
+from metrics.flags import convention_argv
 from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
                                 significance_args)
 
@@ -26,8 +27,12 @@ def register(subparsers) -> None:
                     "lint findings, the results with confidence intervals and significance against a "
                     "baseline, precision-recall and DCG curves, the significance matrix and every per-topic "
                     "value.")
-    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
-    p.add_argument("runs", nargs="+", metavar="run", help="run file(s); each system is named after its file")
+    p.add_argument("qrels", nargs="?", help="qrels file (qid iter docid rel), plain or gzip")
+    p.add_argument("runs", nargs="*", metavar="run", help="run file(s); each system is named after its file")
+    p.add_argument("--collection", metavar="ID", help="report on a stored collection instead of QRELS RUN...: its "
+                   "files, its notes, and its conventions unless convention flags are given")
+    p.add_argument("--workspace", metavar="LOC", help="with --collection: the workspace (default "
+                   "$RANKSCOPE_WORKSPACE, else ./rankscope-workspace)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP nDCG@10 P@10 R@100 RR")
@@ -44,9 +49,11 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _invocation(args: argparse.Namespace) -> list[str]:
-    """The ``rankscope report`` command line of ``args`` (recorded in the manifest)."""
-    argv = ["rankscope", "report", "-o", args.output, *convention_args(args)]
+def _invocation(args: argparse.Namespace, conventions=None) -> list[str]:
+    """The ``rankscope report`` command line of ``args`` (recorded in the manifest); ``conventions``: those
+    used, when not the flags' (a stored collection's)."""
+    said = convention_args(args) if conventions is None else convention_argv(conventions)
+    argv = ["rankscope", "report", "-o", args.output, *said]
     for spec in args.measures or []:
         argv += ["-m", spec]
     argv += significance_args(args)
@@ -54,7 +61,31 @@ def _invocation(args: argparse.Namespace) -> list[str]:
         argv += ["--title", args.title]
     if args.exports is not None:
         argv += ["--exports", args.exports] + ([] if args.images else ["--no-images"])
+    if args.collection is not None:
+        return argv + (["--workspace", args.workspace] if args.workspace else []) + ["--collection", args.collection]
     return argv + [args.qrels, *args.runs]
+
+
+def _inputs(args: argparse.Namespace) -> dict:
+    """The files, names, notes and conventions to report on: from the command line or a stored collection."""
+    from metrics.conventions import Conventions
+    from metrics.errors import RankscopeError
+
+    conventions = conventions_of(args)
+    if args.collection is None:
+        if args.qrels is None or not args.runs:
+            raise RankscopeError("report: expected QRELS RUN... or --collection ID, found neither")
+        return {"qrels": args.qrels, "runs": list(args.runs), "conventions": conventions}
+    if args.qrels is not None:
+        raise RankscopeError(f"report: expected QRELS RUN... or --collection ID, found both ({args.qrels})")
+    from rankscope.commands.workspace import stored_inputs
+
+    stored = stored_inputs(args.workspace, args.collection)
+    if conventions == Conventions():
+        stored["conventions"] = Conventions.coerce(**stored["conventions"])
+    else:
+        stored["conventions"] = conventions
+    return stored
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,10 +103,13 @@ def run(args: argparse.Namespace) -> int:
             raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None
         raise
 
-    conventions = conventions_of(args)
-    report = compute_report(args.qrels, list(args.runs), args.measures or list(DEFAULT_MEASURES), conventions,
-                            baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
-                            seed=args.seed, command=_invocation(args))
+    inputs = _inputs(args)
+    conventions = inputs.pop("conventions")
+    report = compute_report(inputs.pop("qrels"), inputs.pop("runs"), args.measures or list(DEFAULT_MEASURES),
+                            conventions, baseline=args.baseline, test=args.test, correction=args.correction,
+                            alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
+    for caution in report.cautions:
+        print(f"note: {caution.sentence}", file=sys.stderr)
     text = render_report(report, title=args.title)
     data = text.encode("utf-8")
     if args.output == "-":

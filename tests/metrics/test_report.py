@@ -172,3 +172,29 @@ def test_unreadable_files_and_unknown_measures_are_rankscope_errors():
         compute_report(b"not a qrels file\n", runs, ["AP"])
     with pytest.raises(metrics.UnknownMeasureError):
         compute_report(qrels, runs, ["NoSuchMeasure@3"])
+
+
+# ---- the provenance card and the cautions ----------------------------------------------------------------------
+
+
+def test_the_report_carries_its_provenance_card():
+    qrels, runs = collection(DIFFERENT)
+    conventions = Conventions(relevance_level=2, depth=10)
+    data = compute_report(qrels, runs, ["AP", 'nDCG(gain="exp")@5', "P@5"], conventions, correction="bh")
+    card = data.provenance
+    assert card.conventions == conventions and card.ties == "docid"
+    assert (card.gain, card.discount, card.ideal) == (("exp",), ("log2",), ("judged",))
+    assert (card.test, card.correction, card.family) == ("t", "bh", "per_measure")
+    assert dict(card.topics) == {"AP": 12, 'nDCG(gain="exp")@5': 12, "P@5": 12}  # "all" answers all 12
+    assert card.compact().startswith("trec_eval-9 · rel ≥ 2 · -M 10 · gain exp ·") and "topics 12" in card.compact()
+    one = compute_report(qrels, {"early": runs["early"]}, ["P@5"])
+    assert one.provenance.test is None and dict(one.provenance.topics) == {"P@5": 9}
+
+
+def test_the_report_cautions_only_where_due():
+    qrels, runs = collection(SAME)
+    due = compute_report(qrels, runs, ["RR", "nDCG@10"], test="t", correction="none")
+    assert [c.code for c in due.cautions] == ["parametric-ordinal", "uncorrected"]  # the card states nDCG's gain
+    assert "6 tests" in due.cautions[1].sentence  # 3 pairs x 2 measures
+    clean = compute_report(qrels, runs, ["RR", "nDCG@10"], test="permutation", correction="holm", n_resamples=200)
+    assert clean.cautions == ()
