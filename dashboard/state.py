@@ -13,6 +13,7 @@ and it follows the user from page to page.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import streamlit as st
@@ -23,17 +24,42 @@ _LOADED = "rankscope_loaded"
 _NOTES = "rankscope_notes"
 
 
+class _Bytes:
+    """A file's bytes, held, or read once on first use (a stored file is read only when asked for)."""
+
+    def __init__(self, data: bytes | None = None, read: Callable[[], bytes] | None = None) -> None:
+        self._data, self._read = data, read
+
+    def __call__(self) -> bytes:
+        if self._data is None:
+            self._data = self._read()
+        return self._data
+
+
 @dataclass(frozen=True)
 class Upload:
-    """A file's name and bytes, identified by the SHA-256 of its content."""
+    """A file's name and bytes, identified by the SHA-256 of its content.
+
+    The bytes of a stored file are read (and checked against the digest) only when ``data`` is used.
+    """
 
     name: str
-    data: bytes = field(repr=False, compare=False)
     digest: str = ""
+    size: int = 0
+    _bytes: _Bytes = field(repr=False, compare=False, default_factory=_Bytes)
+
+    @property
+    def data(self) -> bytes:
+        return self._bytes()
 
     @classmethod
     def of(cls, name: str, data: bytes) -> "Upload":
-        return cls(name=name, data=data, digest=hashlib.sha256(data).hexdigest())
+        return cls(name=name, digest=hashlib.sha256(data).hexdigest(), size=len(data), _bytes=_Bytes(data))
+
+    @classmethod
+    def stored(cls, name: str, digest: str, size: int, read: Callable[[], bytes]) -> "Upload":
+        """A file of the workspace, read by ``read`` on first use."""
+        return cls(name=name, digest=digest, size=size, _bytes=_Bytes(read=read))
 
 
 @dataclass(frozen=True)
@@ -41,7 +67,8 @@ class Loaded:
     """The collection a session works on: qrels, named runs, conventions, and where they came from.
 
     ``source`` is ``"demo"``, ``"uploads"``, ``"example:<name>"`` (a worked example) or ``"ranking"`` (a
-    ranking typed in on the learn page).
+    ranking typed in on the learn page). ``collection`` is the id of the workspace collection it was opened
+    from or saved as; a change of files clears it and keeps the old id as ``parent``.
     """
 
     qrels: Upload | None = None
@@ -50,6 +77,8 @@ class Loaded:
     source: str = "demo"
     topics: Upload | None = None  # query texts (optional; never part of ``key``: they change no number)
     documents: Upload | None = None  # document titles and texts (optional)
+    collection: str | None = None  # the workspace collection holding exactly these files, once stored
+    parent: str | None = None  # the stored collection these files were changed from (a new version's parent)
 
     @property
     def key(self) -> tuple:
@@ -105,7 +134,7 @@ def put(loaded: Loaded) -> None:
 def with_qrels(loaded: Loaded, upload: Upload) -> Loaded:
     """Replace the qrels; the first own file replaces a bundled collection."""
     runs = () if loaded.bundled else loaded.runs
-    return replace(loaded, qrels=upload, runs=runs, source="uploads")
+    return replace(loaded, qrels=upload, runs=runs, source="uploads", **_changed(loaded))
 
 
 def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
@@ -121,7 +150,7 @@ def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
         names.add(name)
         have.add(up.digest)
         runs.append((name, up))
-    return replace(loaded, qrels=qrels, runs=tuple(runs), source="uploads")
+    return replace(loaded, qrels=qrels, runs=tuple(runs), source="uploads", **_changed(loaded))
 
 
 def with_texts(loaded: Loaded, *, topics: Upload | None = None, documents: Upload | None = None) -> Loaded:
@@ -137,7 +166,16 @@ def renamed(loaded: Loaded, old: str, new: str) -> Loaded:
 
 
 def without(loaded: Loaded, name: str) -> Loaded:
-    return replace(loaded, runs=tuple((n, up) for n, up in loaded.runs if n != name))
+    runs = tuple((n, up) for n, up in loaded.runs if n != name)
+    if runs == loaded.runs:
+        return loaded
+    source = "uploads" if loaded.collection or loaded.parent else loaded.source
+    return replace(loaded, runs=runs, source=source, **_changed(loaded))
+
+
+def _changed(loaded: Loaded) -> dict:
+    """A change of files: no longer the stored collection, but a new version of it (or of its parent)."""
+    return {"collection": None, "parent": loaded.collection or loaded.parent}
 
 
 def unique_name(name: str, taken: set[str]) -> str:

@@ -23,6 +23,9 @@ def register(subparsers) -> None:
     p.add_argument("--address", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--headless", action="store_true", help="do not open a browser window")
+    p.add_argument("--workspace", metavar="LOC", default=None,
+                   help="the shared workspace: a folder, sqlite:///file.db or postgresql://user@host:port/db "
+                        "(default $RANKSCOPE_WORKSPACE, else ./rankscope-workspace)")
     p.set_defaults(func=run)
 
 
@@ -44,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        ``port``, ``address`` and ``headless``, as :func:`register` declares them.
+        ``port``, ``address``, ``headless`` and ``workspace`` (exported to the server as
+        ``$RANKSCOPE_WORKSPACE``), as :func:`register` declares them.
 
     Returns
     -------
@@ -68,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise RankscopeError("the dashboard needs streamlit and plotly: pip install 'rankscope[dashboard]'")
     argv = command(args.port, args.address, args.headless)
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    location = getattr(args, "workspace", None) or env.get("RANKSCOPE_WORKSPACE") or "rankscope-workspace"
+    env["RANKSCOPE_WORKSPACE"] = str(Path(location).resolve()) if "://" not in str(location) else str(location)
     if _EXEC_KEEPS_PROCESS:
         _become(argv, env)
     return _serve_as_child(argv, env)

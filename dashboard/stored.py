@@ -1,0 +1,313 @@
+"""The one place the dashboard talks to the shared workspace: stored collections, links and review notes.
+
+The workspace is used when ``$RANKSCOPE_WORKSPACE`` names one (``rankscope dashboard`` sets it, by default
+to ``./rankscope-workspace``) and the workspace extra is installed; otherwise everything stays in the
+browser session. It is opened
+once per server process and seeded, when empty, with the demo collection and the worked examples.
+
+Every page run (see :func:`begin`) the session's collection follows the URL's ``?collection=ID``: a link
+opened anywhere shows the same stored collection, and the id is put back in the URL after a change of
+page. A collection whose files changed (an upload, a removed run) is saved as a new version, and the URL
+switches to it. Review notes are read from the store on every run, never kept between runs, so everyone
+sees the others' notes on their next rerun.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from metrics import Conventions, RankscopeError
+from metrics.errors import ValidationError
+
+try:
+    from workspace import Note, StoredCollection, UnknownCollection, Workspace, open_workspace
+    _INSTALLED = True
+except ImportError:  # the workspace extra (sqlalchemy) is not installed: everything stays in the session
+    _INSTALLED = False
+
+__all__ = ["ENV", "PARAM", "author", "author_input", "begin", "enabled", "heads", "history",
+           "loaded_of", "notes_frame", "parsed_qrels", "parsed_run", "put_notes", "save_note", "store"]
+
+ENV = "RANKSCOPE_WORKSPACE"
+PARAM = "collection"  # the URL's query parameter holding the collection id
+DEMO = "Demo collection"
+EXAMPLE = "Worked example: {}"
+_AUTHOR = "rankscope_author"
+_MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
+_UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
+_HEADS = "rankscope_note_heads"
+_SHOWN = "rankscope_collection_shown"  # the id last put in (or taken from) the URL
+
+
+def enabled() -> bool:
+    """Whether a workspace is configured (``$RANKSCOPE_WORKSPACE``) and the workspace extra installed."""
+    return _INSTALLED and bool(os.environ.get(ENV))
+
+
+@st.cache_resource(show_spinner=False)
+def _open(location: str) -> Workspace:
+    ws = open_workspace(location)
+    if not ws.collections(archived=True):
+        _seed(ws)
+    return ws
+
+
+def store() -> Workspace | None:
+    """The workspace of this server process, or None when none is configured.
+
+    Raises
+    ------
+    workspace.StoreUnavailable
+        The workspace cannot be opened.
+    """
+    return _open(os.environ[ENV]) if enabled() else None
+
+
+def _seed(ws: Workspace) -> None:
+    """The demo collection and the worked examples, as the first collections of an empty workspace."""
+    from sample_data import teaching_examples
+
+    bundled = [(DEMO, state.demo())]
+    bundled += [(EXAMPLE.format(name), state.example(name)) for name in teaching_examples()]
+    for name, loaded in bundled:
+        ws.add_collection(name, qrels=(loaded.qrels.name, loaded.qrels.data),
+                          runs=[(up.name, up.data) for _, up in loaded.runs], author="rankscope")
+
+
+def _bundled_id(ws: Workspace, loaded: state.Loaded) -> str | None:
+    """The stored copy of the demo or a worked example, by name and content."""
+    name = DEMO if loaded.source == "demo" else EXAMPLE.format(loaded.source.split(":", 1)[1])
+    for info in reversed(ws.collections(archived=True)):  # the oldest: the seeded one
+        if info.name == name:
+            stored = ws.load(info.id)
+            if stored.qrels.sha256 == loaded.qrels.digest:
+                return info.id
+    return None
+
+
+# ---- authors --------------------------------------------------------------------------------------------
+def author() -> str | None:
+    """Who writes: the logged-in user (Streamlit OIDC login) or the name typed in the sidebar."""
+    user = getattr(st, "user", None)
+    if user is not None and getattr(user, "is_logged_in", False):
+        return str(user.get("email") or user.get("name") or "").strip() or None
+    return (st.session_state.get(_AUTHOR) or "").strip() or None
+
+
+def author_input() -> None:
+    """The sidebar's name field (once per browser session), unless a login names the author."""
+    if not enabled():
+        return
+    user = getattr(st, "user", None)
+    if user is not None and getattr(user, "is_logged_in", False):
+        st.caption("Signed in as")
+        st.text(author() or "")
+        return
+    st.text_input("Your name (for notes and saved collections)", key=_AUTHOR, max_chars=100,
+                  help="Shown beside what you save in the shared workspace; asked once per browser session.")
+
+
+# ---- collections ----------------------------------------------------------------------------------------
+def loaded_of(stored: StoredCollection, like: state.Loaded | None = None) -> state.Loaded:
+    """A stored collection as the session's :class:`~dashboard.state.Loaded`; bytes are read on first use.
+
+    ``like``: the session's collection, whose conventions and texts are kept when it holds the same qrels.
+    """
+    def upload(f):
+        return state.Upload.stored(f.name, f.sha256, f.size, f.read)
+
+    runs = tuple((f.system, upload(f)) for f in stored.runs)
+    conventions = Conventions.coerce(**stored.conventions) if stored.conventions else Conventions()
+    topics = upload(stored.topics) if stored.topics else None
+    documents = upload(stored.documents) if stored.documents else None
+    source = "uploads"
+    if like is not None and like.qrels is not None and like.qrels.digest == stored.qrels.sha256:
+        conventions, topics, documents = like.conventions, like.topics or topics, like.documents or documents
+        source = like.source if like.bundled else source
+    return state.Loaded(qrels=upload(stored.qrels), runs=runs, conventions=conventions, source=source,
+                        topics=topics, documents=documents, collection=stored.info.id)
+
+
+def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
+    """Store the session's files: a new version of their parent when the qrels are the same, else new."""
+    parent = None
+    if loaded.parent:
+        try:
+            parent = ws.load(loaded.parent)
+        except UnknownCollection:
+            parent = None
+    if parent is not None and parent.qrels.sha256 == loaded.qrels.digest:
+        have = {f.sha256 for f in parent.runs}
+        keep = {up.digest for _, up in loaded.runs}
+        info = ws.new_version(parent.info.id, author=who,
+                              add_runs=[(up.name, up.data) for _, up in loaded.runs if up.digest not in have],
+                              remove_systems=[f.system for f in parent.runs if f.sha256 not in keep])
+    else:
+        name = loaded.qrels.name.rsplit(".", 1)[0] if "." in loaded.qrels.name else loaded.qrels.name
+        info = ws.add_collection(name, qrels=(loaded.qrels.name, loaded.qrels.data),
+                                 runs=[(up.name, up.data) for _, up in loaded.runs],
+                                 conventions=loaded.conventions.as_dict(), author=who)
+    return loaded_of(ws.load(info.id), loaded)
+
+
+def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
+    """The session's collection, stored when it is not yet (or the reason it is not, shown once per run)."""
+    if loaded.collection or not loaded.ready:
+        return loaded
+    if loaded.bundled:
+        found = _bundled_id(ws, loaded)
+        return replace(loaded, collection=found) if found else loaded
+    if loaded.source != "uploads":
+        return loaded
+    failed = st.session_state.get(_UNSAVED)
+    if failed and failed[0] == loaded.key:
+        st.error(failed[1], icon=":material/cloud_off:")
+        return loaded
+    who = author()
+    if who is None:
+        st.warning("Not saved in the workspace yet: type your name in the sidebar to save these files.",
+                   icon=":material/person:")
+        return loaded
+    try:
+        with st.spinner("Saving the collection in the workspace…", show_time=True):
+            return _save(ws, loaded, who)
+    except RankscopeError as err:
+        message = f"The files are loaded but not saved in the workspace: {str(err).splitlines()[0]}"
+        st.session_state[_UNSAVED] = (loaded.key, message)
+        st.error(message, icon=":material/cloud_off:")
+        return loaded
+
+
+def begin() -> state.Loaded | None:
+    """Each run, before the page: follow the link's collection, save changed files, keep the id in the URL.
+
+    Returns the session's collection, or None when the link names a collection that does not exist (the
+    message is shown; the caller shows nothing that would pretend to be that collection).
+    """
+    st.session_state.pop(_HEADS, None)
+    if not enabled():
+        return state.get()
+    try:
+        ws = store()
+    except RankscopeError as err:
+        st.error(f"The workspace cannot be opened: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+        return state.get()
+    loaded = state.get()
+    wanted = st.query_params.get(PARAM)
+    if wanted and wanted != loaded.collection and wanted != st.session_state.get(_SHOWN):
+        try:  # a link (or an edited URL) names a collection: open it
+            loaded = loaded_of(ws.load(wanted), loaded)
+            st.session_state.pop(_UNSAVED, None)
+            st.session_state[_SHOWN] = wanted
+        except UnknownCollection as err:
+            st.error(str(err).splitlines()[0], icon=":material/link_off:")
+            return None
+        except RankscopeError as err:
+            st.error(f"The workspace cannot be read: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+            return None
+    loaded = _sync(ws, loaded)
+    if loaded is not state.get():
+        state.put(loaded)
+    if loaded.collection:
+        st.session_state[_SHOWN] = loaded.collection
+        if st.query_params.get(PARAM) != loaded.collection:
+            st.query_params[PARAM] = loaded.collection
+        _refresh_notes(ws, loaded)
+    return loaded
+
+
+def parsed_run(digest: str):
+    """The workspace's cached parse of the run with this SHA-256, or None (not stored, or no workspace)."""
+    return _parsed("parsed_run", digest)
+
+
+def parsed_qrels(digest: str):
+    """The workspace's cached parse of the qrels with this SHA-256, or None."""
+    return _parsed("parsed_qrels", digest)
+
+
+def _parsed(method: str, digest: str):
+    if not enabled():
+        return None
+    try:
+        return getattr(store(), method)(digest)
+    except RankscopeError:  # unreadable cache or store: the caller parses the bytes itself
+        return None
+
+
+# ---- review notes ---------------------------------------------------------------------------------------
+def _refresh_notes(ws: Workspace, loaded: state.Loaded) -> None:
+    """The collection's current notes, read now (never kept from an earlier run)."""
+    try:
+        found = ws.notes(loaded.collection)
+    except RankscopeError as err:
+        st.error(f"The review notes cannot be read: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+        found = []
+    st.session_state[_HEADS] = found
+    merged: dict[str, dict] = {}
+    for note in found:
+        entry = merged.setdefault(note.topic, {"tags": [], "comment": ""})
+        entry["tags"] += [t.strip() for t in note.tag.split(",") if t.strip() and t.strip() not in entry["tags"]]
+        if note.comment:
+            entry["comment"] = "\n---\n".join(filter(None, [entry["comment"], note.comment]))
+    state.put_notes({t: n for t, n in merged.items() if n["tags"] or n["comment"]})
+
+
+def heads() -> list[Note] | None:
+    """The current notes of the stored collection (read this run), or None when it is not stored."""
+    return st.session_state.get(_HEADS)
+
+
+def notes_frame(notes: list[Note]) -> pd.DataFrame:
+    """Notes as a table: topic, system, tags, comment, author, time, revision (plain text)."""
+    rows = [(n.topic, n.system or "", n.tag, n.comment, n.author, n.created_at[:19].replace("T", " "), n.revision)
+            for n in notes]
+    return pd.DataFrame(rows, columns=["topic", "system", "tags", "comment", "author", "saved (UTC)", "revision"])
+
+
+def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, comment: str, base: int | None) -> None:
+    """Save one note: in the workspace for a stored collection (a new revision), else in the session.
+
+    Raises
+    ------
+    metrics.RankscopeError
+        No author yet, a note too long, or the workspace cannot be written.
+    """
+    from dashboard import exports
+
+    tags = [t.strip() for t in (tags.split(",") if isinstance(tags, str) else tags) if t.strip()]
+    if not (enabled() and loaded.collection):
+        if system is not None:
+            raise ValidationError("notes on one system need a collection saved in the workspace")
+        state.put_notes(exports.set_note(state.notes(), topic, tags, comment))
+        return
+    who = author()
+    if who is None:
+        raise ValidationError("type your name in the sidebar before saving a note")
+    store().save_note(loaded.collection, topic, system, ", ".join(tags), comment, author=who, base=base)
+
+
+def history(loaded: state.Loaded, topic: str, system: str | None) -> list[Note]:
+    """Every revision of one note, oldest first (empty when the collection is not stored)."""
+    if not (enabled() and loaded.collection):
+        return []
+    return store().note_history(loaded.collection, topic, system)
+
+
+def put_notes(loaded: state.Loaded, notes: dict) -> None:
+    """Notes read from a session file: each one saved (a stored collection) or the session's notes replaced."""
+    if not (enabled() and loaded.collection):
+        state.put_notes(notes)
+        return
+    current = {(n.topic, n.system): n for n in (heads() or [])}
+    for topic, note in notes.items():
+        old = current.get((topic, None))
+        tag, comment = ", ".join(note["tags"]), note["comment"]
+        if old is None or (old.tag, old.comment) != (tag, comment):
+            save_note(loaded, topic, None, note["tags"], comment, old.revision if old else None)
+

@@ -1,0 +1,193 @@
+"""A team on one shared workspace, in real browsers: links carry a stored collection from one browser to another;
+two dashboard processes take notes written at once from 20 pages (SQLite and PostgreSQL); a killed server and
+a restarted one keep what was written, whole.
+
+Skipped when Chromium or Playwright is missing (and the PostgreSQL case when no server can be had), except
+under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from tests import processes
+from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
+from tests.workspace.conftest import fresh_database, postgres_server  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+from playwright.sync_api import expect  # noqa: E402
+
+from workspace import open_workspace  # noqa: E402
+
+TOPICS = [str(t) for t in range(1, 21)]
+QRELS = "".join(f"{t} 0 d{t}-{i} {i % 3}\n" for t in TOPICS for i in range(4)).encode()
+
+
+def _run(tag: str, shift: int) -> bytes:
+    return "".join(f"{t} Q0 d{t}-{(i + shift) % 4} {i + 1} {10 - i} {tag}\n" for t in TOPICS for i in range(4)).encode()
+
+
+class Team:
+    """A workspace (SQLite folder or PostgreSQL database with a files folder) and the servers on it."""
+
+    def __init__(self, location: str, files: Path) -> None:
+        self.location, self.files, self.servers = location, files, []
+        ws = self.open()
+        self.cid = ws.add_collection("team", qrels=("team.qrels", QRELS), runs=[("bm25.run", _run("bm25", 0))],
+                                     author="setup").id  # not empty: the servers seed nothing
+        ws.close()
+
+    def open(self):
+        return open_workspace(self.location, files=str(self.files))
+
+    def serve(self, port: int | None = None) -> str:
+        port = port or processes.free_port()
+        env = {**os.environ, "RANKSCOPE_WORKSPACE": self.location, "RANKSCOPE_WORKSPACE_FILES": str(self.files)}
+        self.servers.append(processes.serve_dashboard(port, env=env))
+        return f"http://127.0.0.1:{port}"
+
+    def kill(self, server) -> None:
+        """SIGKILL the server's whole process group, without a chance to finish anything."""
+        os.killpg(server.pid, signal.SIGKILL)
+        processes.wait_until_gone(server, 10)
+        self.servers.remove(server)
+
+    def stop(self) -> None:
+        for proc in self.servers:
+            processes.stop(proc)
+        self.servers = []
+
+
+@pytest.fixture
+def team(tmp_path):
+    made = Team(str(tmp_path / "ws"), tmp_path / "ws" / "files")
+    yield made
+    made.stop()
+
+
+def _tab(browser, url: str, name: str):  # noqa: F811
+    tab = browser.new_context(viewport=VIEWPORT).new_page()
+    tab.goto(url)
+    _settled(tab)
+    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
+    box.fill(name)
+    box.press("Enter")
+    _settled(tab)
+    return tab
+
+
+def _collection_of(url: str) -> str:
+    return url.split("collection=", 1)[1].split("&", 1)[0]
+
+
+def _save_note(tab, topic: str, comment: str, wait: bool = True) -> None:
+    form = tab.locator('[data-testid="stForm"]').first
+    form.locator("textarea").fill(comment)
+    tab.get_by_role("button", name=f"Save the note on topic {topic}").click()
+    if wait:
+        _settled(tab)
+
+
+def test_a_link_shows_another_browser_the_same_collection_and_view(team, browser, tmp_path):  # noqa: F811
+    server = team.serve()
+    ana = _tab(browser, f"{server}/data?collection={team.cid}", "ana")
+    expect(ana.locator('[data-testid="stMetricValue"]').first).to_have_text("1")
+    run = tmp_path / "dense.run"
+    run.write_bytes(_run("dense", 1))
+    ana.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
+    _settled(ana)
+    expect(ana.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
+    new = _collection_of(ana.url)
+    assert new != team.cid
+    ana.locator('[data-testid="stSidebarNavLink"]', has_text="Queries").click()
+    _settled(ana)
+    ana.get_by_role("tab", name="One topic").click()
+    _settled(ana)
+    link = ana.url
+    assert f"collection={new}" in link and "view=One+topic" in link
+
+    bea = _tab(browser, link, "bea")  # another browser: no cookies, no session of ana's
+    expect(bea.get_by_role("tab", name="One topic")).to_have_attribute("aria-selected", "true")
+    expect(bea.locator('[data-testid="stSidebar"]')).to_contain_text("2 systems · qrels team.qrels")
+    assert _collection_of(bea.url) == new
+    ws = team.open()
+    assert ws.collection(new).systems == ("bm25", "dense") and ws.collection(new).parent == team.cid
+    ws.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_servers_and_twenty_pages_writing_notes_at_once_keep_every_note_once(backend, browser, tmp_path,  # noqa: F811
+                                                                                 request):
+    if backend == "sqlite":
+        made = Team(str(tmp_path / "ws"), tmp_path / "ws" / "files")
+    else:
+        made = Team(fresh_database(request.getfixturevalue("postgres_server")), tmp_path / "files")
+    try:
+        servers = [made.serve(), made.serve()]
+        tabs = [_tab(browser, f"{servers[i % 2]}/queries?collection={made.cid}&view=One+topic&topic={topic}",
+                     f"reviewer {i}") for i, topic in enumerate(TOPICS)]
+        for i, (tab, topic) in enumerate(zip(tabs, TOPICS)):
+            _save_note(tab, topic, f"note {i} on topic {topic}", wait=False)  # all in flight together
+        for tab in tabs:
+            _settled(tab)
+        ws = made.open()
+        notes = ws.notes(made.cid)
+        assert sorted(n.comment for n in notes) == sorted(f"note {i} on topic {t}" for i, t in enumerate(TOPICS))
+        assert sorted((n.topic, n.author) for n in notes) == sorted((t, f"reviewer {i}") for i, t in enumerate(TOPICS))
+        assert all(len(ws.note_history(made.cid, t, None)) == 1 for t in TOPICS)
+        ws.close()
+        for tab in tabs:
+            tab.context.close()
+    finally:
+        made.stop()
+
+
+def test_a_killed_server_keeps_completed_writes_and_the_interrupted_one_whole_or_absent(team, browser,  # noqa: F811
+                                                                                         tmp_path):
+    server = team.serve()
+    tab = _tab(browser, f"{server}/queries?collection={team.cid}&view=One+topic&topic=3", "ana")
+    _save_note(tab, "3", "done before the kill")
+    big = tmp_path / "big.run"
+    big.write_bytes("".join(f"{t} Q0 doc{j} {j + 1} {1e6 - j} big\n" for t in TOPICS for j in range(50_000))
+                    .encode())  # 1M lines: long enough to be cut short
+    tab.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
+    _settled(tab)
+    tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(big))
+    time.sleep(1.5)
+    team.kill(team.servers[0])  # during the upload
+    server = team.serve()
+    tab.goto(f"{server}/queries?collection={team.cid}&view=One+topic&topic=4")
+    _settled(tab)
+    _save_note(tab, "4", "interrupted " + "x" * 5000, wait=False)
+    team.kill(team.servers[0])  # during the note's save
+    team.serve()
+    ws = team.open()
+    comments = {n.topic: n.comment for n in ws.notes(team.cid)}
+    assert comments["3"] == "done before the kill"
+    assert comments.get("4") in (None, "interrupted " + "x" * 5000)
+    for info in ws.collections(archived=True):  # every collection listed opens, and its files are whole
+        stored = ws.load(info.id)
+        for f in [stored.qrels, *stored.runs]:
+            assert len(f.read()) == f.size
+    ws.close()
+
+
+def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(team, browser):  # noqa: F811
+    port = processes.free_port()
+    server = team.serve(port)
+    link = f"{server}/queries?collection={team.cid}&view=One+topic&topic=7"
+    ana, bea = _tab(browser, link, "ana"), _tab(browser, link, "bea")
+    _save_note(ana, "7", "seen by everyone")
+    team.stop()
+    team.serve(port)
+    for tab in (ana, bea):
+        tab.goto(link)
+        _settled(tab)
+        expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text("1 system · qrels team.qrels")
+        expect(tab.locator('[data-testid="stForm"] textarea').first).to_have_value("seen by everyone")
