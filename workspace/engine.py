@@ -140,7 +140,7 @@ def unavailable(err: BaseException, where: Location) -> StoreUnavailable:
         what = "is locked by another process; try again when it is done"
     elif "readonly" in low or "read-only" in low or "read only" in low:
         what = "is read-only"
-    elif "disk is full" in low or "no space" in low or "disk full" in low:
+    elif "disk is full" in low or "no space" in low or "disk full" in low or _full_disk(err, where):
         what = "is on a full disk"
     elif "unable to open" in low:
         what = "cannot be opened (missing folder or no permission)"
@@ -149,3 +149,21 @@ def unavailable(err: BaseException, where: Location) -> StoreUnavailable:
     else:
         what = "cannot be used"
     return StoreUnavailable(f"workspace database {where.label} {what}: {first[:300]}")
+
+
+_FULL = 1024 * 1024
+"""Free bytes under which a SQLite I/O error is put down to a full disk."""
+
+
+def _full_disk(err: BaseException, where: Location) -> bool:
+    """Whether a SQLite I/O error comes from a full disk: in WAL mode SQLite reports a write that finds no
+    space as ``disk I/O error`` (``SQLITE_IOERR_WRITE``, ``SQLITE_IOERR_SHMSIZE``...) rather than
+    ``SQLITE_FULL``; the file system of the database having less than ``_FULL`` bytes left tells."""
+    name = str(getattr(getattr(err, "orig", None), "sqlite_errorname", ""))
+    if where.sqlite_path is None or not name.startswith("SQLITE_IOERR"):
+        return False
+    try:
+        stat = os.statvfs(where.sqlite_path.parent)
+    except OSError:
+        return False
+    return stat.f_bavail * stat.f_frsize < _FULL

@@ -22,7 +22,6 @@ __all__ = ["BlobStore", "check_digest", "digest"]
 
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 _SUFFIX = re.compile(r"(\.[a-z0-9]{1,16})?\Z")
-_UNAVAILABLE = {errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT}
 
 
 def digest(data: bytes) -> str:
@@ -153,7 +152,8 @@ def _sync_dir(folder: Path) -> None:
 
 
 def _unavailable(where: str, err: OSError) -> StoreUnavailable:
-    what = {errno.EROFS: "is read-only", errno.EACCES: "is not writable (permission denied)",
-            errno.EPERM: "is not writable (operation not permitted)", errno.ENOSPC: "is full (no space left)",
-            errno.EDQUOT: "is over its disk quota"}.get(err.errno, f"cannot be used: {err.strerror or err}")
+    known = {errno.EROFS: "is read-only", errno.EACCES: "is not writable (permission denied)",
+             errno.EPERM: "is not writable (operation not permitted)", errno.ENOSPC: "is full (no space left)",
+             errno.EDQUOT: "is over its disk quota", errno.EFBIG: "cannot hold a file this large (file size limit)"}
+    what = known.get(err.errno, f"cannot be used: {err.strerror or err}")
     return StoreUnavailable(f"stored files folder {where} {what}")

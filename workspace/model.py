@@ -37,6 +37,9 @@ class CollectionInfo:
         The system names of its runs, in order.
     topics : int
         The number of judged topics in its qrels.
+    lineage : str
+        The id of the first version of its chain of parents (its own id for version 1); review notes are
+        shared by all versions of one lineage.
     """
 
     id: str
@@ -49,6 +52,7 @@ class CollectionInfo:
     size: int
     systems: tuple[str, ...]
     topics: int
+    lineage: str
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ class Note:
     revision : int
         Unique, increasing over the whole workspace.
     collection : str
-        The collection's id.
+        The id of the version it was saved on; it is seen on every version of that version's lineage.
     topic : str
     system : str or None
         ``None`` for a note on the topic itself.

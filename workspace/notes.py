@@ -4,6 +4,10 @@ Nothing is ever updated or deleted. A save names its ``base``, the revision its 
 (``None`` for a new note). The current notes are the *heads*: revisions that no later revision of the same
 (topic, system) names as its base. Two people who edit the same revision at the same time both make heads,
 and both are shown, rather than one silently overwriting the other.
+
+A note belongs to a *lineage*, the chain of versions of one collection (``collections.lineage``, the id of
+its first version): it is saved on one version (:attr:`Note.collection`) and seen on all of them, and an
+edit on any version may name as its base a revision saved on another.
 """
 
 from __future__ import annotations
@@ -43,9 +47,13 @@ def _note(row) -> Note:
                 tag=row.tag, comment=row.comment, author=row.author, created_at=row.created_at, base=row.base)
 
 
-def insert_note(conn: Connection, cid: str, topic: str, system: str | None, tag: str, comment: str, *,
-                author: str, base: int | None) -> Note:
-    """Append one revision (the collection is already checked); :class:`WorkspaceError` on bad values."""
+def insert_note(conn: Connection, cid: str, lineage: str, topic: str, system: str | None, tag: str, comment: str,
+                *, author: str, base: int | None) -> Note:
+    """Append one revision saved on version ``cid`` of ``lineage`` (both already checked).
+
+    Raises :class:`WorkspaceError` on bad values, or a ``base`` that is no revision of this note in this
+    lineage.
+    """
     _text(topic, "topic", MAX_TOPIC, empty=False)
     if system is not None:
         _text(system, "system", MAX_TOPIC, empty=False)
@@ -55,28 +63,28 @@ def insert_note(conn: Connection, cid: str, topic: str, system: str | None, tag:
     if base is not None:
         if isinstance(base, bool) or not isinstance(base, int):
             raise WorkspaceError(f"note base: expected a revision number or None, found {type(base).__name__}")
-        found = conn.execute(select(notes.c.revision).where(notes.c.revision == base, notes.c.collection == cid,
+        found = conn.execute(select(notes.c.revision).where(notes.c.revision == base, notes.c.lineage == lineage,
                                                             _key(topic, system))).first()
         if found is None:
             raise WorkspaceError(f"note base {base}: expected a revision of the note on topic {topic!r}, system "
-                                 f"{system!r} of collection {cid}, found none")
+                                 f"{system!r} of collection {cid} or another of its versions, found none")
     row = {"collection": cid, "topic": topic, "system": system, "tag": tag, "comment": comment, "author": author,
            "created_at": datetime.now(timezone.utc).isoformat(), "base": base}
-    revision = conn.execute(notes.insert().values(**row).returning(notes.c.revision)).scalar_one()
+    revision = conn.execute(notes.insert().values(**row, lineage=lineage).returning(notes.c.revision)).scalar_one()
     return Note(revision=revision, **row)
 
 
-def heads(conn: Connection, cid: str) -> list[Note]:
-    """The current notes of a collection, by topic, then system (the topic's own notes first), then revision."""
+def heads(conn: Connection, lineage: str) -> list[Note]:
+    """The current notes of a lineage, by topic, then system (the topic's own notes first), then revision."""
     later = notes.alias("later")
-    edited = select(later.c.base).where(later.c.collection == cid, later.c.base.is_not(None))
-    rows = conn.execute(select(notes).where(notes.c.collection == cid, notes.c.revision.not_in(edited)))
+    edited = select(later.c.base).where(later.c.lineage == lineage, later.c.base.is_not(None))
+    rows = conn.execute(select(notes).where(notes.c.lineage == lineage, notes.c.revision.not_in(edited)))
     # ordered here, not by the database: the same order (code points, the topic's own note first) everywhere
     return sorted(map(_note, rows), key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
 
 
-def history(conn: Connection, cid: str, topic: str, system: str | None) -> list[Note]:
-    """Every revision of one note, oldest first."""
-    rows = conn.execute(select(notes).where(notes.c.collection == cid, _key(topic, system))
+def history(conn: Connection, lineage: str, topic: str, system: str | None) -> list[Note]:
+    """Every revision of one note in a lineage, oldest first, whichever version each was saved on."""
+    rows = conn.execute(select(notes).where(notes.c.lineage == lineage, _key(topic, system))
                         .order_by(notes.c.revision))
     return [_note(row) for row in rows]

@@ -7,6 +7,11 @@ newer one with :class:`~workspace.errors.SchemaTooNew`.
 Version 1 kept one row per note save, without saying which revision an author edited. Version 2 adds
 ``notes.base`` (filled, for existing notes, with the previous revision of the same topic and system, so
 each history stays one chain) and the ``events`` table (who renamed, archived or deleted what, and when).
+Version 3 adds ``lineage``, the id of the first version of the chain of parents, to ``collections`` and to
+``notes``: a note belongs to every version of its collection. The step fills it by following each
+collection's parents, and gives each note the lineage of the version it was saved on. Two notes on the same
+topic and system saved on different versions before the upgrade did not see each other: both stay current
+(two heads, as for two concurrent edits) until someone edits one of them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from workspace.errors import SchemaTooNew
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
            "metadata", "notes", "schema_version"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -49,6 +54,8 @@ collections = Table(
     Column("systems", Text, nullable=False),  # JSON list of system names, in order
     Column("topics", Integer, nullable=False),
     Column("conventions", Text, nullable=False),  # JSON object
+    Column("lineage", String(16), nullable=False, server_default=""),  # id of the first version of the chain
+    Index("collections_lineage", "lineage"),
 )
 
 collection_files = Table(
@@ -72,7 +79,9 @@ notes = Table(
     Column("author", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("base", Integer, ForeignKey("notes.revision"), nullable=True),
+    Column("lineage", String(16), nullable=False, server_default=""),  # the lineage of ``collection``
     Index("notes_key", "collection", "topic", "system"),
+    Index("notes_lineage", "lineage", "topic", "system"),
 )
 
 events = Table(
@@ -96,7 +105,36 @@ def _v1_to_v2(conn: Connection) -> None:
     events.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2}
+def _roots(parents: dict[str, str | None]) -> dict[str, str]:
+    """``{id: lineage}``: the first version reached by following ``parents`` (a parent that is not in
+    ``parents`` ends the chain, as would a cycle). Each id is visited once."""
+    roots: dict[str, str] = {}
+    for cid in parents:
+        chain, seen, at = [], set(), cid
+        while at not in roots and parents.get(at) in parents and at not in seen:
+            chain.append(at)
+            seen.add(at)
+            at = parents[at]
+        root = roots.get(at, at)
+        for member in chain + [at]:
+            roots[member] = root
+    return roots
+
+
+def _v2_to_v3(conn: Connection) -> None:
+    for table in ("collections", "notes"):
+        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN lineage VARCHAR(16) NOT NULL DEFAULT ''"))
+    roots = _roots(dict(conn.execute(text("SELECT id, parent FROM collections")).all()))
+    if roots:
+        conn.execute(text("UPDATE collections SET lineage = :root WHERE id = :id"),
+                     [{"id": cid, "root": root} for cid, root in roots.items()])
+    conn.execute(text("UPDATE notes SET lineage = (SELECT collections.lineage FROM collections"
+                      " WHERE collections.id = notes.collection)"))
+    conn.execute(text("CREATE INDEX collections_lineage ON collections (lineage)"))
+    conn.execute(text("CREATE INDEX notes_lineage ON notes (lineage, topic, system)"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

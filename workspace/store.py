@@ -1,9 +1,10 @@
 """The workspace: collections (qrels, named runs, conventions) and review notes in a shared database.
 
 A collection never changes once added; a change (runs added or removed) makes a new version with its own
-id whose ``parent`` is the old one. Its files are stored by content (:mod:`workspace.files`) and durably
-written before the rows that name them are committed, in one transaction: a collection is visible only
-when complete. Ids are opaque random strings checked against a strict pattern before any query.
+id whose ``parent`` is the old one. The versions of one collection form a *lineage*, named by the id of the
+first, and review notes belong to the lineage: a note saved on any version is seen on all. A collection's
+files are stored by content (:mod:`workspace.files`) and durably written before the rows that name them
+are committed, in one transaction: a collection is visible only when complete. Ids are opaque random strings checked against a strict pattern before any query.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
 from workspace import cache, notes as notes_rows
 from workspace.engine import Location, connect, resolve, transaction
-from workspace.errors import UnknownCollection, WorkspaceError
+from workspace.errors import StoreUnavailable, UnknownCollection, WorkspaceError
 from workspace.files import BlobStore, check_digest, digest
 from workspace.model import CollectionInfo, Note, StoredCollection, StoredFile
 from workspace.schema import blobs, collection_files, collections, ensure_schema, events
@@ -34,6 +35,14 @@ __all__ = ["Workspace", "open_workspace"]
 _ID = re.compile(r"[A-Za-z0-9_-]{16}\Z")
 MAX_NAME = 256
 NamedBytes = tuple[str, bytes]
+
+
+def _new_id() -> str:
+    """A random id (72 bits) that does not start with ``-``, so that a command line never reads it as an option."""
+    while True:
+        cid = secrets.token_urlsafe(12)
+        if not cid.startswith("-"):
+            return cid
 
 
 def _now() -> str:
@@ -245,29 +254,33 @@ class Workspace:
     # -- notes -------------------------------------------------------------------------------------------------
 
     def notes(self, cid: str) -> list[Note]:
-        """The current notes of a collection: the head revisions of each (topic, system)."""
+        """The current notes of a collection: the head revisions of each (topic, system), saved on any
+        version of its lineage."""
         with transaction(self._engine, self.location, read=True) as conn:
-            self._row(conn, cid)
-            return notes_rows.heads(conn, cid)
+            return notes_rows.heads(conn, self._row(conn, cid).lineage)
 
     def save_note(self, cid: str, topic: str, system: str | None, tag: str, comment: str, *, author: str,
                   base: int | None = None) -> Note:
         """Append a revision of the note on ``topic`` (and ``system``, or None for the topic itself).
 
+        The revision is saved on version ``cid`` (its :attr:`Note.collection`) and seen on every version
+        of the same lineage.
+
         Parameters
         ----------
         base : int, optional
-            The :attr:`Note.revision` the author edited; None for a new note.
+            The :attr:`Note.revision` the author edited (saved on any version of the lineage); None for a
+            new note.
         """
         with transaction(self._engine, self.location) as conn:
-            self._row(conn, cid)
-            return notes_rows.insert_note(conn, cid, topic, system, tag, comment, author=author, base=base)
+            lineage = self._row(conn, cid).lineage
+            return notes_rows.insert_note(conn, cid, lineage, topic, system, tag, comment, author=author,
+                                          base=base)
 
     def note_history(self, cid: str, topic: str, system: str | None) -> list[Note]:
-        """Every revision of one note, oldest first."""
+        """Every revision of one note, oldest first, saved on any version of the collection's lineage."""
         with transaction(self._engine, self.location, read=True) as conn:
-            self._row(conn, cid)
-            return notes_rows.history(conn, cid, topic, system)
+            return notes_rows.history(conn, self._row(conn, cid).lineage, topic, system)
 
     # -- internals ---------------------------------------------------------------------------------------------
 
@@ -287,17 +300,20 @@ class Workspace:
     def _store(self, name: str, data: bytes, role: str, system: str | None) -> dict:
         sha = digest(data)
         entry = {"role": role, "name": name, "system": system, "sha256": sha, "size": len(data)}
+        parsed = None
         if role in ("qrels", "run"):
             reader = read_qrels if role == "qrels" else read_run
             parsed = reader(data, name=name)  # messages name the file
             if role == "run":
                 parsed = parsed.renamed(system)
-            self._blobs.put(sha, data)
-            self._blobs.put(sha, cache.to_arrow(parsed, sha), cache.SUFFIX)
             if role == "qrels":
                 entry["topics"] = len(parsed.queries)
-        else:
+        try:
             self._blobs.put(sha, data)
+            if parsed is not None:
+                self._blobs.put(sha, cache.to_arrow(parsed, sha), cache.SUFFIX)
+        except StoreUnavailable as err:  # a full disk, say: name the file that did not fit
+            raise StoreUnavailable(f"cannot store {name}: {err}") from None
         return entry
 
     def _store_runs(self, runs: Sequence[NamedBytes], taken: Iterable[str]) -> list[dict]:
@@ -314,13 +330,14 @@ class Workspace:
         return entries
 
     def _commit(self, name, entries, conventions, author, *, parent, version, topics) -> CollectionInfo:
-        cid = secrets.token_urlsafe(12)
+        cid = _new_id()
         row = {"id": cid, "name": name, "version": version, "parent": parent, "created_by": author,
                "created_at": _now(), "archived": False, "deleted": False,
                "size": sum(e["size"] for e in entries),
                "systems": json.dumps([e["system"] for e in entries if e["role"] == "run"]),
                "topics": topics, "conventions": json.dumps(conventions, sort_keys=True)}
         with transaction(self._engine, self.location) as conn:
+            row["lineage"] = cid if parent is None else self._row(conn, parent).lineage
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             for sha, size in {e["sha256"]: e["size"] for e in entries}.items():
                 conn.execute(dialect.insert(blobs).values(sha256=sha, size=size, created_at=row["created_at"])
@@ -374,7 +391,8 @@ class _Row:
 def _info(row) -> CollectionInfo:
     return CollectionInfo(id=row.id, name=row.name, version=row.version, parent=row.parent,
                           created_by=row.created_by, created_at=row.created_at, archived=bool(row.archived),
-                          size=row.size, systems=tuple(json.loads(row.systems)), topics=row.topics)
+                          size=row.size, systems=tuple(json.loads(row.systems)), topics=row.topics,
+                          lineage=row.lineage)
 
 
 def _entry(f: StoredFile, role: str) -> dict:

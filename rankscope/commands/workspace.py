@@ -1,4 +1,5 @@
-"""``rankscope workspace``: add, list, export and remove collections of a shared workspace.
+"""``rankscope workspace``: add, list, rename, archive, export and remove collections of a shared workspace,
+and print their review notes.
 
 A workspace is a folder (SQLite and stored files), ``sqlite:///FILE`` or ``postgresql://USER@HOST:PORT/DB``
 (see :func:`workspace.open_workspace`); ``--workspace`` defaults to ``$RANKSCOPE_WORKSPACE``, else
@@ -10,13 +11,14 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import re
 import shlex
 import sys
 
 from metrics.errors import RankscopeError
 from rankscope.commands import add_convention_flags, conventions_of
 
-__all__ = ["export_session", "register", "run"]
+__all__ = ["author_of", "cell", "export_session", "register", "run", "stored_inputs"]
 
 
 def _location(p: argparse.ArgumentParser) -> None:
@@ -29,8 +31,9 @@ def _location(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("workspace", help="manage the collections of a shared workspace",
-                              description="Add, list, export and remove collections (qrels, runs and "
-                                          "conventions) of a workspace shared by a team.")
+                              description="Add, list, rename, archive, export and remove collections (qrels, "
+                                          "runs and conventions) of a workspace shared by a team, and print "
+                                          "their review notes.")
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
     add = sub.add_parser("add", help="add a collection: qrels, runs and conventions")
@@ -47,12 +50,34 @@ def register(subparsers) -> None:
     export.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
     export.add_argument("-o", "--output", required=True, metavar="FILE", help="the session file to write")
     _location(export)
+    rename = sub.add_parser("rename", help="give a collection a new name")
+    rename.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
+    rename.add_argument("name", help="the new name (one line)")
+    _author(rename, "renames it")
+    _location(rename)
+    archive = sub.add_parser("archive", help="hide a collection from the default list, or restore it")
+    archive.add_argument("id", help="the collection's id")
+    archive.add_argument("--undo", action="store_true", help="restore an archived collection")
+    _author(archive, "archives it")
+    _location(archive)
+    notes = sub.add_parser("notes", help="print a collection's review notes as a table",
+                           description="Print the current review notes of a collection, saved on any of its "
+                                       "versions, one per line, tab-separated; tabs, line breaks and other "
+                                       "control characters in the text are shown escaped (\\t, \\n, \\x1b).")
+    notes.add_argument("id", help="the collection's id (any of its versions)")
+    notes.add_argument("--history", action="store_true",
+                       help="every revision of every note (note by note, oldest first), not only the current ones")
+    _location(notes)
     rm = sub.add_parser("rm", help="delete a collection")
     rm.add_argument("id", help="the collection's id")
     rm.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    rm.add_argument("--author", default=None, help="who deletes it (default $RANKSCOPE_AUTHOR, else the user name)")
+    _author(rm, "deletes it")
     _location(rm)
     p.set_defaults(func=run)
+
+
+def _author(p: argparse.ArgumentParser, does: str) -> None:
+    p.add_argument("--author", default=None, help=f"who {does} (default $RANKSCOPE_AUTHOR, else the user name)")
 
 
 def author_of(args: argparse.Namespace) -> str:
@@ -69,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     from workspace import open_workspace
 
     with open_workspace(args.workspace, files=args.files) as ws:
-        return {"add": _add, "list": _list, "export": _export, "rm": _rm}[args.action](ws, args)
+        actions = {"add": _add, "list": _list, "rename": _rename, "archive": _archive, "notes": _notes,
+                   "export": _export, "rm": _rm}
+        return actions[args.action](ws, args)
 
 
 def _read(path: str) -> tuple[str, bytes]:
@@ -93,9 +120,52 @@ def _list(ws, args) -> int:
     rows = ws.collections(archived=args.archived)
     print("id\tversion\tname\truns\ttopics\tKB\tcreated_by\tcreated_at\tarchived")
     for c in rows:
-        name = c.name.replace("\t", " ")
-        print(f"{c.id}\t{c.version}\t{name}\t{len(c.systems)}\t{c.topics}\t{c.size / 1024:.0f}\t{c.created_by}\t"
-              f"{c.created_at}\t{'yes' if c.archived else 'no'}")
+        print(f"{c.id}\t{c.version}\t{cell(c.name)}\t{len(c.systems)}\t{c.topics}\t{c.size / 1024:.0f}\t"
+              f"{cell(c.created_by)}\t{c.created_at}\t{'yes' if c.archived else 'no'}")
+    return 0
+
+
+def _rename(ws, args) -> int:
+    old = ws.collection(args.id)
+    info = ws.rename(args.id, args.name, author=author_of(args))
+    print(f"{info.id}\trenamed {old.name!r} to {info.name!r} (version {info.version})")
+    return 0
+
+
+def _archive(ws, args) -> int:
+    info = ws.archive(args.id, not args.undo, author=author_of(args))
+    print(f"{info.id}\t{'restored' if args.undo else 'archived'} {info.name!r} version {info.version}")
+    return 0
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\\]")
+_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
+
+
+def cell(text: str | None) -> str:
+    """``text`` as one cell of a tab-separated table: tabs, line breaks (also U+2028, U+2029), other control
+    characters and the backslash escaped (``\\t``, ``\\n``, ``\\x1b``, ``\\u2028``, ``\\\\``), so a cell
+    is one line that cannot steer a terminal; ``None`` is an empty cell."""
+    if text is None:
+        return ""
+    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(m.group())), text)
+
+
+def _code(character: str) -> str:
+    return f"\\x{ord(character):02x}" if ord(character) < 0x100 else f"\\u{ord(character):04x}"
+
+
+def _notes(ws, args) -> int:
+    current = ws.notes(args.id)
+    if args.history:  # every (topic, system) with a revision has a current one
+        keys = dict.fromkeys((n.topic, n.system) for n in current)
+        shown = [revision for topic, system in keys for revision in ws.note_history(args.id, topic, system)]
+    else:
+        shown = current
+    print("revision\tbase\ttopic\tsystem\ttag\tauthor\tcreated_at\tsaved_on\tcomment")
+    for n in shown:
+        print("\t".join([str(n.revision), "" if n.base is None else str(n.base), cell(n.topic), cell(n.system),
+                         cell(n.tag), cell(n.author), n.created_at, n.collection, cell(n.comment)]))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""``rankscope workspace add|list|export|rm`` and ``rankscope report --collection``, run as the program."""
+"""``rankscope workspace add|list|rename|archive|notes|export|rm`` and ``rankscope report --collection``, run
+as the program."""
 
 from __future__ import annotations
 
@@ -90,3 +91,99 @@ def test_bad_input_exits_2_with_one_line(target, tmp_path):
     out = _rankscope(target, "report", "--collection", "AAAAAAAAAAAAAAAA", "--workspace", target.location,
                      "q.txt", "-o", "x.html")
     assert out.returncode == 2 and "found both" in out.stderr
+
+
+def _table(stdout: str) -> list[dict[str, str]]:
+    header, *rows = [line.split("\t") for line in stdout.splitlines()]
+    assert all(len(row) == len(header) for row in rows), stdout
+    return [dict(zip(header, row)) for row in rows]
+
+
+def _unescaped(cell: str) -> str:
+    """The text of a table cell, its escapes undone by a slow loop (the inverse of the printed form)."""
+    out, i = [], 0
+    while i < len(cell):
+        if cell[i] != "\\":
+            out.append(cell[i])
+            i += 1
+        elif cell[i + 1] in "tnr\\":
+            out.append({"t": "\t", "n": "\n", "r": "\r", "\\": "\\"}[cell[i + 1]])
+            i += 2
+        else:
+            width = {"x": 2, "u": 4}[cell[i + 1]]
+            out.append(chr(int(cell[i + 2:i + 2 + width], 16)))
+            i += 2 + width
+    return "".join(out)
+
+
+def _row(note) -> dict[str, str]:
+    return {"revision": str(note.revision), "base": "" if note.base is None else str(note.base), "topic": note.topic,
+            "system": note.system or "", "tag": note.tag, "author": note.author, "created_at": note.created_at,
+            "saved_on": note.collection, "comment": note.comment}
+
+
+def test_rename_archive_and_notes(target, tmp_path):
+    (tmp_path / "qrels.txt").write_bytes(qrels_bytes(4))
+    (tmp_path / "a.run").write_bytes(run_bytes(4))
+    added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "first", "--author", "ana",
+                       cwd=tmp_path)
+    assert added.returncode == 0, added.stderr
+    v1 = added.stdout.split("\t")[0]
+    tricky = "line one\n\tindented \\ back\x1b[31m red\u2028end"
+    with target.open() as ws:
+        v2 = ws.new_version(v1, add_runs=[("b.run", run_bytes(5))], author="bo").id
+        first = ws.save_note(v1, "3", None, "hard", "on v1", author="ana")
+        edit = ws.save_note(v2, "3", None, "hard", tricky, author="bo", base=first.revision)
+        rival = ws.save_note(v1, "3", None, "easy", "rival edit", author="cy", base=first.revision)
+        other = ws.save_note(v2, "10", "b", "ties", "a\tb", author="dan")
+
+    renamed = _rankscope(target, "workspace", "rename", v1, "second name", "--author", "eve")
+    assert renamed.returncode == 0, renamed.stderr
+    assert renamed.stdout == f"{v1}\trenamed 'first' to 'second name' (version 1)\n"
+    archived = _rankscope(target, "workspace", "archive", v2)
+    assert archived.returncode == 0 and archived.stdout.startswith(f"{v2}\tarchived 'first' version 2")
+    assert [r["id"] for r in _table(_rankscope(target, "workspace", "list").stdout)] == [v1]
+    listed = {r["id"]: (r["name"], r["archived"])
+              for r in _table(_rankscope(target, "workspace", "list", "--archived").stdout)}
+    assert listed == {v1: ("second name", "no"), v2: ("first", "yes")}
+    restored = _rankscope(target, "workspace", "archive", v2, "--undo")
+    assert restored.returncode == 0 and restored.stdout.startswith(f"{v2}\trestored")
+    assert {r["id"] for r in _table(_rankscope(target, "workspace", "list").stdout)} == {v1, v2}
+    with target.open() as ws:
+        assert ws.collection(v1).name == "second name" and not ws.collection(v2).archived
+
+    current = [_row(n) for n in (other, edit, rival)]  # by topic as text ("10" < "3"), then revision
+    for cid in (v1, v2):  # the same notes on every version
+        shown = _rankscope(target, "workspace", "notes", cid)
+        assert shown.returncode == 0, shown.stderr
+        rows = _table(shown.stdout)
+        assert "\x1b" not in shown.stdout and len(shown.stdout.splitlines()) == 4
+        assert [{k: _unescaped(v) for k, v in r.items()} for r in rows] == current
+    history = _table(_rankscope(target, "workspace", "notes", v2, "--history").stdout)
+    assert [(r["topic"], int(r["revision"]), r["saved_on"]) for r in history] == [
+        ("10", other.revision, v2), ("3", first.revision, v1), ("3", edit.revision, v2), ("3", rival.revision, v1)]
+    assert _unescaped(history[2]["comment"]) == tricky and history[2]["base"] == str(first.revision)
+
+    for argv, found in [(["rename", "AAAAAAAAAAAAAAAA", "x"], "unknown collection id"),
+                        (["rename", v1, " "], "collection name: expected one non-empty line"),
+                        (["archive", "../etc/passwd"], "unknown collection id"),
+                        (["notes", "nope"], "unknown collection id")]:
+        out = _rankscope(target, "workspace", *argv)
+        assert out.returncode == 2 and found in out.stderr, out.stderr
+        assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_table_cells_are_one_line_and_read_back():
+    import numpy as np
+
+    from rankscope.commands.workspace import cell
+
+    rng = np.random.default_rng(3)
+    alphabet = ["a", "é", " ", "\\", "\t", "\n", "\r", "\x1b", "\x00", "\x7f", "\x85", "\u2028", "\u2029", "x"]
+    for _ in range(500):
+        text = "".join(alphabet[int(i)] for i in rng.integers(0, len(alphabet), size=int(rng.integers(0, 12))))
+        shown = cell(text)
+        assert len(shown.splitlines()) <= 1 and "\t" not in shown
+        assert all(c.isprintable() or c == " " for c in shown)
+        assert _unescaped(shown) == text
+    assert cell(None) == ""

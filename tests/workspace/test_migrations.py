@@ -1,7 +1,9 @@
-"""A version-1 workspace is upgraded on open; a newer one is refused with one line naming the versions."""
+"""Version-1 and version-2 workspaces are upgraded on open; a newer one is refused with one line naming the
+versions."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -63,7 +65,7 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert note.revision == 7
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == 2
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == 3
         assert conn.execute(text("SELECT action, author FROM events")).all() == [("rename", "bo")]
     engine.dispose()
 
@@ -77,4 +79,74 @@ def test_a_newer_workspace_is_refused_with_one_line(target):
     with pytest.raises(SchemaTooNew) as err:
         target.open()
     message = str(err.value)
-    assert "\n" not in message and "version 9" in message and "version 2" in message
+    assert "\n" not in message and "version 9" in message and "version 3" in message
+
+
+# The version-2 schema, as that release wrote it: version 1 with notes.base and the events table.
+V2 = [statement.replace(" created_at VARCHAR(40) NOT NULL)", " created_at VARCHAR(40) NOT NULL,"
+                        " base INTEGER REFERENCES notes(revision))") if statement.startswith("CREATE TABLE notes")
+      else statement for statement in V1[:-2]] + [
+    "CREATE TABLE events (id {serial} PRIMARY KEY, collection VARCHAR(16) NOT NULL REFERENCES collections(id),"
+    " action VARCHAR(16) NOT NULL, detail TEXT NOT NULL, author TEXT NOT NULL, at VARCHAR(40) NOT NULL)",
+    "INSERT INTO schema_version VALUES (2)",
+]
+
+
+def _random_forest(rng) -> dict[str, str | None]:
+    """``{id: parent}``: a few lineages, each version made from a random earlier one, in creation order."""
+    parents: dict[str, str | None] = {}
+    for i in range(14):
+        cid = f"C{i:015d}"
+        parents[cid] = None if not parents or rng.random() < 0.25 else list(parents)[int(rng.integers(len(parents)))]
+    return parents
+
+
+def _first_version(parents: dict[str, str | None], cid: str) -> str:
+    while parents[cid] is not None:
+        cid = parents[cid]
+    return cid
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_version_2_workspace_gets_lineages_and_notes_follow_them(target, seed):
+    rng = np.random.default_rng(seed)
+    parents = _random_forest(rng)
+    where = resolve(target.location, target.files)
+    engine = create_engine(where.url)
+    serial = "SERIAL" if target.kind == "postgresql" else "INTEGER"
+    saved = []  # (revision, collection, topic, system, base) as the version-2 store kept them
+    with engine.begin() as conn:
+        for statement in V2:
+            conn.execute(text(statement.format(serial=serial)))
+        for version, (cid, parent) in enumerate(parents.items()):
+            conn.execute(text("INSERT INTO collections VALUES (:id, 'c', 1, :parent, 'ana',"
+                              " :at, false, false, 0, '[]', 0, '{}')"),
+                         {"id": cid, "parent": parent, "at": f"2025-01-01T00:00:{version:02d}+00:00"})
+        for revision in range(1, 41):
+            cid = list(parents)[int(rng.integers(len(parents)))]
+            topic, system = str(int(rng.integers(1, 3))), [None, "x"][int(rng.integers(2))]
+            same = [r for r in saved if (r[1], r[2], r[3]) == (cid, topic, system)]  # version 2: per collection
+            base = same[-1][0] if same and rng.random() < 0.7 else None
+            conn.execute(text("INSERT INTO notes (collection, topic, system, tag, comment, author, created_at, base)"
+                              " VALUES (:c, :t, :s, '', :m, 'ana', '2025-01-02T00:00:00+00:00', :b)"),
+                         {"c": cid, "t": topic, "s": system, "m": f"note {revision}", "b": base})
+            saved.append((revision, cid, topic, system, base))
+    engine.dispose()
+
+    with target.open() as ws:
+        for cid in parents:
+            root = _first_version(parents, cid)
+            assert ws.collection(cid).lineage == root
+            family = {c for c in parents if _first_version(parents, c) == root}
+            mine = [r for r in saved if r[1] in family]
+            named = {r[4] for r in mine if r[4] is not None}
+            expected = sorted(r[0] for r in mine if r[0] not in named)
+            assert sorted(n.revision for n in ws.notes(cid)) == expected
+            assert all(n.collection in family for n in ws.notes(cid))
+            for topic in "12":
+                for system in (None, "x"):
+                    got = [(n.revision, n.collection, n.base) for n in ws.note_history(cid, topic, system)]
+                    assert got == [(r[0], r[1], r[4]) for r in mine if (r[2], r[3]) == (topic, system)]
+        child = next(c for c, p in parents.items() if p is not None)
+        note = ws.save_note(child, "9", None, "", "after", author="bo")  # a save after the upgrade
+        assert note in ws.notes(_first_version(parents, child)) and note.collection == child

@@ -70,3 +70,63 @@ def test_notes_belong_to_their_collection_and_bases_to_their_note(target):
                 ws.save_note(one, args.pop("topic"), args.pop("system"), args.pop("tag"), args.pop("comment"),
                              **args)
         assert ws.note_history(one, "1", None) == [note]
+
+
+def test_notes_follow_the_collection_across_its_versions(target):
+    with target.open() as ws:
+        v1 = ws.add_collection("c", qrels=("q", qrels_bytes(2)), runs=[("a.run", run_bytes(1))], author="a")
+        v2 = ws.new_version(v1.id, add_runs=[("b.run", run_bytes(2))], author="b")
+        v3 = ws.new_version(v2.id, remove_systems=["a"], author="c")
+        branch = ws.new_version(v1.id, add_runs=[("c.run", run_bytes(3))], author="d")  # a second child of v1
+        other = _collection(ws)  # another lineage
+        assert {v.lineage for v in (v1, v2, v3, branch)} == {v1.id} and ws.collection(other).lineage == other
+        versions = [v1.id, v2.id, v3.id, branch.id]
+
+        first = ws.save_note(v1.id, "7", None, "hard", "seen on v1", author="ana")
+        for cid in versions:
+            assert ws.notes(cid) == [first]
+        assert ws.notes(other) == []
+        edit = ws.save_note(v3.id, "7", None, "hard", "edited on v3", author="bo", base=first.revision)
+        assert (edit.collection, first.collection) == (v3.id, v1.id)  # the version each was saved on
+        on_system = ws.save_note(v2.id, "7", "b", "ties", "on v2", author="cy")
+        for cid in versions:
+            assert ws.notes(cid) == [edit, on_system]
+            assert ws.note_history(cid, "7", None) == [first, edit]
+            assert ws.note_history(cid, "7", "b") == [on_system]
+
+        # two edits of the same revision from different versions are both kept, both shown everywhere
+        left = ws.save_note(v1.id, "7", None, "hard", "from v1", author="ana", base=edit.revision)
+        right = ws.save_note(branch.id, "7", None, "easy", "from the branch", author="dan", base=edit.revision)
+        for cid in versions:
+            assert ws.notes(cid) == [left, right, on_system]
+        merged = ws.save_note(v2.id, "7", None, "hard", "merged", author="cy", base=right.revision)
+        assert ws.notes(v3.id) == [left, merged, on_system]
+        assert ws.note_history(v1.id, "7", None) == [first, edit, left, right, merged]
+
+        with pytest.raises(WorkspaceError, match=r"note base \d+: expected a revision of the note"):
+            ws.save_note(other, "7", None, "", "x", author="a", base=first.revision)  # another lineage's note
+        assert ws.notes(other) == []
+
+
+def test_lineage_heads_match_a_textbook_loop_over_random_versions_and_saves(target):
+    rng = np.random.default_rng(11)
+    with target.open() as ws:
+        roots = [_collection(ws), _collection(ws)]
+        family = {roots[0]: roots[0], roots[1]: roots[1]}  # id -> its first version, by following parents
+        for _ in range(5):
+            parent = list(family)[int(rng.integers(len(family)))]
+            child = ws.new_version(parent, author="v").id
+            family[child] = family[parent]
+        saved = []
+        for i in range(50):
+            cid = list(family)[int(rng.integers(len(family)))]
+            topic = str(int(rng.integers(1, 3)))
+            same = [n for n in saved if family[n.collection] == family[cid] and n.topic == topic and n.system is None]
+            base = same[int(rng.integers(len(same)))].revision if same and rng.random() < 0.8 else None
+            saved.append(ws.save_note(cid, topic, None, "", f"c{i}", author="u", base=base))
+        for cid in family:
+            mine = [n for n in saved if family[n.collection] == family[cid]]
+            named = {n.base for n in mine}
+            assert sorted(n.revision for n in ws.notes(cid)) == [n.revision for n in mine if n.revision not in named]
+            for topic in "12":
+                assert ws.note_history(cid, topic, None) == [n for n in mine if n.topic == topic]

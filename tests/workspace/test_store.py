@@ -186,3 +186,11 @@ def test_files_in_an_fsspec_store(target):
         fs.pipe_file(f"{root}/{sha[:2]}/{sha}", runs[0][1] + b"x")
         with pytest.raises(WorkspaceError, match="does not match its SHA-256"):
             stored.runs[0].read()
+
+
+def test_new_ids_never_start_with_a_dash():
+    from workspace.store import _ID, _new_id
+
+    ids = [_new_id() for _ in range(5000)]
+    assert all(_ID.match(cid) and not cid.startswith("-") for cid in ids) and len(set(ids)) == len(ids)
+    assert len({cid[0] for cid in ids}) == 63  # every other first character still occurs
