@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Write the benchmark workloads: one TREC qrels file and one TREC run file per workload.
 
-    python benchmarks/generate.py [--out benchmarks/data] [--only sparse,dense,mid] [--force]
+    python benchmarks/generate.py [--out benchmarks/data] [--only sparse,strings,dense,mid] [--force]
 
 Workloads (fixed seeds, so every machine gets the same bytes):
 
 sparse  6,980 topics x 1,000 documents, ~1.07 relevant (grade 1) per topic and nothing else judged, numeric
         query and passage ids (shaped like MS MARCO passage dev with a BM25 run).
+strings sparse's shape with ClueWeb09-style document ids (``clueweb09-en0003-47-21107``: 25 bytes, equal in
+        their first 12), to time what text ids cost against numeric ones.
 dense   43 topics x 1,000 documents, ~200 judged per topic, grades 0-3 (shaped like TREC DL 2019 passage).
 mid     250 topics x 1,000 documents, ~100 judged per topic, grades 0-2, topics 301-450 and 601-700 and
         newswire document ids (shaped like Robust04).
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 GENERATOR_VERSION = 1
@@ -55,7 +58,7 @@ class Workload:
     score_start: tuple[float, float]  # first score of a topic: uniform in this range
     score_gap: float  # mean gap between neighbouring scores (exponential)
     decimals: int
-    id_style: str  # "msmarco-passage" | "newswire"
+    id_style: str  # "msmarco-passage" | "newswire" | "clueweb09"
     topic_ids: str  # "random" | "robust04"
     tag: str = "bench"
 
@@ -68,6 +71,13 @@ WORKLOADS = {
         grades_top=(0.0, 1.0), grades_bottom=(0.0, 1.0), grade_decay=1.0,
         score_start=(14.0, 32.0), score_gap=0.0025, decimals=4,
         id_style="msmarco-passage", topic_ids="random", tag="bm25"),
+    "strings": Workload(
+        name="strings", seed=20260104, n_topics=6980, depth=1000,
+        judged_mean=1.065, judged_extra_only=True, retrieved_fraction=0.86,
+        rank_alpha=1.15, rank_offset=0.6,
+        grades_top=(0.0, 1.0), grades_bottom=(0.0, 1.0), grade_decay=1.0,
+        score_start=(14.0, 32.0), score_gap=0.0025, decimals=4,
+        id_style="clueweb09", topic_ids="random", tag="bm25"),
     "dense": Workload(
         name="dense", seed=20260102, n_topics=43, depth=1000,
         judged_mean=200.0, judged_extra_only=False, retrieved_fraction=0.72,
@@ -89,6 +99,9 @@ NEWSWIRE = (  # Robust04 (TREC disks 4 and 5 minus CR) prefixes; numbers are mad
     ("FBIS3-", 1, 70_000), ("FBIS4-", 1, 70_000), ("FR940104-0-", 10_000, 99_999),
     ("FT921-", 1, 16_000), ("FT934-", 1, 16_000), ("LA010189-", 1, 9_999), ("LA123190-", 1, 9_999),
 )
+
+
+CLUEWEB09 = (12, 100, 42_000)  # segments en0000-en0011 (Category B) x files 00-99 x documents 00000-41999
 
 
 def paths(out: Path, name: str) -> tuple[Path, Path, Path]:
@@ -132,6 +145,12 @@ def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
     flat = numbers.ravel()
     if w.id_style == "msmarco-passage":
         return pa.array(flat)  # written as decimal digits, like MS MARCO passage ids
+    if w.id_style == "clueweb09":  # segment, file and document numbers, zero-padded: clueweb09-en0003-47-21107
+        _, files, docs = CLUEWEB09
+        parts = [flat // (files * docs), (flat // docs) % files, flat % docs]
+        padded = [pc.utf8_lpad(pc.cast(pa.array(x), pa.string()), width, "0") for x, width in zip(parts, (4, 2, 5))]
+        head = pc.binary_join_element_wise("clueweb09", pc.binary_join_element_wise("en", padded[0], ""), "-")
+        return pc.binary_join_element_wise(head, padded[1], padded[2], "-")
     # newswire: the number picks a prefix and a serial inside that prefix's range, one-to-one
     sizes = np.array([hi - lo + 1 for _, lo, hi in NEWSWIRE], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -144,6 +163,8 @@ def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
 def universe_of(w: Workload) -> int:
     if w.id_style == "msmarco-passage":
         return N_PASSAGES
+    if w.id_style == "clueweb09":
+        return int(np.prod(CLUEWEB09))
     return int(sum(hi - lo + 1 for _, lo, hi in NEWSWIRE))
 
 

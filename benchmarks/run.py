@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time rankscope against pytrec_eval, ranx and ir_measures, end to end from the files.
 
-    python benchmarks/run.py [--workloads sparse,dense,mid] [--repeat 3] [--repeat-slow N]
+    python benchmarks/run.py [--workloads sparse,strings,dense,mid] [--repeat 3] [--repeat-slow N]
                              [--tools rankscope-cli,pytrec_eval,...] [--json results.json]
 
 Every measurement is a fresh process that reads the qrels and run files and computes the same measures
@@ -20,7 +20,8 @@ aggregate values under trec_eval's names (and ``"part"``: the seconds of reading
 as a note; every row's time is the whole process). A tool's ``prepare`` snippet runs once, untimed, before
 its first measurement (ranx-warm: numba compiles into the on-disk cache the measured processes then load).
 Workload files come from ``benchmarks/generate.py``, which this script calls first (it skips files that
-are up to date).
+are up to date). ``strings`` is ``sparse`` with ClueWeb09-style text document ids, the row beside the
+numeric one: what reading, checking and ranking text ids cost.
 """
 
 from __future__ import annotations
@@ -437,7 +438,7 @@ def table(workload: str, stats: dict, rows: dict[str, list[dict]], reference: di
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--workloads", default="sparse,dense,mid", help="comma-separated (default all three)")
+    p.add_argument("--workloads", default="sparse,strings,dense,mid", help="comma-separated (default all four)")
     p.add_argument("--repeat", type=int, default=3, help="fresh-process runs per tool (median reported)")
     p.add_argument("--repeat-slow", type=int, default=None,
                    help="runs for the slow tools (ranx-warm, ranx-cold, ir_measures); default --repeat")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Time rankscope's paired significance tests on 10 systems x 6,980 topics (all 45 pairs), beside scipy and ranx.
+"""Time rankscope's paired significance tests on 10 systems x 6,980 topics (all 45 pairs), beside scipy and ranx,
+and the randomisation test on all 44,850 pairs of 300 systems x 250 topics.
 
-    .venv/bin/python benchmarks/significance.py [--quick] [--repeat 5] [--resamples 10000] [--json PATH]
+    .venv/bin/python benchmarks/significance.py [--quick] [--repeat 5] [--resamples 10000] [--dask] [--json PATH]
 
 The workload is made here with a fixed seed: per-topic scores of 10 systems shaped like AP on MS MARCO's
 6,980 dev topics (most topics hard, a few easy, 8% of scores exactly 0, systems 0.002-0.02 apart), as the
@@ -18,6 +19,10 @@ Rows:
   ``permutation_test`` (``permutation_type='samples'``) and ``bootstrap`` (BCa) on one pair, multiplied
   by 45 and labelled as extrapolated. The permutation p-value of that pair is printed next to
   rankscope's as a check (they differ by Monte Carlo noise only).
+* rankscope at scale: ``compare_systems(..., test="permutation", n_resamples=10000)`` on every pair of 300
+  systems x 250 topics (44,850 pairs, Holm over all of them), one timed call after a small warm-up call;
+  with ``--dask`` also the same call spread over a ``distributed.LocalCluster(n_workers=2)`` started here
+  (the cluster's start is not timed), whose p-values are checked to equal the local ones.
 * ranx: the test step of ``ranx.compare`` (``compute_statistical_significance`` with its Fisher
   randomisation test and 10,000 permutations, which tests each pair in both directions), when ranx is
   importable; otherwise a line saying so.
@@ -46,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 from metrics.significance import compare_systems  # noqa: E402
 
 SYSTEMS, TOPICS, SEED = 10, 6980, 20261123
+SCALE_SYSTEMS, SCALE_TOPICS = 300, 250
 TESTS = ("t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey")
 
 
@@ -85,6 +91,33 @@ def rankscope_rows(per_query: pd.DataFrame, repeat: int, resamples: int) -> tupl
         rows.append({"tool": "rankscope compare_systems", "test": what, "pairs": len(comparison.frame),
                      "seconds": seconds, "note": "measured, all pairs in one call"})
     return rows, frames
+
+
+def scale_rows(resamples: int, dask: bool) -> list[dict]:
+    """All pairs of 300 systems x 250 topics, randomisation test: here, and over a local Dask cluster."""
+    per_query = workload(SCALE_SYSTEMS, SCALE_TOPICS)
+    pairs = SCALE_SYSTEMS * (SCALE_SYSTEMS - 1) // 2
+    compare_systems(workload(4, SCALE_TOPICS), test="permutation", n_resamples=resamples, seed=0)  # warm-up
+    what = f"permutation, {resamples:,} resamples, {SCALE_SYSTEMS} systems x {SCALE_TOPICS} topics"
+    start = time.perf_counter()
+    here = compare_systems(per_query, test="permutation", n_resamples=resamples, seed=0).frame
+    rows = [{"tool": "rankscope compare_systems", "test": what, "pairs": pairs, "seconds": time.perf_counter() - start,
+             "note": "measured, one call, all pairs, Holm over all"}]
+    if dask:
+        from distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            compare_systems(workload(4, SCALE_TOPICS), test="permutation", n_resamples=resamples, seed=0,
+                            client=client)
+            start = time.perf_counter()
+            there = compare_systems(per_query, test="permutation", n_resamples=resamples, seed=0,
+                                    client=client).frame
+            seconds = time.perf_counter() - start
+        same = bool(np.array_equal(there["p_value"].to_numpy(), here["p_value"].to_numpy()))
+        rows.append({"tool": "rankscope compare_systems, client=", "test": what, "pairs": pairs, "seconds": seconds,
+                     "note": f"measured, LocalCluster of 2 worker processes; p-values equal the local ones: {same}"})
+    return rows
 
 
 def scipy_rows(per_query: pd.DataFrame, repeat: int, resamples: int, quick: bool, ours: dict) -> list[dict]:
@@ -160,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one call per row; scipy's permutation test on 2,000")
     parser.add_argument("--repeat", type=int, default=5, help="timed calls per rankscope and vectorised-scipy row")
     parser.add_argument("--resamples", type=int, default=10000, help="permutations / bootstrap resamples")
+    parser.add_argument("--dask", action="store_true", help="also time the 44,850 pairs over a local Dask cluster")
     parser.add_argument("--json", type=Path, help="also write the rows and the machine's details here")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else max(1, args.repeat)
@@ -176,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, frames = rankscope_rows(per_query, repeat, args.resamples)
     rows += scipy_rows(per_query, repeat, args.resamples, args.quick, frames)
     rows += ranx_rows(per_query, args.resamples)
+    rows += scale_rows(args.resamples, args.dask)
     print(table(rows))
     if load > 0.5 * (os.cpu_count() or 1):
         print(f"\nThe machine was busy (load average {load:.2f} on {os.cpu_count()} cpus): treat these times as "

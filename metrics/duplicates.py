@@ -4,7 +4,8 @@ trec_eval rejects a document listed twice for one query; :func:`dedupe` raises t
 first, last or highest-valued line when asked to. The search is in two steps, so that the common case (no
 duplicate among millions of lines) costs little:
 
-1. :func:`suspects`: a 32-bit hash of each document id, compared within its query only. Files list each
+1. :func:`suspects`: a 32-bit hash of each document id (the number itself for numeric ids, else
+   :func:`string_hash` of the bytes), compared within its query only. Files list each
    query's lines together, so the hashes of one query fill one row of a (queries x longest query) array;
    sorting the rows of that array is several times faster than sorting one key per line. The rows whose
    hash equals another row's of the same query are *suspects*: a superset of the duplicates, usually
@@ -22,7 +23,7 @@ from metrics.arrays import to_arrow, to_numpy
 from metrics.errors import ParseError
 from metrics.parsing import POOL
 
-__all__ = ["dedupe", "suspects", "string_hash"]
+__all__ = ["dedupe", "string_hash", "suspects"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -126,42 +127,67 @@ def _hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
         return np.concatenate([to_numpy(pc.cast(c, pa.int64(), memory_pool=POOL)).astype(np.uint32) for c in chunks]
                               or [np.zeros(0, np.uint32)])
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        value = string_hash(column)
+        pass
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    return np.concatenate([_fold(_chunk_hash(c)) for c in chunks] or [np.zeros(0, np.uint32)])
+
+
+def _fold(value: np.ndarray) -> np.ndarray:
+    """64-bit hashes folded to 32 bits (high half xor low half), in place."""
     value ^= value >> np.uint64(32)
     return value.astype(np.uint32)
 
 
-def string_hash(column: pa.ChunkedArray | pa.Array, width: int = 12) -> np.ndarray:
-    """A 64-bit FNV-style hash of each string's length and its first and last ``width`` bytes."""
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+def string_hash(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A 64-bit hash of each string's length and three 8-byte windows: its first, middle and last bytes.
+
+    The windows are read straight from the column's data buffer as unaligned little-endian words, chunk by
+    chunk (no copy of the strings, no loop per byte or per row); bytes past a string's end are masked out.
+    Ids up to 24 bytes are hashed whole; longer ones by their start, middle and end, where ids such as
+    ``clueweb09-en0003-47-21107`` or ``doc_29_677149#3_1524`` differ. Equal strings always hash equal.
+    """
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    return np.concatenate([_chunk_hash(c) for c in chunks] or [np.zeros(0, np.uint64)])
+
+
+_PRIME = np.uint64(0xFF51AFD7ED558CCD)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _chunk_hash(array: pa.Array) -> np.ndarray:
     n = len(array)
     width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
     offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
-    offsets = offsets.astype(np.int64)
-    raw = array.buffers()[2]
-    data = np.concatenate([np.frombuffer(raw, dtype=np.uint8) if raw is not None else np.zeros(0, np.uint8),
-                           np.zeros(width, dtype=np.uint8)])
-    start, length = offsets[:-1], np.diff(offsets)
-    prime = np.uint64(1099511628211)
-    h = length.astype(np.uint64) * np.uint64(0xCBF29CE484222325)
-    longest = int(length.max()) if n else 0
-    where = start.copy()
-    for j in range(min(longest, width)):  # the first bytes
-        _mix(h, data, where, length <= j, prime)
-        where += 1
-    if longest > width:  # and the last bytes of long ids, where ids like "doc_29_677149#3_1524" differ
-        where = np.maximum(start + length - 1, 0)
-        for j in range(1, width + 1):
-            _mix(h, data, where, length < j, prime)
-            np.maximum(where - 1, 0, out=where)
+    start = offsets[:-1].astype(np.int64)
+    length = np.diff(offsets).astype(np.int64)
+    buffer = array.buffers()[2]
+    raw = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
+    if len(raw) < 8:
+        raw = np.concatenate([raw, np.zeros(8, np.uint8)])
+    last = len(raw) - 8  # the last byte a whole word can start at
+    words = np.ndarray(shape=(last + 1,), dtype="<u8", buffer=raw, strides=(1,))  # a word at every byte
+    short = np.flatnonzero(length < 8)  # their words run past their end: keep their own bytes only
+    keep = (np.uint64(1) << (length[short].astype(np.uint64) * np.uint64(8))) - np.uint64(1)
+    # only a short string can start less than 8 bytes from the buffer's end (a longer one's windows end
+    # inside it): read the last whole word for those, and shift their bytes down
+    tail = short[start[short] > last]
+    shift = (start[tail] - last).astype(np.uint64) * np.uint64(8)
+    span = np.maximum(length - 8, 0)
+    h = length.astype(np.uint64) * _GOLDEN
+    for window in (None, span >> 1, span):  # bytes 0, span / 2 and span on: the whole of ids up to 24 bytes
+        at = start if window is None else start + window
+        if len(tail):
+            at = at.copy()
+            at[tail] = last
+        word = words[at]
+        if len(tail):
+            word[tail] >>= shift
+        if len(short):
+            word[short] &= keep
+        h ^= word
+        h *= _PRIME
+        h ^= h >> np.uint64(29)
     return h
-
-
-def _mix(h: np.ndarray, data: np.ndarray, where: np.ndarray, outside: np.ndarray, prime: np.uint64) -> None:
-    byte = data[where]
-    byte[outside] = 0
-    np.bitwise_xor(h, byte, out=h, casting="unsafe")
-    h *= prime
 
 
 def _line_of(row: int, lines: np.ndarray | None) -> int:

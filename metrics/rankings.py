@@ -375,15 +375,16 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
         with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
             score = score.astype(np.float32)
     judged = qcode >= 0
-    if judged.all():  # the usual case: no copies
+    identity = bool(judged.all())
+    if identity:  # the usual case: no copies
         rows, qc, sc = np.arange(len(qcode)), qcode, score
     else:
         rows = np.flatnonzero(judged)
         qc, sc = qcode[rows], score[rows]
     del qcode, score, judged  # (the arrays live on as qc, sc where nothing was copied)
     order = _ranked_order(qc, sc)
-    if order is not None:
-        rows, qc, sc = rows[order], qc[order], sc[order]
+    if order is not None:  # rows is 0, 1, 2, ... when every row is judged: then rows[order] is order itself
+        rows, qc, sc = (order if identity else rows[order]), qc[order], sc[order]
         del order
     rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
     del sc
@@ -440,14 +441,19 @@ def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
         if len(np.unique(block_query)) == len(block_query):  # each query in one block
             lengths = np.diff(np.append(starts, len(qc)))
             by_query = np.argsort(block_query, kind="stable")
-            moved = lengths[by_query]
-            new_starts = np.concatenate(([0], np.cumsum(moved)[:-1]))
-            return np.arange(len(qc)) + np.repeat(starts[by_query] - new_starts, moved)
+            moved, first = lengths[by_query], starts[by_query]
+            # the blocks' rows one after another: steps of 1, and a jump to the next block's first row
+            order = np.ones(len(qc), dtype=np.int64)
+            order[0] = first[0]
+            order[np.cumsum(moved)[:-1]] = first[1:] - (first[:-1] + moved[:-1] - 1)
+            return np.cumsum(order, out=order)
     return np.lexsort((-sc, qc))
 
 
 def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, dict]:
-    """Re-order groups of equal (query, score) by document id, descending, byte-wise; count the ties."""
+    """Re-order groups of equal (query, score) by document id, descending, byte-wise; count the ties.
+
+    ``rows`` is :func:`rank`'s own array (made there, shared with nothing): it is re-ordered in place."""
     ties = {"tied_rows": 0, "straddles": {k: 0 for k in TIE_CUTOFFS}}
     same = (qc[1:] == qc[:-1]) & (sc[1:] == sc[:-1])
     if not same.any():
@@ -461,7 +467,8 @@ def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> t
     first = np.flatnonzero(starts)
     size = np.diff(np.append(first, len(idx)))
     docid = run.table.column("docid")
-    rows = rows.copy()
+    if docid.num_chunks > 1:  # pyarrow's take on a chunked array joins every chunk, on each call: join once
+        docid = docid.combine_chunks(memory_pool=POOL)
     # Arrow compares strings byte-wise, as trec_eval's strcmp. Most groups are pairs: swap those in order.
     a, b = idx[first[size == 2]], idx[first[size == 2] + 1]
     if len(a):

@@ -5,6 +5,7 @@ systems, one column per query) and returns one value per row. ``K`` is ``D`` rou
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -89,7 +90,7 @@ def sign_kernel(wins: np.ndarray, losses: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 def analyse(D: np.ndarray, K: np.ndarray, test: str, *, n_resamples: int, seed: int, confidence: float, ci: str,
-            zero_method: str, wilcoxon_method: str, tie_tolerance: float) -> dict[str, np.ndarray]:
+            zero_method: str, wilcoxon_method: str, tie_tolerance: float, client: Any = None) -> dict[str, np.ndarray]:
     """Run ``test`` on every row of ``D`` (``K`` rounded): the columns of the result table, one value per row.
 
     The Wilcoxon test reads ``K`` (its ranks are those of the rounded differences; the statistic depends
@@ -97,7 +98,8 @@ def analyse(D: np.ndarray, K: np.ndarray, test: str, *, n_resamples: int, seed: 
 
     Rows whose differences are all 0 get statistic NaN and p-value 1 (the observed value is the only
     one the null distribution holds); under the t-test, rows of one constant non-zero difference get
-    NaN for both (t is undefined). The tests run on the other rows.
+    NaN for both (t is undefined). The tests run on the other rows. ``client`` (a Dask client) spreads
+    the randomisation test's chunks of rows over a cluster (:func:`~._resampling.permutation_counts`).
     """
     info = describe(D, K, tie_tolerance, confidence)
     rows = D.shape[0]
@@ -121,7 +123,7 @@ def analyse(D: np.ndarray, K: np.ndarray, test: str, *, n_resamples: int, seed: 
     if test == "wilcoxon":
         stat, p = wilcoxon_kernel(K[live], zero_method, wilcoxon_method)
     elif test == "permutation":
-        stat, p, exact = permutation_kernel(Dl, n_resamples, seed)
+        stat, p, exact = permutation_kernel(Dl, n_resamples, seed, client=client)
         info["exact"][live] = exact
     elif test == "bootstrap":
         stat, p, low, high = bootstrap_kernel(Dl, info["constant"][live], n_resamples, seed, ci, confidence)

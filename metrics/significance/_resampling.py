@@ -3,11 +3,17 @@
 All pairs share one random matrix: the sign flips (or bootstrap draws) depend only on the seed and the
 number of queries, so one matrix product per block of resamples tests every pair at once, and a pair's
 p-value is the same whether it is tested alone or with others.
+
+The randomisation test takes the pairs in chunks sized to a memory budget (:data:`MEMORY`): for each block
+of ``BLOCK`` sign-flip rows ``S`` (drawn once) and each chunk of pairs with differences ``D`` (queries x
+pairs), one product ``S @ D`` in float64. Chunks are independent, so a Dask client can take one each
+(:func:`permutation_counts`); every pair's count is the same whatever the chunking.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +23,10 @@ from metrics.significance._inputs import EXACT_MAX, check_options
 BLOCK = 256
 """Resamples drawn per block. The draws do not depend on it (each block takes the generator's next
 words, and an even number of bounded integers, so none is left half-used), only memory and speed do."""
+
+MEMORY = 256 * 2 ** 20
+"""Bytes the randomisation test's working arrays of one chunk of pairs may take at once (the flipped sums of
+one block of resamples, their comparison, and the chunk's differences); a chunk holds at least one pair."""
 
 TOLERANCE = 1e-12
 """A resampled statistic within ``TOLERANCE`` times the sum of ``|d|`` of the observed one reaches it
@@ -97,28 +107,104 @@ def exact_counts(D: np.ndarray) -> np.ndarray:
     return count
 
 
-def permutation_kernel(D: np.ndarray, n_resamples: int, seed: int) -> tuple[np.ndarray, np.ndarray, bool]:
+def permutation_kernel(D: np.ndarray, n_resamples: int, seed: int, *, memory: int | None = None,
+                       client: Any = None) -> tuple[np.ndarray, np.ndarray, bool]:
     """Mean difference, two-sided p-value, and whether it is exact, for every row of ``D``.
 
     Up to :data:`EXACT_MAX` queries: ``count / 2**n`` over all sign patterns (the observed one
     included). Beyond: ``(b + 1) / (n_resamples + 1)`` with ``b`` the random patterns reaching the
-    observed ``|sum|``; one matrix product per block gives every row's flipped sums,
-    ``sum_i s_i d_i = sum_i d_i - 2 sum_i bit_i d_i``.
+    observed ``|sum|`` (:func:`permutation_counts`).
     """
-    P, n = D.shape
+    n = D.shape[1]
     if n <= EXACT_MAX:
         return D.mean(axis=1), exact_counts(D) / 2.0 ** n, True
-    DT = np.ascontiguousarray(D.T)
-    total = D.sum(axis=1)
-    reach = threshold(D)
-    count = np.zeros(P, dtype=np.int64)
-    flips, sums = np.empty((BLOCK, n)), np.empty((BLOCK, P))  # reused: no fresh pages per block
+    count = permutation_counts(D, n_resamples, seed, memory=memory, client=client)
+    return D.mean(axis=1), (count + 1.0) / (n_resamples + 1.0), False
+
+
+def pair_chunks(n_pairs: int, n_queries: int, memory: int | None = None) -> list[slice]:
+    """Consecutive slices of the pairs, each small enough that one chunk's working arrays fit ``memory``.
+
+    A pair of the chunk takes ``BLOCK`` flipped sums (float64) and their comparison (bool) per block of
+    resamples, and its ``n_queries`` differences; the block of flips (``BLOCK x n_queries`` float64) is
+    shared by the chunks. ``memory=None`` is :data:`MEMORY`.
+    """
+    memory = MEMORY if memory is None else memory
+    per_pair = BLOCK * 9 + n_queries * 8
+    width = max(1, (int(memory) - BLOCK * n_queries * 8) // per_pair)
+    return [slice(start, min(n_pairs, start + width)) for start in range(0, n_pairs, width)]
+
+
+def permutation_counts(D: np.ndarray, n_resamples: int, seed: int, *, memory: int | None = None,
+                       client: Any = None) -> np.ndarray:
+    """For every row of ``D`` (pairs x queries), how many of the random sign patterns reach its ``|sum|``.
+
+    Parameters
+    ----------
+    D : numpy.ndarray
+        Differences ``b - a``, one row per pair.
+    n_resamples, seed : int
+        The sign-flip matrix ``S`` (:func:`sign_flip_matrix`), shared by every pair.
+    memory : int, optional
+        Bytes one chunk's working arrays may take (:func:`pair_chunks`); default :data:`MEMORY`.
+    client : distributed.Client, optional
+        Spread the chunks over this Dask cluster (at least one chunk per worker thread); each worker draws
+        the same ``S`` from the seed. Default: the chunks run here, one after another.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 counts ``b``, one per row.
+
+    Notes
+    -----
+    A pattern reaches the observed sum when ``|sum_i s_i d_i| >= |sum_i d_i| - TOLERANCE sum_i |d_i|``,
+    with ``sum_i s_i d_i = sum_i d_i - 2 sum_i bit_i d_i``. The sums of a chunk are one float64 product
+    per block of flips; the tolerance, far above rounding, makes the counts independent of how the pairs
+    are chunked (a product's last bit may depend on the shape BLAS is given).
+    """
+    chunks = pair_chunks(D.shape[0], D.shape[1], memory)
+    if client is None:
+        return _counts_local(D, n_resamples, seed, chunks)
+    if not (callable(getattr(client, "map", None)) and callable(getattr(client, "gather", None))):
+        raise ValidationError(f"client must be a dask.distributed Client, got {type(client).__name__}")
+    threads = sum(client.nthreads().values()) or 1
+    if len(chunks) < threads:  # one chunk per worker thread at least
+        width = -(-D.shape[0] // threads)
+        chunks = [slice(s, min(D.shape[0], s + width)) for s in range(0, D.shape[0], width)]
+    parts = client.scatter([np.ascontiguousarray(D[c]) for c in chunks])
+    futures = client.map(_counts_chunk, parts, n_resamples=n_resamples, seed=seed, memory=memory)
+    return np.concatenate(client.gather(futures)).astype(np.int64)
+
+
+def _counts_chunk(D: np.ndarray, n_resamples: int, seed: int, memory: int | None) -> np.ndarray:
+    """:func:`permutation_counts` of one chunk, on a worker (it draws the flips from the seed itself)."""
+    return _counts_local(D, n_resamples, seed, pair_chunks(D.shape[0], D.shape[1], memory))
+
+
+def _counts_local(D: np.ndarray, n_resamples: int, seed: int, chunks: list[slice]) -> np.ndarray:
+    """The counts of :func:`permutation_counts`: the flips drawn once per block, every chunk reads them."""
+    n = D.shape[1]
+    DT = [np.ascontiguousarray(D[c].T) for c in chunks]  # queries x pairs, per chunk
+    total = [D[c].sum(axis=1) for c in chunks]
+    reach = [threshold(D[c]) for c in chunks]
+    count = np.zeros(D.shape[0], dtype=np.int64)
+    width = max((c.stop - c.start for c in chunks), default=0)
+    flips = np.empty((BLOCK, n))  # reused: no fresh pages per block
+    sums, hits = np.empty(BLOCK * width), np.empty(BLOCK * width, dtype=bool)  # flat: contiguous views below
     for bits in flip_bits(n, n_resamples, seed):
         rows = bits.shape[0]
         np.copyto(flips[:rows], bits)
-        np.matmul(flips[:rows], DT, out=sums[:rows])
-        count += np.count_nonzero(np.abs(total - 2.0 * sums[:rows]) >= reach, axis=0)
-    return D.mean(axis=1), (count + 1.0) / (n_resamples + 1.0), False
+        for c, dt, tot, rea in zip(chunks, DT, total, reach):
+            w = c.stop - c.start
+            s, h = sums[:rows * w].reshape(rows, w), hits[:rows * w].reshape(rows, w)
+            np.matmul(flips[:rows], dt, out=s)
+            s *= -2.0  # |total - 2 sums|, in place (-2 x is exact, so the same numbers)
+            s += tot
+            np.abs(s, out=s)
+            np.greater_equal(s, rea, out=h)
+            count[c] += np.count_nonzero(h, axis=0)
+    return count
 
 
 def resample_counts(n: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:

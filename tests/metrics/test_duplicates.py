@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -83,3 +85,44 @@ def test_equal_length_queries_numeric_and_string_ids(ids):
     far = [("1", "5"), ("1", str(5 + 2 ** 32)), ("2", "5"), ("2", "6")]
     assert suspects(table_of(far)).tolist() == [0, 1]  # same low 32 bits: suspects, not duplicates
     assert len(dedupe(table_of(far), "t", None, "error", "score")) == 4
+
+
+def textbook_string_hash(text: str) -> int:
+    """The documented hash, one string at a time: its length, then three 8-byte little-endian windows."""
+    b = text.encode("utf-8")
+    mask = 2 ** 64 - 1
+    h = (len(b) * 0x9E3779B97F4A7C15) & mask
+    span = max(len(b) - 8, 0)
+    for k in range(3):
+        at = span * k // 2
+        h ^= int.from_bytes(b[at:at + 8].ljust(8, b"\0"), "little")
+        h = (h * 0xFF51AFD7ED558CCD) & mask
+        h ^= h >> 29
+    return h
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(min_size=0, max_size=40), min_size=0, max_size=40), st.integers(0, 5), st.integers(1, 4))
+def test_string_hash_is_the_textbook_hash_whatever_the_chunks(texts, skip, parts):
+    from metrics.duplicates import string_hash
+
+    array = pa.array(texts, pa.string()).slice(min(skip, len(texts)))  # an offset into the buffers
+    kept = texts[min(skip, len(texts)):]
+    cuts = sorted({0, len(kept), *np.linspace(0, len(kept), parts + 1).astype(int).tolist()})
+    chunked = pa.chunked_array([array.slice(a, b - a) for a, b in itertools.pairwise(cuts)] or [array], pa.string())
+    expected = [textbook_string_hash(t) for t in kept]
+    assert string_hash(array).tolist() == expected
+    assert string_hash(chunked).tolist() == expected
+    assert string_hash(pa.array(kept, pa.large_string())).tolist() == expected
+
+
+def test_string_ids_of_every_length_find_every_duplicate():
+    rng = np.random.default_rng(3)
+    alphabet = np.array(list("abcXYZ0189-_#é"))
+    ids = ["".join(rng.choice(alphabet, size=int(n))) for n in rng.integers(1, 60, 3000)]
+    pairs = [(str(q), ids[int(i)]) for q, i in zip(rng.integers(0, 40, 6000), rng.integers(0, 3000, 6000))]
+    pairs.sort(key=lambda p: p[0])
+    truth = np.flatnonzero(pd.DataFrame(pairs).duplicated(keep=False).to_numpy())
+    assert len(truth) > 50
+    found = suspects(table_of(pairs))
+    assert set(truth) <= set(found.tolist()) and len(found) <= len(truth) + 5  # a hash collision or two at most
