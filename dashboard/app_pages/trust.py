@@ -1,0 +1,99 @@
+"""Trust: can this conclusion be trusted? How far each mean moves over the orders of tied scores, how much rests
+on unjudged documents (Judged@k beside the gap to the residual), and what a system loses against a baseline
+when its losses weigh more than its wins (URisk, TRisk, GeoRisk). One page rather than sections of the others:
+the three views share one choice of systems and measures."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, exports, figures, figures_trust, leaderboard, state
+from metrics import RankscopeError
+
+RISK_ALPHAS = [0.0, 0.5, 1.0, 2.0, 5.0]  # α: a loss weighs 1 + α (TREC Web track: 1 and 5)
+
+st.title("Trust")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+components.start_here("Three checks before believing a ranking of systems: would another order of tied scores "
+                      "change it, do its numbers rest on unjudged documents, and does a system that wins on "
+                      "average lose badly on some topics? Choose the measures and systems once for all three.")
+
+measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+cols = st.columns([2, 3])
+with cols[0]:
+    measure = components.pick_measure("measure", measures, label="Measure of the judged and risk views")
+ranked = data.by_mean(loaded, measures[0]) if len(loaded.systems) > components.FEW else None
+with cols[1]:
+    shown = components.pick_systems("systems", loaded.systems, ranked=ranked)
+colors = figures.system_colors(loaded.systems)
+mark = components.highlighted(shown, ranked)
+ties, judged_tab, risk_tab = st.tabs(["Tied scores", "Unjudged documents", "Risk"], key="trust_tab")
+with ties:
+    summary = leaderboard.rows_of(data.tie_summary(loaded, measures), shown)
+    components.show_figure(figures_trust.tie_range_chart(summary, measures, colors, mark), key="trust_ties",
+                           name="tie-ranges")
+    components.provenance(loaded, measures, "range")
+    components.table(summary, key="trust_ties_table", numbers=["low", "reported", "high"])
+    flips = data.tie_flips(loaded, measures)
+    if len(flips):
+        st.warning(f"{len(flips)} pair(s) of systems could change order under another order of tied scores: "
+                   "the first reports at least the second's value, yet the second's best order beats the "
+                   "first's worst.", icon=":material/swap_vert:")
+        components.table(flips, key="trust_flips", numbers=["first_reported", "second_reported", "first_low",
+                                                            "second_high"])
+    else:
+        st.caption("No pair of systems changes order under any order of tied scores.")
+    st.caption("Low and high: the means with each topic's tied documents in their worst and best order (the "
+               "exact bounds; n/a for a measure without exact ones). Reported: trec_eval's order, by document id.")
+    tie_card = data.provenance(loaded, measures, "range")
+    components.downloads({"CSV": (lambda: exports.csv_bytes(summary, tie_card), "rankscope-tie-ranges.csv")},
+                         key="trust_ties_dl")
+
+with judged_tab:
+    judged = data.judged_measure(measure)
+    for sentence in data.judged_gaps(loaded, judged):
+        st.warning(components.plain(sentence), icon=":material/warning:")
+    residual = data.residual_of(measure)
+    if residual is None:
+        st.info(f"{components.plain(measure)} has no residual measure: choose one of "
+                f"{', '.join(data.RESIDUALS)} (at any cutoff) to see what the unjudged documents could add.")
+    else:
+        overlay = data.judged_residual(loaded, measure, judged, shown)
+        components.show_figure(figures_trust.judged_residual_chart(overlay, colors, measure, residual, judged, mark),
+                               key="trust_judged", name=f"judged-residual-{measure}")
+        components.table(overlay, key="trust_judged_table", numbers=["value", "residual", "gap", "judged"])
+        components.provenance(loaded, (measure, residual, judged))
+        st.caption(f"{components.plain(residual)} counts every unjudged document as relevant: the gap is the most "
+                   "judging them could add on the topic (it can be negative for AP and nDCG, whose ideal grows too).")
+
+with risk_tab:
+    if len(loaded.systems) < 2:
+        st.info("Load at least two runs to compare a system with a baseline.")
+        st.stop()
+    cols = st.columns(3)
+    with cols[0]:
+        baseline = components.pick_system("baseline", loaded.systems, "Baseline")
+    alpha = cols[1].select_slider("Extra weight of a loss α", RISK_ALPHAS, value=1.0, key="trust_alpha",
+                                  help="A topic the system loses counts 1 + α times; α = 0 is the plain "
+                                       "difference of the means.")
+    with cols[2]:
+        system = components.pick_system("trust_system", [s for s in loaded.systems if s != baseline], "Topics of")
+    try:
+        risks = data.risk(loaded, measure, baseline, alpha)
+        topics = data.risk_topics(loaded, measure, system, baseline, alpha)
+    except RankscopeError as err:
+        components.error(err)
+        st.stop()
+    components.show_figure(figures_trust.risk_chart(risks, measure), key="trust_risk", name=f"risk-{measure}")
+    components.provenance(loaded, (measure,))
+    components.table(risks, key="trust_risk_table", numbers=["urisk", "trisk", "zrisk", "georisk", "weighted_losses"],
+                     p_value=st.column_config.NumberColumn("p_value", format="%.3g"))
+    st.caption("TRisk beyond ±2 is flagged: riskier than the baseline (below −2) or safer (above 2). GeoRisk "
+               "weighs the mean with the risk against every system at once.")
+    components.show_figure(figures_trust.risk_topics_chart(topics, system, baseline, measure), key="trust_topics",
+                           name=f"risk-topics-{measure}")
+    risk_card = data.provenance(loaded, (measure,))
+    components.downloads({"CSV": (lambda: exports.csv_bytes(risks, risk_card), "rankscope-risk.csv")},
+                         key="trust_risk_dl")
