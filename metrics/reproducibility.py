@@ -172,7 +172,7 @@ def score_measures(original: pd.DataFrame, reproduced: pd.DataFrame, measures: S
             with np.errstate(divide="ignore", invalid="ignore"):
                 p = float(stats.ttest_ind(x, y).pvalue)
         if np.isnan(p) and x.shape == y.shape and np.array_equal(x, y):
-            p = 1.0  # identical scores: nothing differs (as repro_eval)
+            p = 1.0  # identical scores: nothing differs (scipy and repro_eval give NaN here)
         rows.append({"measure": measure, "rmse": rmse, "p_value": p})
     return pd.DataFrame(rows, columns=["measure", "rmse", "p_value"])
 

@@ -183,7 +183,9 @@ def test_a_link_restores_the_view(page):
 def test_the_restored_view_is_what_the_page_shows():
     at = open_page("overview", VIEWS["overview"][0])
     shown = at.dataframe[0].value
-    assert list(shown.columns) == ["system", "AP", "RR", "P@5"]
+    measures = ["AP", "RR", "P@5"]  # the restored measures, then their letter groups and tie ranges
+    assert list(shown.columns) == ["system", *measures, *(f"{m} group" for m in measures),
+                                   *(f"{m} ties" for m in measures)]
     assert "dense_precise (baseline)" in shown["system"].tolist()
     at = open_page("curves", VIEWS["curves"][0])
     specs = _titles(at)

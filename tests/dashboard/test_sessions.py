@@ -55,7 +55,8 @@ def _expected(i: int) -> dict[str, dict[str, str]]:
 def _overview(at) -> dict[str, dict[str, str]]:
     """The overview table as shown: {system: {measure: "0.1234"}} (interval, markers, baseline tag dropped)."""
     table = at.dataframe[0].value
-    return {row["system"].split()[0]: {m: re.match(r"[0-9.]+", str(row[m]))[0] for m in table.columns if m != "system"}
+    measures = [m for m in table.columns if m != "system" and not m.endswith((" group", " ties"))]
+    return {row["system"].split()[0]: {m: re.match(r"[0-9.]+", str(row[m]))[0] for m in measures}
             for _, row in table.iterrows()}
 
 
