@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
     sys.path.insert(0, str(ROOT.parent))
 
-from dashboard import components, memory, state  # noqa: E402
+from dashboard import components, memory, state, stored  # noqa: E402
 
 memory.install()  # once per process: closed sessions' uploads released, freed memory returned
 
@@ -33,10 +33,19 @@ PAGES = [  # the root URL opens the overview (home.py), so that /overview stays 
     _page("gain", "Gain", ":material/stacked_line_chart:"),
     _page("queries", "Queries", ":material/manage_search:"),
     _page("significance", "Significance", ":material/balance:"),
+    _page("agreement", "Agreement", ":material/compare_arrows:"),
+    _page("repro", "Reproducibility", ":material/replay:"),
+    _page("trust", "Trust", ":material/verified:"),
     _page("learn", "Learn", ":material/school:"),
     _page("report", "Report", ":material/summarize:"),
+    *([_page("collections", "Collections", ":material/folder_shared:")] if stored.enabled() else []),
 ]
 
 page = st.navigation(PAGES, position="top" if present else "sidebar")
-components.frame(state.get(), present)
+loaded = stored.begin()  # the link's stored collection; None: the link's id is unknown
+components.frame(loaded or state.Loaded(), present)
+if loaded is None and page.url_path != "collections":
+    st.page_link(PAGES[-1], label="Open the list of collections",
+                 icon=":material/folder_shared:")
+    st.stop()
 page.run()

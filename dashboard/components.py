@@ -105,6 +105,21 @@ def need_collection(loaded: state.Loaded) -> bool:
     return False
 
 
+def provenance(loaded: state.Loaded, measures: Sequence[str] = (), ties: str = "docid", *, card=None,
+               **settings) -> None:
+    """The provenance card of the page's numbers (:meth:`metrics.provenance.Provenance.compact`), as text:
+    ``card`` when given (e.g. a report's), else :func:`dashboard.data.provenance` of ``measures`` with ``ties``
+    and ``settings`` (the paired tests' ``test``, ``correction``, ``family``)."""
+    card = card if card is not None else data.provenance(loaded, tuple(measures), ties, **settings)
+    st.caption("Provenance: " + plain(card.compact()))
+
+
+def cautions(sentences: Sequence[str]) -> None:
+    """Each caution on a comparison (:mod:`metrics.cautions`), as text."""
+    for sentence in sentences:
+        st.info(plain(sentence), icon=":material/info:")
+
+
 # ---- measures from the registry -----------------------------------------------------------------------
 def valid_measure(spec: str, show: bool = False) -> bool:
     try:
@@ -164,10 +179,29 @@ def pick_system(key: str, systems: Sequence[str], label: str, default: int = 0) 
     return st.selectbox(label, systems, index=index, key=key, bind=BIND)
 
 
-def pick_systems(key: str, systems: Sequence[str], label: str = "Systems") -> tuple[str, ...]:
-    """Systems shown (all by default), bound to the URL; an empty choice shows them all."""
-    chosen = st.multiselect(label, list(systems), default=list(systems), key=key, bind=BIND)
-    return tuple(s for s in systems if s in chosen) or tuple(systems)
+FEW = figures.HIGHLIGHTED  # systems chosen by default (and drawn in colour) when there are more
+
+
+def pick_systems(key: str, systems: Sequence[str], label: str = "Systems",
+                 ranked: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Systems shown, bound to the URL (type to find one): all of them up to :data:`FEW` systems, else the
+    first :data:`FEW` of ``ranked`` (the systems best first, e.g. :func:`dashboard.data.by_mean`); an empty
+    choice shows that default."""
+    systems = list(systems)
+    default = systems if len(systems) <= FEW else list(ranked or systems)[:FEW]
+    chosen = st.multiselect(label, systems, default=default, key=key, bind=BIND,
+                            placeholder="Type to find a system")
+    return tuple(s for s in systems if s in chosen) or tuple(s for s in systems if s in default)
+
+
+def highlighted(shown: Sequence[str], ranked: Sequence[str] | None = None,
+                pinned: Sequence[str] = ()) -> list[str] | None:
+    """The systems a chart of ``shown`` draws in colour (:func:`dashboard.figures.highlight`): None (all of
+    them) up to :data:`FEW`; else ``pinned`` first, then the best of ``shown`` in ``ranked``'s order."""
+    if len(shown) <= FEW:
+        return None
+    wanted = set(shown)
+    return list(dict.fromkeys([*pinned, *(s for s in (ranked or shown) if s in wanted)]))[:FEW]
 
 
 def results_controls(systems: Sequence[str]) -> tuple[tuple[str, ...], str, str, str, float]:
@@ -279,8 +313,11 @@ def example_title(name: str) -> str:
 
 def sidebar(loaded: state.Loaded) -> None:
     """The loaded collection, the conventions in force, and the notes, on every page."""
+    from dashboard import stored
+
     with st.sidebar:
         presentation_toggle()
+        stored.author_input()
         st.caption("Collection")
         if loaded.ready:
             where = {"demo": " (demo)", "ranking": " (typed in)"}.get(loaded.source, "")
@@ -319,7 +356,7 @@ VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", 
 def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
     """The session-file uploader: a good file applies its conventions, names, notes and view (opening the
     saved page); a bad one shows its message and changes nothing."""
-    from dashboard import exports
+    from dashboard import exports, stored
 
     upload = st.file_uploader("Session file", type=["json"], key="data_session",
                               help="A session saved on the report page: conventions, system names, review notes and "
@@ -334,7 +371,10 @@ def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
             st.session_state.pop("data_session_error", None)
             loaded, problems = state.with_session(loaded, session)
             state.put(loaded)
-            state.put_notes(session.notes)
+            try:
+                stored.put_notes(loaded, session.notes)
+            except metrics.RankscopeError as err:
+                st.session_state["data_session_error"] = f"{upload.name}: {err}"
             st.session_state["data_session_problems"] = problems
             page = str(session.view.get("page", ""))
             if page in VIEW_PAGES and not problems:

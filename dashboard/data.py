@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -25,9 +26,11 @@ from metrics.rankings import Rankings
 from metrics.report import compute_report, paired_conventions, paired_measures
 from metrics.significance import CORRECTIONS as _CORRECTIONS
 from metrics.significance import TESTS as _TESTS
+from metrics.significance import FAMILIES as _FAMILIES
+from metrics.significance import MAXT
 from metrics.significance import Comparison, compare_systems
 
-from dashboard import guard
+from dashboard import guard, stored
 from dashboard.state import Loaded, Upload
 
 DEFAULT_MEASURES = metrics.DEFAULT_MEASURES
@@ -37,8 +40,13 @@ TESTS = {"t": "t-test", "wilcoxon": "Wilcoxon", "sign": "sign test", "permutatio
          "bootstrap": "bootstrap", "tukey": "Tukey HSD"}
 TESTS = {k: v for k, v in TESTS.items() if k in _TESTS}
 CORRECTIONS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
-               "none": "none"}
-CORRECTIONS = {k: v for k, v in CORRECTIONS.items() if k in _CORRECTIONS}
+               "none": "none", MAXT: "max-T (randomisation only)"}
+# the significance page's corrections: metrics' names in metrics' order, and max-T on the randomisation test's flips;
+# the results table and the report take the p-value corrections only
+TEST_CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in (*_CORRECTIONS, MAXT)}
+CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in _CORRECTIONS}
+FAMILIES = {"per_measure": "each measure", "all": "all measures together"}
+FAMILIES = {k: FAMILIES.get(k, k) for k in _FAMILIES}  # what a correction counts together
 RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboard.guard) whatever the size
 INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
 
@@ -50,25 +58,27 @@ FILES_TTL = "1h"
 
 
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
-def _qrels(digest: str, name: str, _data: bytes) -> Qrels:
-    return guard.parse(metrics.read_qrels, _data, name)
+def _qrels(digest: str, name: str, _upload: Upload) -> Qrels:
+    cached = stored.parsed_qrels(digest)
+    return cached if cached is not None else guard.parse(metrics.read_qrels, _upload.data, name)
 
 
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
-def _run(digest: str, name: str, _data: bytes) -> Run:
-    return guard.parse(metrics.read_run, _data, name)
+def _run(digest: str, name: str, _upload: Upload) -> Run:
+    cached = stored.parsed_run(digest)  # a stored run: its cached parse, without reading the text again
+    return cached if cached is not None else guard.parse(metrics.read_run, _upload.data, name)
 
 
 def read_qrels(upload: Upload) -> Qrels:
     """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`, or
     :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
-    return _qrels(upload.digest, upload.name, upload.data)
+    return _qrels(upload.digest, upload.name, upload)
 
 
 def read_run(upload: Upload, system: str | None = None) -> Run:
     """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`, or
     :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
-    run = _run(upload.digest, upload.name, upload.data)
+    run = _run(upload.digest, upload.name, upload)
     return run.renamed(system) if system and system != run.name else run
 
 
@@ -159,6 +169,16 @@ def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     return _summary(loaded.key, tuple(measures), loaded)
 
 
+def by_mean(loaded: Loaded, measure: str) -> tuple[str, ...]:
+    """The systems, the best mean of ``measure`` first (higher first; ties and missing values in the order
+    they were loaded, missing last)."""
+    means = summary(loaded, (measure,))
+    values = means[means["measure"] == measure].set_index("system")["value"].reindex(list(loaded.systems))
+    key = values.to_numpy(dtype=float)
+    order = np.argsort(np.where(np.isnan(key), np.inf, -key), kind="stable")
+    return tuple(loaded.systems[i] for i in order)
+
+
 def tested_on_every_topic(loaded: Loaded) -> Loaded:
     """The collection the paired tests use: with complete topics when the systems answered different ones.
 
@@ -171,27 +191,28 @@ def tested_on_every_topic(loaded: Loaded) -> Loaded:
 
 @st.cache_data(max_entries=64, show_spinner="Testing…")
 def _comparison(key: tuple, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
-                alpha: float, _loaded: Loaded) -> Comparison:
+                alpha: float, _loaded: Loaded, family: str = "per_measure") -> Comparison:
     tested = [label for label, _ in paired_measures(metrics.resolve_measures(list(measures)))]
     if not tested:
         raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
                                       "(counts and sums are not)")
     values = per_query(tested_on_every_topic(_loaded), measures)
     return guard.call(f"the {TESTS.get(test, test)} test", compare_systems, values, measures=tested, test=test,
-                      baseline=baseline, correction=correction, alpha=alpha, seed=SEED,
+                      baseline=baseline, correction=correction, family=family, alpha=alpha, seed=SEED,
                       in_process=test not in RESAMPLED)
 
 
 def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
-               alpha: float) -> Comparison:
-    """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure.
+               alpha: float, family: str = "per_measure") -> Comparison:
+    """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure
+    (``family="per_measure"``) or over all of them together (``"all"``, :data:`FAMILIES`).
 
     The report's rule chooses what is tested: the measures of :func:`metrics.report.paired_measures`
     (means of per-topic values), on the topics of :func:`tested_on_every_topic`. Raises
     :class:`metrics.ValidationError` when there is nothing to test (one system, one topic, no measure
     averaged over topics).
     """
-    return _comparison(loaded.key, tuple(measures), test, baseline, correction, float(alpha), loaded)
+    return _comparison(loaded.key, tuple(measures), test, baseline, correction, float(alpha), loaded, family)
 
 
 def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str = "holm",
@@ -518,3 +539,230 @@ def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> byte
     digests = {"qrels": loaded.qrels.digest, **{name: up.digest for name, up in loaded.runs}}
     return exports.session_to_json({name: up.name for name, up in loaded.runs}, loaded.conventions, notes, view,
                                    qrels_name=loaded.qrels.name, digests=digests, manifest=manifest)
+
+
+# ---- can this conclusion be trusted: provenance, cautions, tie ranges, judged and residual, risk --------
+# each measure with a residual (metrics.measures.residual): the residual's name in the registry
+RESIDUALS = {"P": "Precision_resid", "nDCG": "nDCG_resid", "AP": "AP_resid", "RR": "RR_resid"}
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _provenance(key: tuple, measures: tuple[str, ...], ties: str, settings: tuple, _loaded: Loaded):
+    from metrics.provenance import build_provenance, provenance_of
+
+    if not measures:  # curves: the conventions and rules, no mean
+        return build_provenance(_loaded.conventions, (), ties=ties)
+    return provenance_of(per_query(_loaded, measures), _loaded.conventions, list(measures), dict(settings),
+                         ties=ties)
+
+
+def provenance(loaded: Loaded, measures: tuple[str, ...] = (), ties: str = "docid", **settings):
+    """The provenance card of the numbers of ``measures`` (:func:`metrics.provenance.provenance_of`);
+    ``ties``: a rule of :data:`metrics.provenance.TIE_RULES`; ``settings``: the paired tests' ``test``,
+    ``correction`` and ``family`` when numbers were tested."""
+    return _provenance(loaded.key, tuple(measures), ties, tuple(sorted(settings.items())), loaded)
+
+
+def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
+             alpha: float, family: str = "per_measure") -> tuple[str, ...]:
+    """The sentences of :func:`metrics.cautions.comparison_cautions` on the comparison of :func:`comparison`
+    (nothing tested when it cannot be), for a page that shows its provenance card (nDCG's gain stated)."""
+    from metrics.cautions import comparison_cautions
+
+    tests = 0
+    if len(loaded.systems) > 1:
+        try:
+            tests = len(comparison(loaded, measures, test, baseline, correction, alpha, family).frame)
+        except metrics.ValidationError:  # nothing to test: no test to caution about
+            pass
+    topics = max((n for _, n in provenance(loaded, measures).topics), default=0)
+    found = comparison_cautions(metrics.resolve_measures(list(measures)), test=test if tests else None,
+                                correction=correction, tests=tests, topics=topics, gain_stated=True)
+    return tuple(c.sentence for c in found)
+
+
+@st.cache_data(max_entries=32, show_spinner="Ordering the tied scores…")
+def _tie_ranges(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
+    from metrics.ties import tie_ranges as ranges
+
+    return ranges(None, rankings(_loaded), list(measures), inexact="nan")
+
+
+def tie_ranges(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Per system, topic and measure: ``low``, ``reported`` and ``high`` over the orders of tied scores
+    (:func:`metrics.ties.tie_ranges`; NaN bounds for a measure without exact ones)."""
+    return _tie_ranges(loaded.key, tuple(measures), loaded)
+
+
+def tie_summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Each system's ``low``, ``reported`` and ``high`` mean per measure (:func:`metrics.ties.tie_summary`)."""
+    from metrics.ties import tie_summary as summarised
+
+    return summarised(tie_ranges(loaded, measures))
+
+
+def tie_flips(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """The pairs whose reported order some order of their tied scores reverses (:func:`metrics.ties.tie_flips`)."""
+    from metrics.ties import tie_flips as flips
+
+    return flips(tie_summary(loaded, measures))
+
+
+def residual_of(spec: str) -> str | None:
+    """The residual of a measure with the same parameters (``P@10`` -> ``Precision_resid@10``), or None
+    when it has none (:data:`RESIDUALS`) or a parameter the residual does not take is not its default."""
+    measure = metrics.parse_measure(spec)
+    name = RESIDUALS.get(type(measure).name)
+    if name is None:
+        return None
+    residual, defaults = metrics.parse_measure(name), metrics.parse_measure(type(measure).name).values
+    kept = {k: v for k, v in measure.values.items() if k in residual.values}
+    if any(v != defaults.get(k) for k, v in measure.values.items() if k not in kept):
+        return None
+    return str(residual(**kept))
+
+
+def judged_residual(loaded: Loaded, measure: str, judged: str, systems: tuple[str, ...]) -> pd.DataFrame:
+    """Per system and topic: the measure, its residual, the gap between them and Judged@k.
+
+    Columns ``system``, ``query``, ``value``, ``residual``, ``gap`` (residual − value) and ``judged``
+    (the measure ``judged``, e.g. ``Judged@10``); the systems in the order given, topics in trec_eval's.
+    Raises :class:`metrics.ValidationError` for a measure without a residual.
+    """
+    residual = residual_of(measure)
+    if residual is None:
+        raise metrics.ValidationError(f"{measure}: no residual measure (those of {', '.join(RESIDUALS)} have one)")
+    values = per_query(loaded, (measure, residual, judged))
+    values = values[values["system"].isin(systems)]
+    wide = values.pivot_table(index=["system", "query"], columns="measure", values="value", aggfunc="first",
+                              sort=False).reset_index()
+    wide = wide.rename(columns={measure: "value", residual: "residual", judged: "judged"})
+    wide["gap"] = wide["residual"] - wide["value"]
+    order = {s: i for i, s in enumerate(systems)}
+    wide = wide.iloc[np.lexsort((wide["query"].map(str).to_numpy(), wide["system"].map(order).to_numpy()))]
+    return wide[["system", "query", "value", "residual", "gap", "judged"]].reset_index(drop=True)
+
+
+@st.cache_data(max_entries=32, show_spinner="Weighing the losses…")
+def _risk(key: tuple, measure: str, baseline: str, alpha: float, _loaded: Loaded) -> pd.DataFrame:
+    from metrics.risk import risk_table
+
+    return risk_table(per_query(tested_on_every_topic(_loaded), (measure,)), baseline, alpha, [measure])
+
+
+def risk(loaded: Loaded, measure: str, baseline: str, alpha: float) -> pd.DataFrame:
+    """Every system against the baseline: URisk, TRisk (flagged beyond ±2), ZRisk and GeoRisk, on the
+    topics of :func:`tested_on_every_topic` (:func:`metrics.risk.risk_table`)."""
+    return _risk(loaded.key, measure, baseline, float(alpha), loaded)
+
+
+def risk_topics(loaded: Loaded, measure: str, system: str, baseline: str, alpha: float) -> pd.DataFrame:
+    """Per topic: ``query``, ``baseline``, ``system``, ``delta`` (system − baseline) and ``adjusted`` (a loss
+    times 1 + α, :func:`metrics.risk.risk_adjusted_deltas`), the largest gain first."""
+    from metrics.risk import risk_adjusted_deltas
+
+    rows = topics.paired_topics(per_query(tested_on_every_topic(loaded), (measure,)), measure, baseline,
+                                system).frame
+    return pd.DataFrame({"query": rows["query"].to_numpy(), "baseline": rows["a"].to_numpy(),
+                         "system": rows["b"].to_numpy(), "delta": rows["diff"].to_numpy(),
+                         "adjusted": risk_adjusted_deltas(rows["b"], rows["a"], alpha)})
+
+
+def judged_measure(measure: str) -> str:
+    """Judged@k at the measure's cutoff, or at :data:`metrics.judgements.JUDGED_CUTOFF` without one."""
+    from metrics.judgements import JUDGED_CUTOFF
+
+    cutoff = metrics.parse_measure(measure).values.get("cutoff")
+    return f"Judged@{cutoff or JUDGED_CUTOFF}"
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _judged_gaps(key: tuple, cutoff: int, _loaded: Loaded) -> tuple[str, ...]:
+    found = metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
+    return tuple(f"{item.source}: {item.message}" for item in found if item.code == "judged-rate-gap")
+
+
+def judged_gaps(loaded: Loaded, judged: str) -> tuple[str, ...]:
+    """The lint's judged-rate warnings at the k of ``judged`` (``Judged@k``): pairs of systems whose mean
+    Judged@k differ enough to bias their comparison (:func:`metrics.judgements.judged_rate_gaps`)."""
+    return _judged_gaps(loaded.key, int(metrics.parse_measure(judged).values["cutoff"]), loaded)
+
+
+# ---- decisions: letter groups, power, agreement between orderings, reproducibility -------------------------
+def _labels(measures: tuple[str, ...]) -> list[str]:
+    return [label for label, _ in metrics.resolve_measures(list(measures))]
+
+
+@st.cache_data(max_entries=32, show_spinner="Grouping the systems…")
+def _letter_groups(key: tuple, measures: tuple[str, ...], test: str, correction: str, alpha: float, family: str,
+                   _loaded: Loaded) -> dict[str, pd.DataFrame]:
+    from metrics.significance import grouped_leaderboard
+
+    tested = comparison(_loaded, measures, test, None, correction, alpha, family)
+    return {m: grouped_leaderboard(tested, m, higher_is_better=type(metrics.parse_measure(m)).higher_is_better)
+            for m in tested.measures}
+
+
+def letter_groups(loaded: Loaded, measures: tuple[str, ...], test: str, correction: str, alpha: float,
+                  family: str = "per_measure") -> dict[str, pd.DataFrame]:
+    """Per tested measure, the compact letter display (system, mean, group) of the corrected tests of every
+    pair (:func:`comparison` without a baseline; :func:`metrics.significance.grouped_leaderboard`): two
+    systems share a letter when their difference is not significant."""
+    return _letter_groups(loaded.key, tuple(measures), test, correction, float(alpha), family, loaded)
+
+
+@st.cache_data(max_entries=32, show_spinner="Weighing the power…")
+def _power(key: tuple, measure: str, alpha: float, power: float, effect: float | None, _loaded: Loaded):
+    from metrics.power import power_analysis
+
+    label = _labels((measure,))[0]
+    return power_analysis(per_query(tested_on_every_topic(_loaded), (measure,)), label, alpha=alpha, power=power,
+                          effect=effect)
+
+
+def power(loaded: Loaded, measure: str, alpha: float, power: float, effect: float | None = None):
+    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's achieved
+    power, on the topics of :func:`tested_on_every_topic` (:func:`metrics.power.power_analysis`)."""
+    return _power(loaded.key, measure, float(alpha), float(power), None if effect is None else float(effect), loaded)
+
+
+@st.cache_data(max_entries=32, show_spinner="Comparing the orderings…")
+def _agreement(key: tuple, measures: tuple[str, ...], statistic: str, _loaded: Loaded) -> pd.DataFrame:
+    from metrics.agreement import agreement_matrix
+
+    return agreement_matrix(per_query(_loaded, measures), _labels(measures), statistic=statistic)
+
+
+def agreement(loaded: Loaded, measures: tuple[str, ...], statistic: str) -> pd.DataFrame:
+    """Measures × measures agreement (``statistic`` of :data:`metrics.agreement.STATISTICS`) of the systems'
+    orderings by mean (:func:`metrics.agreement.agreement_matrix`)."""
+    return _agreement(loaded.key, tuple(measures), statistic, loaded)
+
+
+def ordering(loaded: Loaded, x: str, y: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Two measures' orderings of the systems: the agreement row (tau, tau_AP both ways, swaps), the swapped
+    pairs (:func:`metrics.agreement.swapped_pairs`) and the systems' means (system, x, y)."""
+    from metrics.agreement import ordering_agreement, swapped_pairs, system_means
+
+    lx, ly = _labels((x, y))
+    means = system_means(per_query(loaded, (x, y)), list(dict.fromkeys([lx, ly])))
+    a, b = means[lx], means[ly]
+    return (ordering_agreement(a, b), swapped_pairs(a, b),
+            pd.DataFrame({"system": means.index.astype(str), "x": a.to_numpy(), "y": b.to_numpy()}))
+
+
+@st.cache_data(max_entries=16, show_spinner="Comparing the reproduction with the original…")
+def _reproduction(key: tuple, systems: tuple[str, str, str, str], measures: tuple[str, ...], _loaded: Loaded):
+    from metrics.reproducibility import reproduce
+
+    named = {name: read_run(up, name) for name, up in _loaded.runs}
+    return reproduce(read_qrels(_loaded.qrels), *(named[s] for s in systems), list(measures),
+                     conventions=_loaded.conventions)
+
+
+def reproduction(loaded: Loaded, original_baseline: str, original_advanced: str, reproduced_baseline: str,
+                 reproduced_advanced: str, measures: tuple[str, ...]):
+    """Breuer et al.'s measures of a reproduction among the loaded runs: per-topic Kendall's tau union and
+    RBO, RMSE, effect ratio, delta RI and p-values (:func:`metrics.reproducibility.reproduce`)."""
+    systems = (original_baseline, original_advanced, reproduced_baseline, reproduced_advanced)
+    return _reproduction(loaded.key, systems, tuple(measures), loaded)

@@ -50,6 +50,53 @@ def system_colors(systems: Sequence[str]) -> dict[str, str]:
     return {s: OKABE_ITO[i % len(OKABE_ITO)] for i, s in enumerate(systems)}
 
 
+HIGHLIGHTED = 8  # systems drawn in colour, with a legend entry, on a chart of many systems
+GREY = "#c4c4c4"  # the other systems: behind, thin, without a legend entry
+
+
+def _highlight_colors(highlighted: Sequence[str]) -> dict[str, str]:
+    """The first :data:`HIGHLIGHTED` of ``highlighted``, each with its own palette colour (by its place there)."""
+    chosen = list(dict.fromkeys(highlighted))[:HIGHLIGHTED]
+    return {s: OKABE_ITO[i % len(OKABE_ITO)] for i, s in enumerate(chosen)}
+
+
+def highlight(fig: go.Figure, highlighted: Sequence[str] | None) -> go.Figure:
+    """A chart of many systems made readable: a few systems in colour, with legend entries, the rest in grey.
+
+    The traces of one system are those whose ``legendgroup`` is the system's (escaped) name, as every
+    multi-system builder here draws them. With ``highlighted`` (systems, at most :data:`HIGHLIGHTED` used,
+    e.g. the pinned, the selected and the top ones), each of those keeps its traces in a colour of its own;
+    every other system's traces become grey, thin and half transparent, drawn behind, and leave the legend.
+    Traces of no system (keys, ideal curves) stay as they are. ``None`` changes nothing (few systems: every
+    one in its own colour). Changes ``fig`` in place and returns it.
+    """
+    if highlighted is None:
+        return fig
+    colors = {safe(s): c for s, c in _highlight_colors(highlighted).items()}
+    behind, front, rest = [], [], []
+    for trace in fig.data:
+        group = getattr(trace, "legendgroup", None)
+        if not group:
+            rest.append(trace)
+            continue
+        color = colors.get(group, GREY)
+        for part in ("line", "marker", "error_x"):
+            if getattr(trace, part, None) is not None and part in trace:
+                trace[part].color = color
+        if isinstance(trace, go.Box):
+            trace.fillcolor = color
+        if group in colors:
+            front.append(trace)
+            continue
+        trace.showlegend = False
+        trace.opacity = 0.45
+        if getattr(trace, "line", None) is not None and "line" in trace and trace.line.width:
+            trace.line.width = min(trace.line.width, 1.2)
+        behind.append(trace)
+    fig.data = tuple(behind + front + rest)
+    return fig
+
+
 def short(name, limit: int = SHORT) -> str:
     """A system's name for a legend: whole up to ``limit`` characters, else cut with "…" (escaped)."""
     text = str(name)
@@ -108,16 +155,18 @@ def _y(rows: pd.DataFrame) -> pd.Series:
 
 # ---- overview and data ------------------------------------------------------------------------------------
 def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str],
-                  markers: Mapping[str, str] | None = None, baseline: str | None = None) -> go.Figure:
+                  markers: Mapping[str, str] | None = None, baseline: str | None = None,
+                  highlighted: Sequence[str] | None = None) -> go.Figure:
     """Each system's mean of one measure with its 95% confidence interval (a dot chart).
 
     ``markers``: ``{system: "†" | "‡" | letters}`` put after the system's name (significance against the
-    baseline); ``baseline``: a dotted vertical line at that system's mean.
+    baseline); ``baseline``: a dotted vertical line at that system's mean; ``highlighted``: see
+    :func:`highlight`.
     """
     rows = summary[summary["measure"] == measure]
     fig = _fig(f"{safe(measure)}: mean over topics with 95% confidence interval",
                f"{safe(measure)}, mean over topics {UNIT}", "", showlegend=False,
-               height=140 + 52 * max(len(rows), 1))
+               height=140 + (52 if len(rows) <= 30 else 24) * max(len(rows), 1))  # many rows: tighter
     for row in rows.itertuples(index=False):
         err = None
         if np.isfinite(row.ci_low):
@@ -127,13 +176,16 @@ def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str]
         label = safe(row.system) + (f" {mark}" if mark else "") + (" (baseline)" if row.system == baseline else "")
         fig.add_trace(go.Scatter(
             x=[row.value], y=[label], mode="markers", name=safe(row.system), error_x=err,
+            legendgroup=safe(row.system),
             marker=dict(size=16, color=colors.get(row.system, "#444")),
             hovertemplate=(f"{safe(row.system)}<br>{safe(measure)} = %{{x:.4f}}<br>95% CI "
                            f"[{row.ci_low:.4f}, {row.ci_high:.4f}]<br>{row.n_queries} topics<extra></extra>")))
         if row.system == baseline:
             fig.add_vline(x=row.value, line_dash="dot", line_color="#666")
     fig.update_yaxes(autorange="reversed", title=None)
-    return fig
+    if highlighted is not None:  # the grey ones drawn first: keep the rows in the order given
+        fig.update_yaxes(categoryorder="array", categoryarray=[t.y[0] for t in fig.data])
+    return highlight(fig, highlighted)
 
 
 def grades_chart(grades: pd.DataFrame) -> go.Figure:
@@ -148,13 +200,14 @@ def grades_chart(grades: pd.DataFrame) -> go.Figure:
 
 # ---- precision and recall ---------------------------------------------------------------------------------
 def pr_chart(raw: pd.DataFrame, envelope: pd.DataFrame | None, colors: Mapping[str, str], title: str,
-             points: pd.DataFrame | None = None) -> go.Figure:
+             points: pd.DataFrame | None = None, highlighted: Sequence[str] | None = None) -> go.Figure:
     """Precision against recall: the raw saw-tooth (thin, with a dot per rank), the interpolated envelope
     (thick), and the 11 interpolated points (diamonds).
 
     ``raw``: columns system, recall, precision (and rank, docid, grade for the hover); ``envelope``: system,
     recall and precision or iprec (the step function's vertices, as metrics.curves.interpolated_pr gives
-    them with kind "envelope"); ``points``: system, recall, precision or iprec.
+    them with kind "envelope"); ``points``: system, recall, precision or iprec; ``highlighted``: see
+    :func:`highlight`.
     """
     fig = _fig(title, f"recall {UNIT}", f"precision {UNIT}", legend=UNDER)
     for system, rows in raw.groupby("system", sort=False):
@@ -192,16 +245,17 @@ def pr_chart(raw: pd.DataFrame, envelope: pd.DataFrame | None, colors: Mapping[s
             fig.add_trace(go.Scatter(x=[None], y=[None], name=name, hoverinfo="skip", **style))
     fig.update_xaxes(range=[-0.02, 1.02], dtick=0.1)
     fig.update_yaxes(range=[-0.02, 1.04])
-    return fig
+    return highlight(fig, highlighted)
 
 
 def eleven_point_chart(points: pd.DataFrame, colors: Mapping[str, str], title: str,
-                       others: pd.DataFrame | None = None, averages: Mapping[str, float] | None = None) -> go.Figure:
+                       others: pd.DataFrame | None = None, averages: Mapping[str, float] | None = None,
+                       highlighted: Sequence[str] | None = None) -> go.Figure:
     """Interpolated precision at the 11 standard recall levels (columns system, recall, precision or iprec).
 
     ``others``: the same points under other interpolation rules (a ``rule`` column), drawn thin and dashed
     so that what the rule changes shows. ``averages``: ``{system: 11-point average}``, put in the legend
-    after the system's name.
+    after the system's name. ``highlighted``: see :func:`highlight`.
     """
     fig = _fig(title, f"recall level {UNIT}", f"interpolated precision {UNIT}", legend=UNDER)
     for system, rows in points.groupby("system", sort=False):
@@ -226,12 +280,19 @@ def eleven_point_chart(points: pd.DataFrame, colors: Mapping[str, str], title: s
                                      line=dict(color="#555", width=1.5, dash=RULE_DASH.get(rule, "dot"))))
     fig.update_xaxes(range=[-0.02, 1.02], dtick=0.1)
     fig.update_yaxes(range=[-0.02, 1.04])
-    return fig
+    return highlight(fig, highlighted)
 
 
-def rule_chart(table: pd.DataFrame, colors: Mapping[str, str], title: str) -> go.Figure:
+def rule_chart(table: pd.DataFrame, colors: Mapping[str, str], title: str,
+               highlighted: Sequence[str] | None = None) -> go.Figure:
     """The 11-point average of each system under each interpolation rule (columns system, rule, 11pt_avg):
-    one row per system, the rules just above and below each other so that their difference shows."""
+    one row per system, the rules just above and below each other so that their difference shows.
+
+    One trace per rule (the legend names the rules); ``highlighted``: those systems' markers in their
+    colours of :func:`highlight`, the others' grey.
+    """
+    if highlighted is not None:
+        colors = _highlight_colors(highlighted)
     systems = list(dict.fromkeys(table["system"]))
     rules = list(dict.fromkeys(table["rule"]))
     fig = _fig(title, f"11-point interpolated average precision {UNIT}", "",
@@ -242,7 +303,8 @@ def rule_chart(table: pd.DataFrame, colors: Mapping[str, str], title: str) -> go
             x=rows["11pt_avg"], y=[systems.index(s) + offset for s in rows["system"]], mode="markers",
             name=f"{safe(rule)} rule", customdata=[safe(s) for s in rows["system"]],
             marker=dict(size=12, symbol=RULE_SYMBOL.get(rule, "circle"),
-                        color=[colors.get(s, "#444") for s in rows["system"]], line=dict(width=1.5, color="#333")),
+                        color=[colors.get(s, GREY if highlighted is not None else "#444") for s in rows["system"]],
+                        line=dict(width=1.5, color="#333")),
             hovertemplate=f"%{{customdata}}<br>{safe(rule)}: 11pt_avg = %{{x:.6f}}<extra></extra>"))
     fig.update_yaxes(tickvals=list(range(len(systems))), ticktext=[safe(s) for s in systems], autorange="reversed",
                      range=[len(systems) - 0.5, -0.5])
@@ -255,8 +317,10 @@ def _rank_axis(fig: go.Figure, depth: int, **where) -> None:
         fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(k) for k in ticks], **where)
 
 
-def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None) -> go.Figure:
-    """P@k (left) and R@k (right) against the rank k (columns system, k, precision, recall)."""
+def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None,
+               highlighted: Sequence[str] | None = None) -> go.Figure:
+    """P@k (left) and R@k (right) against the rank k (columns system, k, precision, recall); ``highlighted``:
+    see :func:`highlight`."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=("precision at k", "recall at k"), horizontal_spacing=0.1)
     for system, rows in frame.groupby("system", sort=False):
         for col, name, label in ((1, "precision", "P"), (2, "recall", "R")):
@@ -275,15 +339,17 @@ def at_k_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
             fig.add_vline(x=cutoff, line_dash="dot", line_color="#666", row=1, col=col)
     fig.update_layout(title=title, **LAYOUT)
     fig.update_layout(legend=UNDER, height=520)
-    return fig
+    return highlight(fig, highlighted)
 
 
 # ---- gain -------------------------------------------------------------------------------------------------
-def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None) -> go.Figure:
+def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutoff: int | None = None,
+               highlighted: Sequence[str] | None = None) -> go.Figure:
     """DCG@k with the ideal DCG@k (left) and nDCG@k (right) against k; columns system, k, dcg, idcg, ndcg.
 
     Systems with the same ideal curve share one dotted black line (with the judged ideal, all systems
     evaluated on the same topics do); a system whose ideal differs gets its own, dotted in its colour.
+    ``highlighted``: see :func:`highlight`.
     """
     fig = make_subplots(rows=1, cols=2, subplot_titles=("DCG@k and the ideal DCG@k", "nDCG@k = DCG@k / IDCG@k"),
                         horizontal_spacing=0.1)
@@ -320,7 +386,7 @@ def gain_chart(frame: pd.DataFrame, colors: Mapping[str, str], title: str, cutof
                            xanchor="left", yanchor="bottom")
     fig.update_layout(title=title, **LAYOUT)
     fig.update_layout(legend=UNDER, height=540)
-    return fig
+    return highlight(fig, highlighted)
 
 
 # ---- topics -----------------------------------------------------------------------------------------------
@@ -415,17 +481,22 @@ def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figu
     return fig
 
 
-def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[str, str]) -> go.Figure:
-    """The distribution of one measure over topics for each system (a box with every topic shown)."""
+def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[str, str],
+                       highlighted: Sequence[str] | None = None) -> go.Figure:
+    """The distribution of one measure over topics for each system (a box with every topic shown);
+    ``highlighted``: see :func:`highlight` (the boxes keep the systems' order)."""
     rows = per_query[per_query["measure"] == measure]
     fig = _fig(f"{safe(measure)} over topics, per system", "", f"{safe(measure)} per topic", showlegend=False)
     for system, sub in rows.groupby("system", sort=False):
-        fig.add_trace(go.Box(y=sub["value"], name=safe(system), boxpoints="all" if len(sub) <= MANY else False,
+        fig.add_trace(go.Box(y=sub["value"], name=safe(system), legendgroup=safe(system),
+                             boxpoints="all" if len(sub) <= MANY else False,
                              jitter=0.4, pointpos=0,
                              marker=dict(color=colors.get(system), size=5), line=dict(color=colors.get(system)),
                              text=[safe(q) for q in sub["query"]], boxmean=True,
                              hovertemplate="topic %{text}<br>%{y:.4f}<extra>" + safe(system) + "</extra>"))
-    return fig
+    if highlighted is not None:
+        fig.update_xaxes(categoryorder="array", categoryarray=[t.name for t in fig.data])
+    return highlight(fig, highlighted)
 
 
 def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, coloured by grade") -> go.Figure:
@@ -515,9 +586,66 @@ def effect_heatmap(tests: pd.DataFrame, measure: str, column: str, title: str,
     return fig
 
 
-def win_tie_loss_chart(tests: pd.DataFrame, measure: str) -> go.Figure:
-    """Per tested pair, the topics where B beats A, ties it and loses (stacked bars)."""
+MATRIX_VALUES = {"p_adjusted": "adjusted p", "mean_diff": "mean difference", "effect_size": "Cohen's d_z"}
+SIGNIFICANT = "●"  # the marker of a cell whose adjusted p-value is below alpha
+
+
+def pairwise_matrix(tests: pd.DataFrame, measure: str, order: Sequence[str], column: str, alpha: float,
+                    title: str) -> go.Figure:
+    """Every tested pair of many systems in one matrix, rows and columns in ``order`` (by mean, best first).
+
+    Cell (row A, column B) holds ``column`` of the pair: ``p_adjusted`` (dark below ``alpha``), or
+    ``mean_diff`` / ``effect_size`` of B − A (blue: B higher); each pair's cell appears on both sides of the
+    diagonal (an effect with its sign turned). :data:`SIGNIFICANT` marks the cells whose adjusted p-value is
+    below ``alpha``; untested pairs stay empty. ``tests``: a comparison's table (metrics.significance).
+    """
     rows = tests[tests["measure"] == measure]
+    systems = list(dict.fromkeys(order))
+    at = {s: i for i, s in enumerate(systems)}
+    n = len(systems)
+    z = np.full((n, n), np.nan)
+    p = np.full((n, n), np.nan)
+    sign = -1.0 if column != "p_adjusted" else 1.0
+    for a, b, value, adjusted in zip(rows["system_a"], rows["system_b"], rows[column].astype(float),
+                                     rows["p_adjusted"].astype(float)):
+        if a in at and b in at:
+            i, j = at[a], at[b]
+            z[i, j], z[j, i] = value, sign * value
+            p[i, j] = p[j, i] = adjusted
+    text = np.where(p < alpha, SIGNIFICANT, "")
+    labels = [short(s) for s in systems]
+    what = MATRIX_VALUES[column]
+    if column == "p_adjusted":
+        scale = dict(zmin=0, zmax=1, colorscale=[[0, "#08306b"], [alpha, "#4292c6"], [min(alpha * 2, 1), "#deebf7"],
+                                                 [1, "#ffffff"]])
+    else:
+        finite = z[np.isfinite(z)]
+        bound = float(np.max(np.abs(finite))) if finite.size and np.max(np.abs(finite)) > 0 else 1.0
+        scale = dict(zmid=0, zmin=-bound, zmax=bound, colorscale="RdBu")
+    fig = go.Figure(go.Heatmap(
+        z=z, x=list(range(n)), y=list(range(n)), text=text, texttemplate="%{text}", textfont=dict(size=9),
+        customdata=np.stack([np.broadcast_to(np.array(labels, dtype=object), (n, n)),
+                             np.broadcast_to(np.array(labels, dtype=object)[:, None], (n, n)),
+                             np.where(np.isnan(p), "not tested", np.char.mod("%.3g", np.nan_to_num(p)))], axis=-1)
+        if n else None,
+        hovertemplate=f"B %{{customdata[0]}} − A %{{customdata[1]}}<br>{what} = %{{z:.4g}}<br>adjusted p = "
+                      f"%{{customdata[2]}}<extra></extra>", colorbar=dict(title=what), xgap=1, ygap=1, **scale))
+    fig.update_layout(title=title, xaxis_title=f"system B (by mean, best first; {SIGNIFICANT}: p < {alpha})",
+                      yaxis_title="system A", **LAYOUT)
+    side = min(1400, 220 + 14 * n)
+    fig.update_layout(height=side, margin=dict(l=160, b=140))
+    ticks = dict(tickvals=list(range(n)), ticktext=labels, tickfont=dict(size=9 if n > 40 else 12))
+    fig.update_xaxes(**ticks, tickangle=-60, side="bottom")
+    fig.update_yaxes(**ticks, autorange="reversed")
+    return fig
+
+
+def win_tie_loss_chart(tests: pd.DataFrame, measure: str, systems: Sequence[str] | None = None) -> go.Figure:
+    """Per tested pair, the topics where B beats A, ties it and loses (stacked bars); ``systems``: only the
+    pairs of two of them (None: every pair)."""
+    rows = tests[tests["measure"] == measure]
+    if systems is not None:
+        rows = rows[rows["system_a"].isin(list(systems)) & rows["system_b"].isin(list(systems))]
     pairs = [f"{safe(b)} vs {safe(a)}" for a, b in zip(rows["system_a"], rows["system_b"])]
     fig = _fig(f"Topics where B is better, equal, worse ({safe(measure)})", "topics", "", barmode="stack",
                height=190 + 34 * max(len(rows), 1), legend=dict(BELOW, traceorder="normal"))

@@ -3,6 +3,8 @@ each interpolation rule, and P@k and R@k against k."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from dashboard import components, data, figures, state
@@ -19,7 +21,9 @@ cols = st.columns([2, 5])
 with cols[0]:
     topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True, texts=data.topic_texts(loaded))
 with cols[1]:
-    shown = components.pick_systems("systems", loaded.systems)
+    ranked = data.by_mean(loaded, data.DEFAULT_MEASURES[0]) if len(loaded.systems) > components.FEW else None
+    shown = components.pick_systems("systems", loaded.systems, ranked=ranked)
+marked = components.highlighted(shown, ranked)  # with many systems shown: the best few in colour, the rest grey
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
 
 
@@ -44,29 +48,34 @@ def interpolation() -> None:
     averages = dict(zip(table.loc[table["rule"] == rule, "system"], table.loc[table["rule"] == rule, "11pt_avg"]))
     if topic is None:
         components.show_figure(figures.eleven_point_chart(chosen, colors, f"Interpolated precision at 11 recall "
-                                                          f"levels, {where} ({rule} rule)", others, averages),
+                                                          f"levels, {where} ({rule} rule)", others, averages,
+                                                          highlighted=marked),
                                key="curves_11pt", name="eleven-point")
         same = data.identical_curves(chosen, ("y",), "over all topics")
     else:
         raw, interpolated = data.pr_curves(loaded, shown, topic, rule)
         envelope = interpolated[interpolated["kind"] == "envelope"]
         components.show_figure(figures.pr_chart(raw, envelope, colors, f"Precision–recall, {where}: raw, "
-                                                f"interpolated ({rule} rule) and the 11 points", chosen),
+                                                f"interpolated ({rule} rule) and the 11 points", chosen,
+                                                highlighted=marked),
                                key="curves_pr", name=f"precision-recall-{topic}")
         components.show_figure(figures.eleven_point_chart(chosen, colors, f"The 11 points, {where} ({rule} rule)",
-                                                          others, averages), key="curves_11pt", name="eleven-point")
+                                                          others, averages, highlighted=marked),
+                               key="curves_11pt", name="eleven-point")
         same = data.identical_curves(raw, ("y",), "on this topic")
     if same:
         st.caption(components.plain(same))
 
     components.show_figure(figures.rule_chart(table, colors, f"11-point average under each interpolation rule, "
-                                                             f"{where}"), key="curves_rules", name="eleven-point-rules")
+                                                             f"{where}", highlighted=marked),
+                           key="curves_rules", name="eleven-point-rules")
     components.table(table[table["rule"] == rule].drop(columns="rule"), key="curves_table",
                      numbers=[c for c in table.columns if c not in ("system", "rule", "n_queries")])
     st.caption("Interpolated precision at each recall level under the chosen rule; 11pt_avg is trec_eval's 11pt_avg "
                "(over all topics, its mean). The chart above shows the same average under each rule: trec_eval 9 "
                "reads recall x after (long)(x·R + 0.9) relevant documents, trec_eval 10 after x·R rounded, the "
                "textbook rule after the least k with k/R ≥ x.")
+    components.provenance(replace(loaded, conventions=replace(loaded.conventions, interpolation=rule)))
 
 
 @st.fragment
@@ -75,8 +84,8 @@ def at_ranks() -> None:
     depth = st.select_slider("Ranks shown (k up to)", [10, 20, 50, 100, 200, 500, 1000], value=100, key="depth",
                              bind=components.BIND)
     at_k = data.at_k(loaded, shown, topic, depth)
-    components.show_figure(figures.at_k_chart(at_k, colors, f"P@k and R@k, {where}"), key="curves_at_k",
-                           name="precision-recall-at-k")
+    components.show_figure(figures.at_k_chart(at_k, colors, f"P@k and R@k, {where}", highlighted=marked),
+                           key="curves_at_k", name="precision-recall-at-k")
     same = data.identical_curves(at_k, ("precision", "recall"), "on this topic" if topic else "over all topics")
     if same:
         st.caption(components.plain(same))

@@ -3,6 +3,8 @@ conventions, read the lint, load a session file."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from dashboard import components, data, figures, state
@@ -141,7 +143,7 @@ with st.expander("Conventions", expanded=True, icon=":material/tune:"):
                          judged_only=judged, complete=complete, **kept)
     if chosen != c:
         st.session_state["data_conventions"] = chosen
-        loaded = state.Loaded(loaded.qrels, loaded.runs, chosen, loaded.source, loaded.topics, loaded.documents)
+        loaded = dataclasses.replace(loaded, conventions=chosen)
         state.put(loaded)
         st.rerun()
 

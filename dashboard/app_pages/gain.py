@@ -29,14 +29,16 @@ with cols[3]:
                               help="trec_eval sorts every judged document by grade (all judged); using only the "
                                    "retrieved ones lets a run that misses relevant documents score higher.")
 cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, key="k", bind=components.BIND)
-shown = components.pick_systems("systems", loaded.systems)
+ranked = data.by_mean(loaded, "nDCG@10") if len(loaded.systems) > components.FEW else None
+shown = components.pick_systems("systems", loaded.systems, ranked=ranked)
 depth = st.select_slider("Ranks shown", [10, 20, 50, 100, 200, 500, 1000], value=50, key="depth",
                          bind=components.BIND)
 
 frame = data.gain_curves(loaded, shown, topic, gain, discount, ideal, max(int(depth), int(cutoff)))
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
 components.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.systems),
-                                          f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff)),
+                                          f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff),
+                                          highlighted=components.highlighted(shown, ranked)),
                        key="gain_chart", name="gain")
 same = data.identical_curves(frame, ("dcg", "ndcg"), "on this topic" if topic else "over all topics")
 if same:
@@ -51,3 +53,4 @@ st.caption(f"At the cutoff k = {cutoff}: the measure {components.plain(cut)}"
              "ndcg without a cutoff): it is not the curve's value at one k unless the ranking is at least as long as "
              "the ideal one." + (" Over all topics each column is the mean of the per-topic values, so the nDCG "
                                  "column is not the DCG column divided by the IDCG column." if topic is None else ""))
+components.provenance(loaded, (cut,))

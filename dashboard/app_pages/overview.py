@@ -1,11 +1,18 @@
-"""Overview: systems × measures with confidence intervals and markers of significant differences."""
+"""Overview: the leaderboard of systems × measures (search, top N, any measure to sort on, the baseline pinned
+first), with confidence intervals and markers of significant differences, and the chart of one measure."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, state
+from dashboard import components, data, exports, figures, leaderboard, state
+from dashboard.exports.tables import groups_latex
+from metrics import RankscopeError
 from metrics.compare import to_csv, to_latex, to_markdown
+
+TOP = 20  # systems shown at first when there are many
+VIEWS = {"values": "values", "differences": "Δ to the baseline"}
+VIEWS_COLUMNS = {"values": leaderboard.COLUMNS, "differences": leaderboard.DIFFERENCES}
 
 st.title("Overview")
 loaded = state.get()
@@ -16,26 +23,71 @@ if loaded.source == "demo":
             "for the same topics, and the judgments saying which documents are relevant. Load your own files, or a "
             "small worked example, on the **Data** page.", icon=":material/waving_hand:")
 components.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
-                      "confidence interval; † and ‡ mark a significant difference from the baseline. Try another "
-                      "baseline, or pick the measure of the chart below.")
+                      "confidence interval; † and ‡ mark a significant difference from the baseline, Δ the "
+                      "difference. Find systems by name, sort on any measure, or try another baseline.")
 
 measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
+n = len(loaded.systems)
+many = n > components.FEW
+if many:
+    with st.status(f"Evaluating {n} systems and testing each against the baseline…", expanded=False) as status:
+        table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
+        status.update(label=f"{n} systems evaluated and tested against the baseline", state="complete")
+else:
+    table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
 
-table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
-components.results_table(table, key="overview_table")
+cols = st.columns([4, 2, 3, 2, 3, 2], vertical_alignment="bottom")
+search = cols[0].text_input("Find systems", key="overview_search", placeholder="part of a name, any case")
+top = cols[1].number_input("Top N", 1, n, min(n, TOP) if many else n, key=f"overview_top_{n}",
+                           help="Systems shown besides the baseline, the first in the sorted order.")
+sort_by = cols[2].selectbox("Sort by", list(table.measures), key="overview_sort", format_func=components.measure_label)
+ascending = cols[3].toggle("Smallest first", key="overview_ascending")
+view = cols[4].segmented_control("Cells", list(VIEWS), format_func=VIEWS.get, default="values", key="overview_view")
+grouped = cols[5].toggle("Groups", value=not many, key="overview_groups",
+                         help="Letters from every pair's corrected test: systems that share a letter do not differ "
+                              "significantly (compact letter display).")
+try:
+    boards = data.letter_groups(loaded, measures, test, correction, alpha) if grouped and n > 1 else {}
+except RankscopeError as err:
+    boards = {}
+    st.caption(f"No significance groups: {components.plain(err)}")
+ties = leaderboard.tie_ranges(data.tie_summary(loaded, measures), data.tie_flips(loaded, measures))  # beside each mean
+board = leaderboard.leaderboard(table, baseline=baseline, search=search, top=int(top), sort_by=sort_by,
+                                descending=not ascending,
+                                columns=VIEWS_COLUMNS.get(view, leaderboard.COLUMNS)
+                                + (leaderboard.letter_groups(boards), ties))
+st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline} (baseline)"})), hide_index=True,
+             width="stretch", key="overview_table",
+             column_config={m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
+             if view == "differences" else None)
+st.caption(f"{len(board) - (baseline in set(board['system']))} of {n - 1} systems besides the baseline, sorted by "
+           f"{components.plain(sort_by)}" + (f", names containing “{components.plain(search)}”" if search else "")
+           + (". Each cell: the system's value minus the baseline's. " if view == "differences" else ". ")
+           + components.plain(table.caption(ci=True))
+           + (" Groups: systems that share a letter do not differ significantly (every pair tested, corrected the "
+              "same way)." if boards else ""))
 if untested:
     st.caption(f"No significance markers: {components.plain(untested)}.")
+st.caption("Ties: each mean's range over every order of tied scores (trec_eval orders them by document id); "
+           "⇅ names the systems whose place it could swap with. The Trust page has the details.")
+components.provenance(loaded, measures, test=test, correction=correction, family="per_measure")
+components.cautions(data.cautions(loaded, measures, test, baseline, correction, alpha))
 components.downloads({
     "CSV": (to_csv(table).encode(), "rankscope-results.csv"),
     "LaTeX": (to_latex(table, ci=True).encode(), "rankscope-results.tex"),
     "Markdown": (to_markdown(table, ci=True).encode(), "rankscope-results.md"),
-    "Summary CSV": (lambda: exports.summary_csv(data.summary(loaded, measures)), "rankscope-summary.csv"),
+    **({"LaTeX groups": (groups_latex(boards), "rankscope-groups.tex")} if boards else {}),
+    "Summary CSV": (lambda: exports.summary_csv(data.summary(loaded, measures), data.provenance(loaded, measures)),
+                    "rankscope-summary.csv"),
 }, key="overview_dl")
 
 measure = components.pick_measure("measure", measures, label="Chart of")
 means = data.summary(loaded, measures + (measure,) if measure not in measures else measures)
 markers = table.markers[measure].to_dict() if measure in table.measures else {}
-components.show_figure(figures.summary_chart(means, measure, figures.system_colors(loaded.systems), markers, baseline),
+shown = list(board["system"])
+components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), measure,
+                                             figures.system_colors(loaded.systems), markers, baseline,
+                                             highlighted=components.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
 with st.expander(f"About {measure}", icon=":material/help:"):
     st.markdown(components.measure_help(measure))

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, state
-from metrics import RankscopeError
+from dashboard import components, data, exports, figures, review, state, stored
 from metrics.notes import MAX_COMMENT
 
 TABS = ("All topics", "One topic")
@@ -47,12 +46,15 @@ components.start_here("Where system B wins or loses against A, topic by topic. C
 
 colors = figures.system_colors(loaded.systems)
 cols = st.columns(3)
+ranked = None  # with many systems: the box plot's colours go to A, B and the best by mean
 with cols[0]:
     measure = components.pick_measure("measure", ("nDCG@10", "RR", "AP", "P@10", "R@100"))
 with cols[1]:
     a = components.pick_system("a", loaded.systems, "System A", default=0)
 with cols[2]:
     b = components.pick_system("b", loaded.systems, "System B", default=1)
+if len(loaded.systems) > components.FEW:
+    ranked = data.by_mean(loaded, measure)
 if st.session_state.get("queries_pair") != (a, b):  # a new pair: the drill-down's anatomy starts on A
     st.session_state["queries_pair"] = (a, b)
     st.session_state["queries_anatomy_system"] = a
@@ -62,6 +64,7 @@ labels = data.topic_labels(loaded, data.topics_of(loaded))
 pair = data.paired(loaded, measure, a, b)
 best, worst = data.extremes(loaded, measure, a, b)
 notes = state.notes()
+components.provenance(loaded, (measure,))
 overall, one = st.tabs(TABS, key="view", bind=components.BIND)
 with overall:
     st.markdown(f"**{components.plain(b)}** is better than **{components.plain(a)}** on **{pair.wins}** topics, "
@@ -84,7 +87,9 @@ with overall:
         components.show_figure(figures.scatter_chart(pair.frame, a, b, measure), key="queries_scatter",
                                name=f"scatter-{measure}", on_select=lambda: components.open_topic("queries_scatter", "view", TABS[1]))
     with right:
-        components.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors),
+        components.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors,
+                                                           highlighted=components.highlighted(
+                                                               loaded.systems, ranked, pinned=(a, b))),
                                key="queries_dist", name=f"distribution-{measure}")
 
     st.subheader("Best and worst topics")
@@ -138,19 +143,11 @@ with one:
         st.info(f"{components.plain(system)} does not answer topic {components.plain(topic)}.")
 
     st.subheader("Review notes")
-    note = notes.get(topic, {"tags": [], "comment": ""})
     used = [tag for n in notes.values() for tag in n["tags"]]
-    with st.form(f"queries_note_{topic}", border=True):
-        tags = st.multiselect("Tags", list(dict.fromkeys([*TAGS, *used, *note["tags"]])), default=note["tags"],
-                              accept_new_options=True, key=f"queries_tags_{topic}")
-        comment = st.text_area("Comment", value=note["comment"], key=f"queries_comment_{topic}",
-                               max_chars=MAX_COMMENT)
-        if st.form_submit_button(f"Save the note on topic {components.plain(topic)}", icon=":material/bookmark_add:"):
-            try:
-                state.put_notes(exports.set_note(notes, topic, tags, comment))
-                st.rerun()
-            except RankscopeError as err:
-                components.error(err)
-    if notes:
+    review.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
+    if stored.heads():
+        st.dataframe(stored.notes_frame(stored.heads()), hide_index=True, width="stretch", key="queries_notes")
+    elif notes:
         st.dataframe(exports.notes_frame(state.notes()), hide_index=True, width="stretch", key="queries_notes")
+    if notes:
         st.caption("Notes travel with the HTML report and the session file (report page).")

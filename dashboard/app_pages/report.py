@@ -28,6 +28,8 @@ except RankscopeError as err:
     components.error(err)
     st.stop()
 manifest = made.manifest
+if made.provenance is not None:
+    components.provenance(loaded, card=made.provenance)
 
 st.subheader("Download")
 view = {"page": "overview", "measures": list(measures), "baseline": baseline, "test": test, "correction": correction,
@@ -43,7 +45,7 @@ st.caption("The HTML report is one file that opens offline, charts included; the
 components.downloads({
     "Per-query CSV": (lambda: exports.per_query_csv(made.per_query), "per_query.csv"),
     "Per-query Parquet": (lambda: exports.per_query_parquet(made.per_query, manifest), "per_query.parquet"),
-    "Summary CSV": (lambda: exports.summary_csv(made.summary), "summary.csv"),
+    "Summary CSV": (lambda: exports.summary_csv(made.summary, made.provenance), "summary.csv"),
     "Summary Parquet": (lambda: exports.summary_parquet(made.summary, manifest), "summary.parquet"),
 }, key="report_tables")
 components.downloads({

@@ -1,11 +1,14 @@
-"""Significance: paired tests between systems, corrected for multiple comparisons, read in plain words."""
+"""Significance: paired tests between systems, corrected for multiple comparisons, read in plain words; with many
+systems, one matrix of every pair, the systems ordered by mean."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from dashboard import components, data, exports, figures, state
+from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
+from metrics.cautions import MANY_TOPICS
 
 MODES = {"pairs": "all pairs", "baseline": "against a baseline"}
 EFFECTS = {"mean_diff": "mean difference", "effect_size": "Cohen's d_z"}
@@ -20,42 +23,99 @@ if len(loaded.systems) < 2:
 components.start_here("Is a difference between two systems more than luck? Each test pairs the systems topic by "
                       "topic; read the sentence below, then try another test or correction and see what changes.")
 
-cols = st.columns([3, 2, 2, 1, 2])
+cols = st.columns([3, 2, 2, 2, 1, 2])
 with cols[0]:
     measure = components.pick_measure("measure", data.DEFAULT_MEASURES)
 with cols[1]:
     test = components.choose("test", "Test", data.TESTS)
 with cols[2]:
-    correction = components.choose("correction", "Correction", data.CORRECTIONS,
-                                   help="Adjusts the p-values for the number of comparisons of this measure.")
-alpha = cols[3].select_slider("α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
-with cols[4]:
+    correction = components.choose("correction", "Correction", data.TEST_CORRECTIONS,
+                                   help="Adjusts the p-values for the number of comparisons in the family. max-T "
+                                        "(Westfall-Young) reuses the randomisation test's sign flips, so it keeps "
+                                        "the dependence between the tests.")
+with cols[3]:
+    family = components.choose("family", "Family", data.FAMILIES,
+                               help="The tests a correction counts together: each measure's pairs on their own, or "
+                                    "every pair of every measure chosen (stricter).")
+alpha = cols[4].select_slider("α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
+with cols[5]:
     mode = components.choose("compare", "Compare", MODES, radio=True, horizontal=False)
 baseline = components.pick_system("baseline", loaded.systems, "Baseline") if mode == "baseline" else None
+tested = (measure,) if family != "all" else tuple(dict.fromkeys(
+    (measure, *components.pick_measures("measures", data.DEFAULT_MEASURES, "Measures of the family"))))
 
+many = len(loaded.systems) > components.FEW
 try:
-    result = data.comparison(loaded, (measure,), test, baseline, correction, alpha)
+    if many:
+        with st.status(f"Testing {len(loaded.systems)} systems…", expanded=False) as status:
+            result = data.comparison(loaded, tested, test, baseline, correction, alpha, family)
+            status.update(label=f"{len(result.frame):,} pairs tested", state="complete")
+    else:
+        result = data.comparison(loaded, tested, test, baseline, correction, alpha, family)
 except RankscopeError as err:
     components.error(err)
     st.stop()
 st.info("\n\n".join(components.plain(line) for line in data.reading(result)), icon=":material/record_voice_over:")
+components.cautions(data.cautions(loaded, tested, test, baseline, correction, alpha, family))
+st.caption(f"Family: {data.FAMILIES[result.family]} ({', '.join(map(components.plain, result.measures))}); "
+           f"{result.family_sizes.get(measure, 0)} tests corrected together for {components.plain(measure)}"
+           + (", Tukey's HSD adjusting for its pairs itself." if test == "tukey" else
+              f", by {data.TEST_CORRECTIONS[result.correction]}."))
+components.provenance(loaded, (measure,), test=test, correction=correction, family=family)
+order = data.by_mean(loaded, measure) if many else loaded.systems
+top = list(dict.fromkeys(([baseline] if baseline else []) + list(order)))[:components.FEW] if many else None
 pvalues, effects, counts = st.tabs(["p-values", "Effect sizes", "Topics won and lost"], key="sig_tab")
 with pvalues:
-    components.show_figure(figures.pvalue_heatmap(result.pvalue_matrix(measure), f"Adjusted p-values, "
-                                                  f"{figures.safe(measure)} (dark: below α = {alpha})", alpha),
+    title = f"Adjusted p-values, {figures.safe(measure)} (dark: below α = {alpha})"
+    components.show_figure(figures.pairwise_matrix(result.frame, measure, order, "p_adjusted", alpha, title) if many
+                           else figures.pvalue_heatmap(result.pvalue_matrix(measure), title, alpha),
                            key="sig_p", name=f"p-values-{measure}")
 with effects:
     effect = components.choose("effect", "Effect size", EFFECTS, radio=True)
-    components.show_figure(figures.effect_heatmap(result.frame, measure, effect, f"{EFFECTS[effect]}, "
-                                                  f"{figures.safe(measure)}: column system − row system",
-                                                  loaded.systems), key="sig_effect", name=f"effects-{measure}")
+    title = f"{EFFECTS[effect]}, {figures.safe(measure)}: column system − row system"
+    components.show_figure(figures.pairwise_matrix(result.frame, measure, order, effect, alpha, title) if many
+                           else figures.effect_heatmap(result.frame, measure, effect, title, loaded.systems),
+                           key="sig_effect", name=f"effects-{measure}")
 with counts:
-    components.show_figure(figures.win_tie_loss_chart(result.frame, measure), key="sig_wtl",
+    if many:
+        st.caption(f"The pairs among the {len(top)} best systems by mean{' and the baseline' if baseline else ''}; "
+                   "the table below has every pair.")
+    components.show_figure(figures.win_tie_loss_chart(result.frame, measure, top), key="sig_wtl",
                            name=f"win-tie-loss-{measure}")
 components.table(result.frame, key="sig_table",
                  numbers=["statistic", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high", "effect_size",
                           "rank_biserial"],
                  p_value=st.column_config.NumberColumn("p_value", format="%.3g"),
                  p_adjusted=st.column_config.NumberColumn("p_adjusted", format="%.3g"))
-components.downloads({"CSV": (lambda: exports.csv_bytes(result.frame), "rankscope-significance.csv")},
+card = data.provenance(loaded, (measure,), test=test, correction=correction, family=family)
+components.downloads({"CSV": (lambda: exports.csv_bytes(result.frame, card), "rankscope-significance.csv"),
+                      **({} if baseline else {"LaTeX groups": (lambda: groups_latex(data.letter_groups(
+                          loaded, tested, test, correction, alpha, family)), "rankscope-groups.tex")})},
                      key="sig_dl")
+
+st.subheader("Power: how small a difference can these topics show?")
+cols = st.columns(2)
+aim = cols[0].select_slider("Power aimed at (1 − β)", [0.5, 0.7, 0.8, 0.9, 0.95], value=0.8, key="sig_power")
+effect = cols[1].number_input(f"Difference to detect, in {measure}", 0.001, 1.0, 0.02, 0.005, format="%.3f",
+                              key="sig_effect_size")
+try:
+    found = data.power(loaded, measure, alpha, aim, effect)
+except RankscopeError as err:
+    components.error(err)
+    st.stop()
+pair_t, anova = found.summary.iloc[0], found.summary.iloc[1]
+if found.n_topics > MANY_TOPICS:
+    st.warning(f"With {found.n_topics:,} topics even a tiny difference is significant: judge each difference by its "
+               "size (the effect sizes above) first, and by its p-value second.", icon=":material/warning:")
+shown = st.columns(4)
+shown[0].metric("Smallest difference, paired t-test", f"{pair_t['min_effect']:.4f}")
+shown[1].metric(f"Smallest range, ANOVA of {found.n_systems}", f"{anova['min_effect']:.4f}")
+shown[2].metric(f"Topics for {effect:g}, paired t-test", f"{pair_t['topics_needed']:,.0f}")
+shown[3].metric(f"Topics for {effect:g}, ANOVA", f"{anova['topics_needed']:,.0f}")
+st.caption(f"With these {found.n_topics} topics, a paired t-test at α = {alpha} finds a true difference of "
+           f"{pair_t['min_effect']:.4f} in {components.plain(measure)} {aim:.0%} of the time (Sakai's topic set size "
+           f"design; per-topic variance {found.sigma2:.4g}, the {found.variance} estimate). "
+           "Below: the power each pair's own observed difference gives; a low power makes a non-significant "
+           "result weak evidence of no difference.")
+components.table(found.pairs, key="sig_power_pairs", numbers=["mean_diff", "sd_diff", "effect_size", "power"])
+

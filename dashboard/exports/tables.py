@@ -20,14 +20,21 @@ from metrics import ValidationError
 from metrics.compare import SummaryTable, baseline_markers, to_latex
 from metrics.manifest import Manifest
 
-__all__ = ["baseline_markers", "csv_bytes", "manifest_json", "parquet_bytes", "parquet_metadata", "per_query_csv",
-           "per_query_parquet", "results_latex", "summary_csv", "summary_parquet", "zip_bytes"]
+__all__ = ["baseline_markers", "csv_bytes", "groups_latex", "manifest_json", "parquet_bytes", "parquet_metadata",
+           "per_query_csv", "per_query_parquet", "results_latex", "summary_csv", "summary_parquet", "zip_bytes"]
 
 METADATA_KEY = b"rankscope"
 
 
-def csv_bytes(frame: pd.DataFrame) -> bytes:
+def csv_bytes(frame: pd.DataFrame, provenance: Any = None) -> bytes:
     """A table as UTF-8 CSV bytes (no index; floats at full precision).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+    provenance : metrics.provenance.Provenance, optional
+        Its one line (:meth:`~metrics.provenance.Provenance.compact`) written first, as a comment line
+        ``# provenance: ...`` (read the table back with ``pandas.read_csv(..., skiprows=1)``).
 
     Examples
     --------
@@ -35,7 +42,27 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     b'system,value\\na,0.5\\n'
     """
     _check_frame(frame)
-    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    head = "" if provenance is None else "# provenance: " + " ".join(provenance.compact().split()) + "\n"
+    return (head + frame.to_csv(index=False, lineterminator="\n")).encode("utf-8")
+
+
+def groups_latex(boards: Mapping[str, pd.DataFrame]) -> bytes:
+    """Each measure's grouped leaderboard (system, mean, group letters) as a booktabs table, one after another.
+
+    Parameters
+    ----------
+    boards : mapping of str to pandas.DataFrame
+        Per measure, :func:`metrics.significance.grouped_leaderboard`.
+
+    Returns
+    -------
+    bytes
+        UTF-8 LaTeX (:func:`metrics.compare.render.leaderboard_to_latex`), labelled ``tab:groups-1``, ...
+    """
+    from metrics.compare.render import leaderboard_to_latex
+
+    return "\n".join(leaderboard_to_latex(board, measure, label=f"tab:groups-{i}")
+                     for i, (measure, board) in enumerate(boards.items(), 1)).encode("utf-8")
 
 
 def parquet_bytes(frame: pd.DataFrame, metadata: Manifest | Mapping[str, Any] | None = None) -> bytes:
@@ -103,9 +130,10 @@ def per_query_parquet(per_query: pd.DataFrame, metadata: Manifest | Mapping[str,
     return parquet_bytes(_columns(per_query, ("system", "query", "measure", "value"), "per-query"), metadata)
 
 
-def summary_csv(summary: pd.DataFrame) -> bytes:
-    """The summary table (system, measure, value and, when present, n_queries, std, ci_low, ci_high) as CSV."""
-    return csv_bytes(_columns(summary, ("system", "measure", "value"), "summary"))
+def summary_csv(summary: pd.DataFrame, provenance: Any = None) -> bytes:
+    """The summary table (system, measure, value and, when present, n_queries, std, ci_low, ci_high) as CSV,
+    after the provenance card's comment line when one is given (see :func:`csv_bytes`)."""
+    return csv_bytes(_columns(summary, ("system", "measure", "value"), "summary"), provenance)
 
 
 def summary_parquet(summary: pd.DataFrame, metadata: Manifest | Mapping[str, Any] | None = None) -> bytes:
@@ -147,7 +175,8 @@ def zip_bytes(files: Mapping[str, bytes]) -> bytes:
 def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] | None = None, *,
                   baseline: str | None = None, test: str | None = None, correction: str | None = None,
                   alpha: float | None = None, digits: int = 4, show_ci: bool = False,
-                  caption: str | None = None, label: str = "tab:results", manifest: Manifest | None = None) -> str:
+                  caption: str | None = None, label: str = "tab:results", manifest: Manifest | None = None,
+                  provenance: Any = None) -> str:
     r"""The results table as LaTeX from a summary and baseline markers (see :func:`baseline_markers`).
 
     A thin wrapper: :meth:`metrics.compare.SummaryTable.from_markers` then :func:`metrics.compare.to_latex`.
@@ -171,6 +200,8 @@ def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] 
     label : str, default="tab:results"
     manifest : Manifest, optional
         Written as comment lines at the top.
+    provenance : metrics.provenance.Provenance, optional
+        Its one line written as a comment at the top.
 
     Returns
     -------
@@ -179,7 +210,7 @@ def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] 
     """
     table = SummaryTable.from_markers(summary, markers, baseline=baseline, test=test, correction=correction,
                                       alpha=alpha, digits=digits)
-    return to_latex(table, ci=show_ci, caption=caption, label=label, manifest=manifest)
+    return to_latex(table, ci=show_ci, caption=caption, label=label, manifest=manifest, provenance=provenance)
 
 
 def _check_frame(frame: Any) -> None:

@@ -13,8 +13,8 @@ interrupted leaves the file that was there before.
 ``per_query.parquet``    the same, the manifest in the Parquet metadata (key ``rankscope``)
 ``summary.csv``          system, measure, value, n_queries, std, ci_low, ci_high
 ``summary.parquet``      the same, with the manifest
-``results.tex``          the results table, booktabs, the manifest as ``%`` comments
-``results.md``           the results table in Markdown, the manifest as an HTML comment
+``results.tex``          the results table, booktabs, the manifest and the provenance card as ``%`` comments
+``results.md``           the results table in Markdown, the manifest and the provenance card as HTML comments
 ``results.csv``          the results table: values, interval bounds, markers
 ``tests.csv``            every paired test (family ``baseline`` or ``all pairs``)
 ``notes.csv``            the review notes, when there are any
@@ -80,8 +80,8 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     files["per_query.parquet"] = per_query_parquet(data.per_query, m)
     files["summary.csv"] = summary_csv(data.summary)
     files["summary.parquet"] = summary_parquet(data.summary, m)
-    files["results.tex"] = to_latex(data.table, ci=True, manifest=m).encode("utf-8")
-    files["results.md"] = to_markdown(data.table, ci=True, manifest=m).encode("utf-8")
+    files["results.tex"] = to_latex(data.table, ci=True, manifest=m, provenance=data.provenance).encode("utf-8")
+    files["results.md"] = to_markdown(data.table, ci=True, manifest=m, provenance=data.provenance).encode("utf-8")
     files["results.csv"] = to_csv(data.table).encode("utf-8")
     tests = [c.frame.assign(family=family) for family, c in
              (("baseline", data.baseline_comparison), ("all pairs", data.pairwise_comparison))

@@ -18,7 +18,8 @@ from metrics.report import ReportData
 from dashboard import figures
 from dashboard.report.markup import e, figure_html, num, pvalue, table
 
-__all__ = ["curves_html", "notes_html", "report_figures", "results_html", "significance_html", "topics_html"]
+__all__ = ["cautions_html", "curves_html", "notes_html", "provenance_html", "report_figures", "results_html",
+           "significance_html", "topics_html"]
 
 _MARK_CLASS = {BETTER: ("mk-better", "significantly better than the baseline"),
                WORSE: ("mk-worse", "significantly worse than the baseline")}
@@ -90,6 +91,7 @@ def results_html(data: ReportData) -> str:
                                                        "evidence that the systems are equal).")
     explain += "".join(f" {e(where)}: {e(reason)}." for where, reason in data.untestable.items())
     out.append(f'<p class="note" id="results-caption">{explain}</p>')
+    out.append(provenance_html(data) + cautions_html(data))
     out.append('<details><summary>LaTeX</summary><pre id="results-latex"><code>'
                f"{e(to_latex(data.table, ci=True))}</code></pre></details>")
     out.append('<details><summary>Markdown</summary><pre id="results-markdown"><code>'
@@ -180,6 +182,21 @@ def notes_html(data: ReportData) -> str:
         tags = "".join(f'<span class="tag">{e(t)}</span>' for t in note["tags"])
         rows.append([e(topic), tags, e(note["comment"]).replace("\n", "<br>")])
     return table(["topic", "tags", "comment"], rows, attrs=' id="review-notes"')
+
+
+def provenance_html(data: ReportData) -> str:
+    """The provenance card as one line of text (empty without a card)."""
+    if data.provenance is None:
+        return ""
+    return f'<p class="note" id="provenance">Provenance: {e(data.provenance.compact())}</p>'
+
+
+def cautions_html(data: ReportData) -> str:
+    """The cautions on the comparison as a list of sentences (empty without any)."""
+    if not data.cautions:
+        return ""
+    items = "".join(f'<li data-code="{e(c.code)}">{e(c.sentence)}</li>' for c in data.cautions)
+    return f'<div class="note" id="cautions"><p>Read with care:</p><ul>{items}</ul></div>'
 
 
 # ---- words and tables --------------------------------------------------------------------------------------

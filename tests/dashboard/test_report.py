@@ -424,3 +424,38 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
 
     page = text.replace(get_plotlyjs(), "")
     assert shown["scripts"] == page.count("<script") == page.count("</script>")
+
+
+def test_the_report_shows_its_provenance_and_cautions_as_text(report, collection):
+    from metrics.provenance import build_provenance, topic_counts
+
+    qrels, runs = collection
+    parsed = parse(report)
+    per_query = metrics.evaluate(str(qrels), [str(r) for r in runs], MEASURES)
+    card = build_provenance(metrics.Conventions(), metrics.resolve_measures(MEASURES), topics=topic_counts(per_query),
+                            test="t", correction="holm", family="per_measure")
+    assert parsed.by_id["provenance"] == "Provenance: " + card.compact()
+    cautions = parsed.by_id["cautions"]
+    assert "The mean of AP, RR is compared with a parametric test (t)" in cautions  # MEASURES under the t-test
+    assert "uncorrected" not in report and "without its gain" not in cautions
+
+
+def test_a_clean_report_has_no_cautions_and_escapes_its_card(tmp_path):
+    qrels = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 1\n3 0 e 1\n"
+    run_a = b"1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n2 Q0 c 1 2 x\n2 Q0 d 2 1 x\n3 Q0 e 1 1 x\n"
+    run_b = b"1 Q0 b 1 2 y\n1 Q0 a 2 1 y\n2 Q0 d 1 2 y\n2 Q0 c 2 1 y\n3 Q0 z 1 1 y\n"
+    text = build_report(qrels, {HOSTILE: run_a, "plain": run_b}, ["P@1", "R@5"], test="sign")
+    parsed = parse(text)
+    assert 'id="cautions"' not in text
+    assert parsed.by_id["provenance"].endswith("test sign, holm per measure · topics 3")
+
+
+def test_the_exported_tables_carry_the_card(tmp_path):
+    from dashboard.report import report_files
+    from metrics.report import compute_report
+
+    qrels, runs = _small_collection(tmp_path)
+    data = compute_report(qrels, runs, ["AP", "P@10"])
+    files = report_files(data, html=False, images=False)
+    assert f"\n%% provenance: {data.provenance.compact()}\n" in files["results.tex"].decode("utf-8")
+    assert f"<!-- provenance: {data.provenance.compact()} -->" in files["results.md"].decode("utf-8")
