@@ -39,8 +39,9 @@ from metrics.measures import Measure
 from metrics.notes import normalise_notes
 from metrics.provenance import Provenance, build_provenance, topic_counts
 from metrics.rankings import Rankings
-from metrics.significance import (CORRECTION_ALIASES, CORRECTIONS, TEST_ALIASES, TESTS, Comparison, canonical,
-                                  check_options, compare_systems)
+from metrics.significance import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT, TEST_ALIASES, TESTS,
+                                  Comparison, canonical, check_options, compare_systems)
+from metrics.significance._maxt import MAXT_ALIASES
 
 __all__ = ["GAIN_DEPTH", "ReportData", "compute_report", "paired_conventions", "paired_measures"]
 
@@ -180,7 +181,8 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
                    baseline: str | None = None, test: str = "t", correction: str = "holm", alpha: float = 0.05,
                    seed: int = 0, notes: Mapping[str, Any] | None = None, *, command: Sequence[str] | None = None,
                    qrels_name: str | None = None, file_names: Mapping[str, str] | None = None,
-                   n_resamples: int = 10_000, gain_depth: int = GAIN_DEPTH) -> ReportData:
+                   n_resamples: int = 10_000, gain_depth: int = GAIN_DEPTH, family: str = "per_measure",
+                   per_query: pd.DataFrame | None = None) -> ReportData:
     """Evaluate runs, test them, describe the collection and record the manifest: every number of a report.
 
     Parameters
@@ -199,7 +201,8 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
     test : str, default="t"
         Paired test of :func:`metrics.significance.compare_systems`.
     correction : str, default="holm"
-        Multiple-comparison correction.
+        Multiple-comparison correction, any of :func:`metrics.significance.compare_systems` (``maxt`` with
+        ``test="permutation"`` only).
     alpha : float, default=0.05
     seed : int, default=0
         Seed of randomised tests (recorded in the manifest).
@@ -216,6 +219,14 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
         Resamples of randomisation and bootstrap tests.
     gain_depth : int, default=100
         Largest rank k of the DCG curves.
+    family : {"per_measure", "all"}, default="per_measure"
+        The tests a correction counts together, as in :func:`metrics.significance.compare_systems`.
+    per_query : pandas.DataFrame, optional
+        The per-topic values of these runs, measures and conventions computed elsewhere (on workers by
+        :func:`metrics.scale.evaluate_parallel`, or read back with :func:`metrics.scale.read_dataset`),
+        used instead of evaluating the rankings here. It must hold exactly the systems and the measure
+        labels of the report; its rows are put in the report's order (systems as given, measures as asked).
+        The runs are still read and ranked for the curves, the collection and the lint findings.
 
     Returns
     -------
@@ -234,7 +245,7 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
     the report.
     """
     conventions = Conventions.coerce(conventions)
-    settings = _test_settings(test, correction, alpha, seed, n_resamples)
+    settings = _test_settings(test, correction, alpha, seed, n_resamples, family)
     _check_depth(gain_depth)
     notes = normalise_notes(notes)
     sources = _run_sources(runs)
@@ -244,7 +255,7 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
     systems = [r.name for r in read]
     baseline = _baseline(baseline, systems)
     ranked = rank_runs(judged, read, conventions)
-    per_query = _evaluate(ranked, pairs)
+    per_query = _evaluate(ranked, pairs) if per_query is None else _given(per_query, ranked, pairs)
     summary = summarise(per_query)
     tests = _test(judged, read, ranked, per_query, pairs, conventions, baseline, settings)
     eleven, gain = _curves(ranked, gain_depth)
@@ -265,15 +276,22 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
 # ---- options --------------------------------------------------------------------------------------------------
 
 
-def _test_settings(test: Any, correction: Any, alpha: Any, seed: Any, n_resamples: Any) -> dict[str, Any]:
-    """The tests' options checked and named as :func:`metrics.significance.compare_systems` names them."""
+def _test_settings(test: Any, correction: Any, alpha: Any, seed: Any, n_resamples: Any,
+                   family: Any = "per_measure") -> dict[str, Any]:
+    """The tests' options checked and named as :func:`metrics.significance.compare_systems` names them (the same
+    tests, corrections and families)."""
     if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0.0 < float(alpha) < 1.0:
         raise ValidationError(f"alpha must be between 0 and 1, got {alpha!r}")
     checked = check_options(seed=seed, n_resamples=n_resamples)
     test = canonical(test, TESTS, TEST_ALIASES, "test")
-    correction = canonical(correction, CORRECTIONS, CORRECTION_ALIASES, "correction")
+    correction = canonical(correction, CORRECTIONS + (MAXT,),
+                           {**CORRECTION_ALIASES, **dict.fromkeys(MAXT_ALIASES, MAXT)}, "correction")
+    if correction == MAXT and test != "permutation":
+        raise ValidationError(f"the maxt correction resamples the permutation test's sign flips: use test "
+                              f"'permutation', not {test!r}")
+    family = canonical(family, FAMILIES, FAMILY_ALIASES, "family")
     return {"test": test, "correction": "none" if test == "tukey" else correction, "alpha": float(alpha),
-            "seed": checked["seed"], "n_resamples": checked["n_resamples"], "family": "per_measure"}
+            "seed": checked["seed"], "n_resamples": checked["n_resamples"], "family": family}
 
 
 def _check_depth(gain_depth: Any) -> None:
@@ -324,6 +342,28 @@ def _read(qrels: Source, sources: Mapping[str, Source], qrels_name: str | None) 
 
 def _evaluate(ranked: Sequence[Rankings], pairs: Sequence[tuple[str, Measure]]) -> pd.DataFrame:
     return pd.concat([per_query_frame(r, pairs) for r in ranked], ignore_index=True)
+
+
+def _given(per_query: pd.DataFrame, ranked: Sequence[Rankings], pairs: Sequence[tuple[str, Measure]]) -> pd.DataFrame:
+    """A per-query table computed elsewhere, checked against the report's systems, topics and measures and put in
+    the order :func:`_evaluate` gives (systems as given, each run's topics in its order, measures as asked)."""
+    labels = [label for label, _ in pairs]
+    systems = [r.system for r in ranked]
+    found_systems, found_labels = set(per_query["system"]), set(per_query["measure"])
+    if found_systems != set(systems) or found_labels != set(labels):
+        raise ValidationError(f"per_query: expected systems {sorted(systems)} and measures {sorted(labels)}, found "
+                              f"{sorted(found_systems)} and {sorted(found_labels)}")
+    parts = []
+    for r in ranked:
+        part = per_query[per_query["system"] == r.system]
+        if len(part) != r.n_queries * len(labels) or set(part["query"]) != set(r.queries.tolist()):
+            raise ValidationError(f"per_query: expected the {r.n_queries} topics of system {r.system!r} for each "
+                                  f"measure, found {len(part)} rows on {part['query'].nunique()} topics")
+        query_rank = {q: i for i, q in enumerate(r.queries.tolist())}
+        measure_rank = {label: i for i, label in enumerate(labels)}
+        keys = part["query"].map(query_rank).to_numpy() * len(labels) + part["measure"].map(measure_rank).to_numpy()
+        parts.append(part.iloc[np.argsort(keys, kind="stable")])
+    return pd.concat(parts, ignore_index=True)[["system", "query", "measure", "value"]]
 
 
 # ---- test ------------------------------------------------------------------------------------------------------

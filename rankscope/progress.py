@@ -1,7 +1,8 @@
 """A progress bar on stderr for long commands: runs done of the total, and the rate.
 
 It draws only on a terminal: when stderr is a file or a pipe (a log, a test), or with ``--quiet``, it
-writes nothing at all, so what a command prints stays the same wherever its stderr goes.
+writes nothing at all, so what a command prints stays the same wherever its stderr goes. A command that
+prints while the bar is up calls :meth:`Progress.clear` first, so its lines never land on the bar's.
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ class Progress:
         filled = min(WIDTH, int(round(share * WIDTH)))
         rate = self.done / elapsed if elapsed > 0 else 0.0
         return f"[{'#' * filled}{'.' * (WIDTH - filled)}] {self.done}/{self.total} {self.unit}  {rate:.1f} {self.unit}/s"
+
+    def clear(self) -> None:
+        """Erase the bar's line (if one is drawn) before other text is written; the next advance redraws it."""
+        if self.enabled and self._drawn:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._drawn = 0.0
 
     def close(self) -> None:
         """End the bar's line (only if one was drawn)."""

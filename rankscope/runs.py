@@ -19,25 +19,95 @@ from typing import Any
 
 from metrics.errors import ParseError, RankscopeError, ValidationError
 
-__all__ = ["add_run_flags", "connect", "expand_runs", "per_query_of_dataset", "read_runs", "write_output"]
+__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "WORKERS_FROM_RUNS", "add_run_flags", "connect", "evaluate_runs",
+           "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset", "spread", "write_output"]
 
 GLOB_CHARS = frozenset("*?[")
+TIMEOUT_ENV = "RANKSCOPE_SCHEDULER_TIMEOUT"
+DEFAULT_TIMEOUT = 10.0
+"""Seconds ``--scheduler`` waits for the cluster to answer (override with ``$RANKSCOPE_SCHEDULER_TIMEOUT``)."""
 
 
-def add_run_flags(p: argparse.ArgumentParser, *, output: bool = True) -> None:
-    """Add ``--jobs``, ``--scheduler``, ``--keep-going``, ``--quiet`` (and ``--output``) to a command."""
+WORKERS_FROM_RUNS = 32
+"""Without ``--jobs``, runs are spread over one worker process per CPU from this many runs on: starting the
+workers costs about 1.5 s, which a handful of runs never pays back (5 small runs: 1.1 s in this process,
+3.7 s with 2 workers)."""
+
+
+def add_run_flags(p: argparse.ArgumentParser, *, output: bool = True, keep_going: bool = True) -> None:
+    """Add ``--jobs``, ``--scheduler``, ``--quiet`` (and ``--output``, ``--keep-going``) to a command."""
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes evaluating runs with --output (default: the number of CPUs)")
+                   help="worker processes evaluating the runs, one run at a time each (default: the number of "
+                        f"CPUs from {WORKERS_FROM_RUNS} runs on, this process for fewer); one run, or --jobs 1, is "
+                        "evaluated in this process. What is printed is the same for any N")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                   help="evaluate on this Dask cluster instead of local processes (with --output)")
+                   help="evaluate the runs on this Dask cluster instead of local processes (it must answer "
+                        f"within ${TIMEOUT_ENV} seconds, default {DEFAULT_TIMEOUT:g})")
     if output:
         p.add_argument("--output", metavar="DIR",
                        help="write per-query results as a partitioned Parquet dataset (DIR/system=NAME/"
                             "part-0.parquet, manifest last) instead of printing them")
-    p.add_argument("--keep-going", action="store_true",
-                   help="report a run that cannot be read and go on with the others (exit status 1 at the "
-                        "end); default: stop at the first such run (exit status 2)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    if keep_going:
+        p.add_argument("--keep-going", action="store_true",
+                       help="report a run that cannot be read and go on with the others (exit status 1 at "
+                            "the end); default: stop at the first such run (exit status 2)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr (it is drawn only on a terminal)")
+
+
+def jobs_of(args: argparse.Namespace, n_runs: int) -> int | None:
+    """The worker processes for ``n_runs`` runs: None (this process) for one run or ``--jobs 1``.
+
+    Without ``--jobs``, the number of CPUs from :data:`WORKERS_FROM_RUNS` runs on, else this process. With ``--scheduler`` the cluster's workers do the work and this
+    number is not used.
+    """
+    if args.jobs is None:  # starting workers costs about 1.5 s: paid back only from a few dozen runs
+        jobs = (os.cpu_count() or 1) if n_runs >= WORKERS_FROM_RUNS else 1
+    else:
+        jobs = args.jobs
+    if jobs < 1:
+        raise ValidationError(f"--jobs: expected a whole number >= 1, found {jobs}")
+    return jobs if jobs > 1 and n_runs > 1 else None
+
+
+def spread(args: argparse.Namespace, n_runs: int) -> bool:
+    """Whether the runs go to workers (local processes or ``--scheduler``) rather than this process."""
+    return getattr(args, "scheduler", None) is not None or jobs_of(args, n_runs) is not None
+
+
+def evaluate_runs(args: argparse.Namespace, qrels, paths: list[str], measures, conventions,
+                  command: str) -> tuple[Any, int]:
+    """The per-query table of ``paths``, systems in the order given, evaluated on workers with a progress bar.
+
+    The table is :func:`metrics.evaluate`'s for the same runs in one process (the workers' tables are put
+    back in the order given). With ``--keep-going`` a run that fails prints its one-line error and is left
+    out.
+
+    Returns
+    -------
+    (pandas.DataFrame, int)
+        The table, and the exit status: 0, or 1 when runs were left out.
+    """
+    from metrics.scale import evaluate_parallel
+    from rankscope.progress import Progress
+
+    index: dict[str, int] = {}
+    with Progress(len(paths), quiet=args.quiet) as progress, connect(args.scheduler) as client:
+        def report(outcome) -> None:
+            if outcome.error is not None and getattr(args, "keep_going", False):
+                progress.clear()
+                print(f"rankscope {command}: {outcome.error}", file=sys.stderr)
+            elif outcome.error is None:
+                index[outcome.system] = outcome.index
+            progress.advance()
+
+        frame = evaluate_parallel(qrels, paths, measures, conventions=conventions,
+                                  jobs=jobs_of(args, len(paths)) or 1, client=client,
+                                  keep_going=getattr(args, "keep_going", False), on_outcome=report)
+    if frame.empty and not index:
+        raise ValidationError("no run could be read")
+    order = frame["system"].map(index).to_numpy()
+    frame = frame.iloc[order.argsort(kind="stable")].reset_index(drop=True)
+    return frame, 1 if len(index) < len(paths) else 0
 
 
 def _is_url(argument: str) -> bool:
@@ -96,35 +166,27 @@ def expand_runs(arguments: list[str]) -> list[str]:
     return out
 
 
-def read_runs(paths: list[str], *, keep_going: bool, command: str) -> tuple[list, list[str], int]:
-    """Read runs in this process; with ``keep_going`` a run that fails prints its error and is left out.
-
-    Returns
-    -------
-    (runs, paths, status)
-        The runs read, their paths, and 1 if any was left out, else 0.
-    """
-    from metrics.io import read_run
-
-    runs, kept, status = [], [], 0
-    for path in paths:
-        try:
-            runs.append(read_run(path))
-        except RankscopeError as err:
-            if not keep_going:
-                raise
-            print(f"rankscope {command}: {err}", file=sys.stderr)
-            status = 1
-            continue
-        kept.append(path)
-    if not runs:
-        raise ValidationError("no run could be read")
-    return runs, kept, status
+def scheduler_timeout() -> float:
+    """Seconds to wait for a scheduler: ``$RANKSCOPE_SCHEDULER_TIMEOUT``, else :data:`DEFAULT_TIMEOUT`."""
+    text = os.environ.get(TIMEOUT_ENV)
+    if text is None or not text.strip():
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise ValidationError(f"${TIMEOUT_ENV}: expected a number of seconds > 0, found {text!r}")
+    return value
 
 
 @contextlib.contextmanager
-def connect(address: str | None) -> Iterator[Any]:
-    """A Dask client of the scheduler at ``address`` for the duration, or None when no address is given."""
+def connect(address: str | None, *, timeout: float | None = None) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``address`` for the duration, or None when no address is given.
+
+    ``timeout``: seconds to wait for it to answer (default :func:`scheduler_timeout`). A scheduler that does
+    not answer in time is a ValidationError of one line.
+    """
     if address is None:
         yield None
         return
@@ -133,11 +195,13 @@ def connect(address: str | None) -> Iterator[Any]:
     except ImportError:
         raise ValidationError(f"--scheduler {address}: expected the 'distributed' package, found it not "
                               "installed (pip install 'dask[distributed]')") from None
+    seconds = scheduler_timeout() if timeout is None else timeout
     try:
-        client = Client(address, timeout=10, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise ValidationError(f"--scheduler {address}: expected a Dask scheduler, found none answering "
-                              f"({type(err).__name__}: {err})") from None
+        client = Client(address, timeout=seconds, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as err:
+        why = " ".join(str(err).split()) or type(err).__name__
+        raise ValidationError(f"--scheduler {address}: expected a Dask scheduler answering within {seconds:g} s, "
+                              f"found none ({type(err).__name__}: {why})") from None
     try:
         yield client
     finally:
@@ -153,14 +217,11 @@ def write_output(args: argparse.Namespace, qrels, paths: list[str], measures: li
     from metrics.scale import write_dataset
     from rankscope.progress import Progress
 
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise ValidationError(f"--jobs: expected a whole number >= 1, found {jobs}")
+    jobs = jobs_of(args, len(paths)) or 1
     with Progress(len(paths), quiet=args.quiet) as progress, connect(args.scheduler) as client:
         def report(outcome) -> None:
             if outcome.error is not None and args.keep_going:
-                if progress.enabled:
-                    sys.stderr.write("\n")
+                progress.clear()
                 print(f"rankscope {command}: {outcome.error}", file=sys.stderr)
             progress.advance()
 
@@ -195,3 +256,38 @@ def per_query_of_dataset(args: argparse.Namespace, measures) -> Any:
         raise ValidationError(f"--input {args.input}: expected measure(s) {missing} in the dataset, found "
                               f"{sorted(present)}")
     return frame[frame["measure"].isin(labels)].reset_index(drop=True)
+
+
+def per_query_for_report(directory: str, measures, conventions) -> Any:
+    """The per-query table of the dataset at ``directory`` for a report: the measures asked, under their labels.
+
+    A measure stored under another name (``map`` for ``AP``) is taken and relabelled. The dataset must
+    have been evaluated under ``conventions`` (recorded in its manifest) and hold every measure asked.
+    """
+    from metrics.conventions import Conventions
+    from metrics.evaluate import resolve_measures
+    from metrics.scale import read_dataset
+    from metrics.scale.dataset import read_manifest
+
+    recorded = read_manifest(directory).get("conventions")
+    try:
+        found = Conventions.coerce(**recorded)
+    except (RankscopeError, TypeError):
+        found = None
+    if found != conventions:
+        raise ValidationError(f"--input {directory}: expected a dataset evaluated with the report's conventions "
+                              f"({conventions.describe()}), found "
+                              f"{recorded if found is None else '(' + found.describe() + ')'}; give the report "
+                              "the convention flags the dataset was written with")
+    frame = read_dataset(directory)
+    present = dict(resolve_measures(list(frame["measure"].unique())))
+    rename, missing = {}, []
+    for label, measure in resolve_measures(measures):
+        found = label if label in present else next((k for k, m in present.items() if m == measure), None)
+        (missing.append(label) if found is None else rename.__setitem__(found, label))
+    if missing:
+        raise ValidationError(f"--input {directory}: expected measure(s) {missing} in the dataset, found "
+                              f"{sorted(present)}")
+    frame = frame[frame["measure"].isin(list(rename))].reset_index(drop=True)
+    frame["measure"] = frame["measure"].map(rename)
+    return frame

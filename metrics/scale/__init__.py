@@ -3,7 +3,9 @@
 :func:`evaluate_parallel` is :func:`metrics.evaluate` spread over workers (``metrics.evaluate(...,
 jobs=N)`` and ``client=`` call the same code); :func:`write_dataset` streams each run's per-query table
 into a partitioned Parquet dataset as soon as it is computed, so the client holds a bounded number of
-tables whatever the number of runs; :func:`read_dataset` loads one back.
+tables whatever the number of runs; :func:`read_dataset` loads one back; :func:`map_runs` hands each
+ranked run to a function of the caller's on the workers and yields the results in the order of the runs
+(the command line prints each run's text as the workers finish it).
 
 The result never depends on the number of workers, on which worker ran what, or on the order the runs are
 given: every run is evaluated alone against the same judgments, and the tables are put together sorted by
@@ -13,19 +15,20 @@ system name. Dask is imported only when a client is given.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from metrics.conventions import Conventions
 from metrics.evaluate import COLUMNS, DEFAULT_MEASURES, _as_qrels, per_query_frame, resolve_measures
+from metrics.measures import Measure
 from metrics.scale.dataset import DatasetWriter, read_dataset
-from metrics.scale.pool import collect, evaluate_spread, payload_of
+from metrics.scale.pool import collect, evaluate_spread, items_of, outcomes, payload_of
 from metrics.scale.tasks import Outcome
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["DatasetSummary", "Outcome", "evaluate_parallel", "read_dataset", "write_dataset"]
+__all__ = ["DatasetSummary", "Outcome", "evaluate_parallel", "map_runs", "read_dataset", "write_dataset"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,6 +101,47 @@ def evaluate_parallel(qrels: Any, runs: Any, measures: Any = DEFAULT_MEASURES, *
     if frame is None:
         return pd.DataFrame({c: pd.Series([], dtype="float64" if c == "value" else "str") for c in COLUMNS})
     return frame
+
+
+def map_runs(qrels: Any, runs: Any, tabulate: Callable, measures: Any = DEFAULT_MEASURES, *,
+             conventions: Conventions | None = None, jobs: int | None = None, client: Any = None,
+             window: int | None = None, **options: Any) -> Iterator[Outcome]:
+    """Rank each run on a worker, apply ``tabulate`` there, and yield the outcomes in the order of the runs.
+
+    Parameters
+    ----------
+    qrels : Qrels or path, bytes, text
+        Read and indexed once by the client, sent once to each worker.
+    runs : path, fsspec URL, bytes or Run, or a sequence of them, or a mapping {system name: run}
+    tabulate : callable
+        ``tabulate(rankings, pairs)`` for one ranked run and the resolved ``(label, measure)`` pairs; its
+        value is the outcome's ``frame``. It travels to the workers, so it must pickle (a module-level
+        function or an instance of a module-level class).
+    measures : str, Measure or a sequence of them, or resolved ``(label, Measure)`` pairs
+        As for :func:`metrics.evaluate`; pairs are used as given (labels of the caller's choosing).
+    conventions : Conventions, optional
+    jobs : int, optional
+        Local worker processes; None or 1: this process.
+    client : dask.distributed.Client, optional
+        Evaluate on that Dask cluster instead (``jobs`` is then ignored).
+    window : int, optional
+        Outcomes out on workers or held at once; default twice the number of workers. A run that finishes
+        before those given ahead of it is held until they are yielded, so the client holds at most
+        ``window`` outcomes whatever the number of runs.
+    **options
+        Fields of :class:`~metrics.conventions.Conventions`, overriding ``conventions``.
+
+    Yields
+    ------
+    Outcome
+        One per run, in the order given, failed runs included (their ``error`` set): the caller decides
+        whether one stops the rest.
+    """
+    resolved = (list(measures) if isinstance(measures, (list, tuple)) and measures
+                and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[1], Measure) for p in measures)
+                else resolve_measures(measures))
+    payload = payload_of(_as_qrels(qrels), resolved, tabulate, Conventions.coerce(conventions, **options))
+    yield from outcomes(payload, items_of(runs), jobs=jobs, client=client, window=window, ordered=True)
 
 
 def write_dataset(directory: Any, qrels: Any, runs: Any, measures: Any = DEFAULT_MEASURES, *,

@@ -7,6 +7,10 @@ before it consumes them, whatever the number of runs.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+import traceback
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,8 +34,8 @@ Item = tuple[int, Any, "str | None"]
 
 
 def outcomes(payload: Payload, items: Sequence[Item], *, jobs: int | None = None, client: Any = None,
-             window: int | None = None) -> Iterator[Outcome]:
-    """Evaluate every run of ``items`` (``(index, source, name)``) and yield their outcomes as they finish.
+             window: int | None = None, ordered: bool = False) -> Iterator[Outcome]:
+    """Evaluate every run of ``items`` (``(index, source, name)``) and yield their outcomes.
 
     Parameters
     ----------
@@ -43,57 +47,155 @@ def outcomes(payload: Payload, items: Sequence[Item], *, jobs: int | None = None
     client : dask.distributed.Client, optional
         Evaluate on that cluster: the payload is scattered to every worker, one task per run.
     window : int, optional
-        Tasks out at once; default twice the number of workers (at least 2).
+        Outcomes held at once, out on workers or finished and not yet handed over; default twice the
+        number of workers (at least 2).
+    ordered : bool, default=False
+        Yield in the order of ``items`` (an outcome that finishes early waits, within the window, for those
+        before it) instead of in the order the tasks finish.
 
     Yields
     ------
     Outcome
-        In the order the tasks finish (which depends on timing; callers sort what they keep).
+        In the order the tasks finish (which depends on timing; callers sort what they keep), or in the
+        order of ``items`` when ``ordered``.
     """
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
         raise ValidationError(f"jobs: expected a whole number of worker processes >= 1, got {jobs!r}")
     if window is not None and window < 1:
         raise ValidationError(f"window: expected a whole number >= 1, got {window!r}")
     if client is not None:
-        yield from _on_dask(payload, items, client, window)
+        yield from _on_dask(payload, items, client, window, ordered)
     elif jobs is None or jobs == 1:
         for item in items:
             yield tasks.evaluate_source(payload, *item)
     else:
-        yield from _on_processes(payload, items, jobs, window or 2 * jobs)
+        yield from _on_processes(payload, items, jobs, window or 2 * jobs, ordered)
 
 
-def _on_processes(payload: Payload, items: Sequence[Item], jobs: int, window: int) -> Iterator[Outcome]:
+def _drive(items: Sequence[Item], window: int, submit: Callable[[Item], None], next_done: Callable[[], Outcome],
+           ordered: bool) -> Iterator[Outcome]:
+    """Keep at most ``window`` outcomes out or held, submit the next run as room frees, yield the outcomes.
+
+    When ``ordered``, a finished outcome is held until those before it are yielded, and the next runs are
+    submitted once the ready ones are handed over, so out, held and handed over never exceed ``window``
+    together. The run next in order
+    was submitted before any held outcome (runs are submitted in order), so it is always still out: the
+    loop never waits on nothing.
+    """
+    todo = iter(items)
+    order = [item[0] for item in items]
+    held: dict[int, Outcome] = {}
+    out, position = 0, 0
+
+    def refill() -> None:
+        nonlocal out
+        while out + len(held) < window:
+            item = next(todo, None)
+            if item is None:
+                return
+            submit(item)
+            out += 1
+
+    refill()
+    while out:
+        outcome = next_done()
+        out -= 1
+        if not ordered:
+            refill()  # before handing the result over: workers keep working
+            yield outcome
+            del outcome
+            continue
+        held[outcome.index] = outcome
+        del outcome
+        while position < len(order) and order[position] in held:
+            ready = held.pop(order[position])
+            position += 1
+            yield ready  # out + held + this one: at most the window
+            del ready
+        refill()
+
+
+def _on_processes(payload: Payload, items: Sequence[Item], jobs: int, window: int,
+                  ordered: bool = False) -> Iterator[Outcome]:
     import multiprocessing
+    from collections import deque
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     context = multiprocessing.get_context(START_METHOD)
     pending: set = set()
-    todo = iter(items)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=tasks.install,
-                             initargs=(payload,)) as pool:
-        try:
-            for item in todo:
-                pending.add(pool.submit(tasks.evaluate_installed, *item))
-                if len(pending) >= window:
-                    break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    outcome = future.result()
-                    del future
-                    for item in todo:  # refill before handing the result over: workers keep working
-                        pending.add(pool.submit(tasks.evaluate_installed, *item))
-                        break
-                    yield outcome
-                    del outcome
-                done = None
-        finally:
-            for future in pending:
-                future.cancel()
+    finished: deque = deque()
+    pool = None
+
+    def submit(item: Item) -> None:
+        with _signals_held():  # a submit may start a worker
+            pending.add(pool.submit(tasks.evaluate_installed, *item))
+
+    def next_done() -> Outcome:
+        nonlocal pending
+        if not finished:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished.extend(done)
+        return finished.popleft().result()
+
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=tasks.install,
+                                   initargs=(payload,))
+        yield from _drive(items, window, submit, next_done, ordered)
+    except BaseException as err:  # a stop (SIGTERM, Ctrl-C), perhaps while the pool was being made
+        # Let go of the pool's queues now, not when this exception is dropped: their semaphores must be
+        # released while multiprocessing's resource tracker still runs (a program being stopped ends its
+        # children, the tracker among them, before it drops the exception).
+        traceback.clear_frames(err.__traceback__)
+        if pool is not None:  # and do not wait for the runs under way
+            _terminate_workers(pool)
+        raise
+    finally:
+        for future in pending:
+            future.cancel()
+        pending.clear()
+        finished.clear()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        pool = None
 
 
-def _on_dask(payload: Payload, items: Sequence[Item], client: Any, window: int | None) -> Iterator[Outcome]:
+def _terminate_workers(pool: Any) -> None:
+    """Stop a pool's workers at once (``terminate_workers`` where Python has it, else each process)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back for the duration: their Python handlers run once it ends, so a stop
+    comes after a worker being started has all its start-up data, never in the middle of it (a worker that
+    reads half of it fails with a traceback of its own, or waits forever for the rest). Python runs signal
+    handlers in the main thread only, so elsewhere there is nothing to hold back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list = []
+    previous = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            previous[signum] = handler
+            signal.signal(signum, lambda number, frame: caught.append((number, frame)))
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum, frame in caught[:1]:
+            previous[signum](signum, frame)
+
+
+def _on_dask(payload: Payload, items: Sequence[Item], client: Any, window: int | None,
+             ordered: bool = False) -> Iterator[Outcome]:
     from distributed import as_completed
 
     if window is None:
@@ -101,24 +203,20 @@ def _on_dask(payload: Payload, items: Sequence[Item], client: Any, window: int |
         window = max(2, 2 * workers)
     shared = client.scatter(payload, broadcast=True)
     tag = uuid.uuid4().hex
-    todo = iter(items)
+    finished = as_completed(loop=client.loop)  # this client's, not a default one
 
-    def submit(item: Item):
-        return client.submit(tasks.evaluate_source, shared, *item, pure=False, key=f"rankscope-run-{tag}-{item[0]}")
+    def submit(item: Item) -> None:
+        finished.add(client.submit(tasks.evaluate_source, shared, *item, pure=False,
+                                   key=f"rankscope-run-{tag}-{item[0]}"))
 
-    first = [submit(item) for _, item in zip(range(window), todo)]  # range first: no item lost
-    finished = as_completed(first, loop=client.loop)  # this client's, not a default one
-    del first
+    def next_done() -> Outcome:
+        future = next(finished)
+        outcome = future.result()
+        future.release()
+        return outcome
+
     try:
-        for future in finished:
-            outcome = future.result()
-            future.release()
-            del future
-            for item in todo:
-                finished.add(submit(item))
-                break
-            yield outcome
-            del outcome
+        yield from _drive(items, window, submit, next_done, ordered)
     finally:
         left = list(getattr(finished, "futures", ()))
         finished.clear()

@@ -61,7 +61,8 @@ class Outcome:
     system : str or None
         The system name; None when the run could not be read.
     frame : pandas.DataFrame or None
-        The run's per-query table (columns ``system, query, measure, value``); None on error.
+        The run's per-query table (columns ``system, query, measure, value``), or whatever the payload's
+        ``tabulate`` returned (:func:`metrics.scale.map_runs`); None on error.
     error : str or None
         The one-line message of the :class:`~metrics.errors.RankscopeError` that stopped the run.
     error_type : str or None

@@ -8,6 +8,7 @@ import math
 import sys
 
 from rankscope.commands import add_convention_flags, add_significance_flags, conventions_of, significance_settings_of
+from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
 
@@ -41,16 +42,17 @@ def register(subparsers) -> None:
                         "URisk, TRisk (|TRisk| > 2 flagged, with its p-value), ZRisk and GeoRisk, a loss "
                         "weighing 1 + A (A >= 0); with --format table or json")
     add_convention_flags(p)
+    add_run_flags(p, output=False)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from metrics.compare import summary_table, to_latex, to_text
     from metrics.errors import ValidationError
-    from metrics.evaluate import aggregate, evaluate
+    from metrics.evaluate import aggregate
     from metrics.significance import compare_systems
 
-    from rankscope.runs import expand_runs, per_query_of_dataset
+    from rankscope.runs import evaluate_runs, expand_runs, per_query_of_dataset
 
     runs = [] if args.input is not None else expand_runs(args.runs)
     if args.input is None and (args.qrels is None or len(runs) < 2):
@@ -59,8 +61,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError(f"--risk-alpha: expected --format table or json, found {args.format}")
     settings = significance_settings_of(args)
     conventions = conventions_of(args)
-    per_query = per_query_of_dataset(args, args.measures or DEFAULT_MEASURES) if args.input is not None else \
-        evaluate(args.qrels, runs, list(args.measures or DEFAULT_MEASURES), conventions=conventions)
+    if args.input is not None:
+        per_query, status = per_query_of_dataset(args, args.measures or DEFAULT_MEASURES), 0
+    else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
+        per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
+                                          conventions, "compare")
     comparison = compare_systems(per_query, **settings)
     risk = _risk(per_query, comparison, args.risk_alpha)
     means = aggregate(per_query)
@@ -90,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format in ("csv", "latex"):
         for caution in cautions:
             print(f"note: {caution.sentence}", file=sys.stderr)
-    return 0
+    return status
 
 
 def _card(per_query, comparison, conventions, args: argparse.Namespace):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import math
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +17,7 @@ from metrics.conventions import TREC_EVAL_VERSIONS
 from rankscope.commands import add_convention_flags, conventions_of
 from rankscope.runs import add_run_flags
 
-__all__ = ["register", "run", "format_trec"]
+__all__ = ["RunOutput", "RunPrinter", "format_trec", "register", "run"]
 
 
 def register(subparsers) -> None:
@@ -42,9 +45,9 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.evaluate import per_query_values, rank_runs
     from metrics.io import read_qrels
-    from rankscope.runs import expand_runs, read_runs, write_output
+    from rankscope.progress import Progress
+    from rankscope.runs import expand_runs, write_output
 
     version = TREC_EVAL_VERSIONS[args.compat]
     specs = args.measures or ["official"]
@@ -56,48 +59,163 @@ def run(args: argparse.Namespace) -> int:
     paths = expand_runs(args.runs)
     if args.output:
         return write_output(args, qrels, paths, [label for label, _ in pairs], conventions_of(args), "eval")
-    runs, paths, status = read_runs(paths, keep_going=args.keep_going, command="eval")
-    rankings = rank_runs(qrels, runs, conventions_of(args))
-    out = sys.stdout
-    if args.ties:
-        _print_ties(args, rankings, pairs, out)
-        return status
-    records = []
-    labelled = len(rankings) > 1  # several runs: each block starts with its runid line, to tell them apart
-    for path, rk in zip(paths, rankings):
-        stop = _stop(args, qrels.queries, rk, version, path)
+    printer = RunPrinter(args.format, bool(args.per_query), wants_runid, len(paths) > 1, version,
+                         bool(args.complete), _compat_given(args), _allowed(args), relstring,
+                         tuple(qrels.queries), bool(args.ties))
+    out, records, done = sys.stdout, [], 0
+    with Progress(len(paths), quiet=args.quiet) as progress, \
+            contextlib.closing(_outputs(args, qrels, paths, pairs, printer, progress)) as outputs:
+        for path, output in outputs:
+            done += 1
+            if output.text:
+                progress.clear()
+                out.write(output.text)
+                if progress.enabled:
+                    out.flush()
+            records.extend(output.records)
+            if output.stop is not None:
+                out.flush()
+                progress.clear()
+                print(f"rankscope eval: {path}: {output.stop.message}", file=sys.stderr)
+                return output.stop.status
+    _write_records(args, records, out)
+    return 1 if done < len(paths) else 0
+
+
+def _outputs(args: argparse.Namespace, qrels, paths: list[str], pairs, printer: RunPrinter, progress):
+    """``(path, RunOutput)`` of each run that could be read, in the order given, computed on workers
+    (``--jobs``, ``--scheduler``) or, for one run or ``--jobs 1``, in this process, one run at a time: the same
+    outputs either way. An unreadable run stops the command after the runs before it are printed (with
+    ``--keep-going``: its one-line error, and the others go on)."""
+    from metrics.scale import map_runs
+    from metrics.scale.pool import raise_outcome
+    from rankscope.runs import connect, jobs_of
+
+    with connect(args.scheduler) as client:
+        for outcome in map_runs(qrels, paths, printer, pairs, conventions=conventions_of(args),
+                                jobs=jobs_of(args, len(paths)), client=client):
+            progress.advance()
+            if outcome.error is not None:
+                if not args.keep_going:
+                    raise_outcome(outcome)
+                progress.clear()
+                print(f"rankscope eval: {outcome.error}", file=sys.stderr)
+                continue
+            yield paths[outcome.index], outcome.frame
+
+
+@dataclass(frozen=True)
+class RunOutput:
+    """What ``rankscope eval`` prints for one run.
+
+    Attributes
+    ----------
+    text : str
+        Its lines in the trec format (empty for json and csv).
+    records : list
+        Its records for the json or csv document (empty for the trec format).
+    stop : metrics.trec_eval_exits.Stop or None
+        Where trec_eval would stop on it, its message without the run's path; None: it does not stop.
+    """
+
+    text: str
+    records: list
+    stop: Any = None
+
+
+@dataclass(frozen=True)
+class RunPrinter:
+    """The output of one ranked run, made where the run is evaluated (this process or a worker), so that what
+    is printed does not depend on the workers: ``printer(rankings, pairs)`` gives its :class:`RunOutput`.
+
+    Attributes
+    ----------
+    format : {"trec", "json", "csv"}
+    per_query : bool
+        ``-q``: per-query values too.
+    runid : bool
+        The measures asked include ``runid`` (``official`` and ``all_trec`` do).
+    labelled : bool
+        Several runs are named (whether or not all can be read), so each trec block starts with its runid
+        line and ``--ties`` lines end with the system.
+    version : int
+        The trec_eval version reproduced (9 or 10).
+    complete, compat_given, allowed : bool
+        ``-c``, ``--compat`` given on the command line, ``--allow-no-common-topics``.
+    relstring : RelString or None
+    qrels_topics : tuple of str
+        The topics of the qrels (where trec_eval stops depends on them).
+    ties : bool
+        ``--ties range``.
+    """
+
+    format: str
+    per_query: bool
+    runid: bool
+    labelled: bool
+    version: int
+    complete: bool
+    compat_given: bool
+    allowed: bool
+    relstring: Any
+    qrels_topics: tuple
+    ties: bool
+
+    def __call__(self, rk, pairs) -> RunOutput:
+        if self.ties:
+            rows = _tie_rows(rk, pairs, per_query=self.per_query)
+            if self.format != "trec":
+                return RunOutput("", [(system, q, label, values) for system, q, label, _, values in rows])
+            return RunOutput("".join(
+                f"{label:<22s}\t{q}\t" + "\t".join("n/a" if math.isnan(v) else _value_text(m, v) for v in values)
+                + (f"\t{system}" if self.labelled else "") + "\n" for system, q, label, m, values in rows), [])
+        from metrics.evaluate import per_query_values
+
+        stop = _stop(self, rk)
         values = dict(zip((label for label, _ in pairs), per_query_values(rk, pairs)))
-        strings = {}
+        relstring, strings = self.relstring, {}
         if relstring is not None:
             strings[relstring.label] = dict(zip(rk.queries, relevance_strings(rk, relstring.length)))
-        if args.format == "trec":
-            text = format_trec(rk, values, pairs + ([(relstring.label, relstring)] if relstring else []),
-                               per_query=args.per_query, runid=wants_runid and not labelled,
-                               skip_unanswered=version < 10,
-                               answered=set(rk.run.queries) if args.complete else set(rk.queries),
+        if self.format == "trec":
+            text = format_trec(rk, values, [*pairs, *([(relstring.label, relstring)] if relstring else [])],
+                               per_query=self.per_query, runid=self.runid and not self.labelled,
+                               skip_unanswered=self.version < 10,
+                               answered=set(rk.run.queries) if self.complete else set(rk.queries),
                                strings=strings, stop_after=None if stop is None else stop.printed)
-            if labelled:
-                out.write(f"{'runid':<22s}\tall\t{rk.run.tag}\n")
-            out.write(text)
+            head = f"{'runid':<22s}\tall\t{rk.run.tag}\n" if self.labelled else ""
+            return RunOutput(head + text, [], stop)
+        records = _records(rk, values, pairs, per_query=self.per_query)
+        if self.per_query:
+            for label, texts in strings.items():
+                records.extend({"system": rk.system, "query": q, "measure": label, "value": v}
+                               for q, v in texts.items())
+        return RunOutput("", records, stop)
+
+
+def _write_records(args: argparse.Namespace, records: list, out) -> None:
+    """The json or csv document of every run's records (nothing for the trec format)."""
+    if args.format == "trec":
+        return
+    if args.ties:
+        if args.format == "json":
+            json.dump([{"system": system, "query": query, "measure": label,
+                        **dict(zip(("low", "reported", "high"), map(_json_value, values)))}
+                       for system, query, label, values in records], out, indent=1, allow_nan=False)
+            out.write("\n")
         else:
-            records.extend(_records(rk, values, pairs, per_query=args.per_query))
-            if args.per_query:
-                for label, texts in strings.items():
-                    records.extend({"system": rk.system, "query": q, "measure": label, "value": v}
-                                   for q, v in texts.items())
-        if stop is not None:
-            out.flush()
-            print(f"rankscope eval: {stop.message}", file=sys.stderr)
-            return stop.status
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["system", "query", "measure", "low", "reported", "high"])
+            writer.writerows([system, query, label, *("" if math.isnan(v) else v for v in values)]
+                             for system, query, label, values in records)
+        return
     if args.format == "json":
         json.dump(records, out, indent=1, allow_nan=False)
         out.write("\n")
-    elif args.format == "csv":
+    else:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["system", "query", "measure", "value"])
         writer.writerows([r["system"], r["query"], r["measure"], "" if r["value"] is None else r["value"]]
                          for r in records)
-    return status
 
 
 def _compat_given(args: argparse.Namespace) -> bool:
@@ -105,24 +223,25 @@ def _compat_given(args: argparse.Namespace) -> bool:
     return any(a == "--compat" or a.startswith("--compat=") for a in getattr(args, "command_line", ()))
 
 
-def _stop(args: argparse.Namespace, qrels_topics, rk, version: int, path: str):
+def _stop(printer: RunPrinter, rk):
     """Where the evaluation of one run stops: a :class:`~metrics.trec_eval_exits.Stop` whose message is
-    rankscope's one line, or None (where only trec_eval 10.0 would stop, the lint report says so)."""
+    rankscope's one line after the run's path, or None (where only trec_eval 10.0 would stop, the lint report
+    says so)."""
     from metrics.trec_eval_exits import Stop, common_topics, trec_eval_stop
 
-    run_topics = rk.run.queries
+    qrels_topics, run_topics, version = printer.qrels_topics, rk.run.queries, printer.version
     negative_only = [q for q, n in zip(rk.queries, rk.num_judged()) if n == 0]
-    stops = {v: trec_eval_stop(qrels_topics, run_topics, version=v, complete=args.complete,
+    stops = {v: trec_eval_stop(qrels_topics, run_topics, version=v, complete=printer.complete,
                                negative_only=negative_only) for v in (9, 10)}
     common = common_topics(qrels_topics, run_topics)
     stop = stops[version]
-    if version == 10 or (stop is not None and _compat_given(args) and (common or not _allowed(args))):
-        return None if stop is None else Stop(stop.status, f"{path}: {_why(stop, qrels_topics, run_topics)}; "
+    if version == 10 or (stop is not None and printer.compat_given and (common or not printer.allowed)):
+        return None if stop is None else Stop(stop.status, f"{_why(stop, qrels_topics, run_topics)}; "
                                               f"trec_eval {'10.0' if version == 10 else '9'} stops here "
                                               f"(\"{stop.message}\", exit status {stop.status})",
                                               stop.topic, stop.printed)
-    if not common and not _allowed(args):
-        return Stop(2, f"{path}: {_why(stops[9], qrels_topics, run_topics)}; check that they belong together, "
+    if not common and not printer.allowed:
+        return Stop(2, f"{_why(stops[9], qrels_topics, run_topics)}; check that they belong together, "
                        "or pass --allow-no-common-topics to evaluate it anyway (num_q 0, every mean 0)")
     return None
 
@@ -293,34 +412,20 @@ def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
     return records
 
 
-def _print_ties(args: argparse.Namespace, rankings, pairs, out) -> None:
-    """``--ties range``: low, reported and high of each measure (per query too with -q), in the chosen format."""
+def _tie_rows(rk, pairs, *, per_query: bool) -> list[tuple]:
+    """``--ties range`` for one ranked run: ``(system, query, label, measure, [low, reported, high])`` rows,
+    per query (with -q) then ``all``."""
     from metrics.ties import tie_ranges
 
-    frame = tie_ranges(None, rankings, [label for label, _ in pairs], inexact="nan")
+    frame = tie_ranges(None, [rk], [label for label, _ in pairs], inexact="nan")
+    columns = {label: [frame.loc[frame["measure"] == label, c].to_numpy() for c in ("low", "reported", "high")]
+               for label, _ in pairs}
     rows = []
-    for rk in rankings:
-        part = frame[frame["system"] == rk.system]
-        columns = {label: [part.loc[part["measure"] == label, c].to_numpy() for c in ("low", "reported", "high")]
-                   for label, _ in pairs}
-        if args.per_query:
-            for i, query in enumerate(rk.queries):
-                rows.extend((rk.system, query, label, m, [v[i] for v in columns[label]]) for label, m in _ordered(pairs))
-        rows.extend((rk.system, "all", label, m, [m.summary(rk, v) for v in columns[label]]) for label, m in _ordered(pairs))
-    if args.format == "trec":
-        for system, query, label, m, values in rows:
-            text = "\t".join("n/a" if math.isnan(v) else _value_text(m, v) for v in values)
-            out.write(f"{label:<22s}\t{query}\t{text}" + (f"\t{system}" if len(rankings) > 1 else "") + "\n")
-    elif args.format == "json":
-        json.dump([{"system": system, "query": query, "measure": label,
-                    **dict(zip(("low", "reported", "high"), map(_json_value, values)))}
-                   for system, query, label, _, values in rows], out, indent=1, allow_nan=False)
-        out.write("\n")
-    else:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["system", "query", "measure", "low", "reported", "high"])
-        writer.writerows([system, query, label, *("" if math.isnan(v) else v for v in values)]
-                         for system, query, label, _, values in rows)
+    if per_query:
+        for i, query in enumerate(rk.queries):
+            rows.extend((rk.system, query, label, m, [v[i] for v in columns[label]]) for label, m in _ordered(pairs))
+    rows.extend((rk.system, "all", label, m, [m.summary(rk, v) for v in columns[label]]) for label, m in _ordered(pairs))
+    return rows
 
 
 def _json_value(value: float):

@@ -13,6 +13,7 @@ import sys
 from metrics.flags import convention_argv
 from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
                                 significance_args)
+from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
 
@@ -45,7 +46,13 @@ def register(subparsers) -> None:
                         "and each figure as PNG and SVG")
     p.add_argument("--no-images", dest="images", action="store_false",
                    help="with --exports: skip the PNG and SVG figures (they need Chromium)")
+    p.add_argument("--input", metavar="DIR",
+                   help="take the per-topic values from a dataset written by 'rankscope eval --output DIR' "
+                        "(with the same convention flags) instead of evaluating the runs. QRELS and RUN... are "
+                        "still needed: the curves, the collection, the lint findings and the manifest's digests "
+                        "come from the rankings and the files, which a per-query dataset does not hold")
     add_convention_flags(p)
+    add_run_flags(p, output=False, keep_going=False)
     p.set_defaults(func=run)
 
 
@@ -61,6 +68,8 @@ def _invocation(args: argparse.Namespace, conventions=None) -> list[str]:
         argv += ["--title", args.title]
     if args.exports is not None:
         argv += ["--exports", args.exports] + ([] if args.images else ["--no-images"])
+    if getattr(args, "input", None) is not None:
+        argv += ["--input", args.input]
     if args.collection is not None:
         return argv + (["--workspace", args.workspace] if args.workspace else []) + ["--collection", args.collection]
     return argv + [args.qrels, *args.runs]
@@ -88,6 +97,18 @@ def _inputs(args: argparse.Namespace) -> dict:
     return stored
 
 
+def _per_query(args: argparse.Namespace, inputs: dict, measures, conventions):
+    """The per-topic values from ``--input``'s dataset, or from workers (``--jobs``, ``--scheduler``) for several
+    runs; None: :func:`metrics.report.compute_report` evaluates them in this process. The same numbers each way."""
+    from rankscope.runs import evaluate_runs, per_query_for_report, spread
+
+    if args.input is not None:
+        return per_query_for_report(args.input, measures, conventions)
+    if not spread(args, len(inputs["runs"])):
+        return None
+    return evaluate_runs(args, inputs["qrels"], inputs["runs"], measures, conventions, "report")[0]
+
+
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import RankscopeError
     from metrics.evaluate import DEFAULT_MEASURES
@@ -105,7 +126,9 @@ def run(args: argparse.Namespace) -> int:
 
     inputs = _inputs(args)
     conventions = inputs.pop("conventions")
-    report = compute_report(inputs.pop("qrels"), inputs.pop("runs"), args.measures or list(DEFAULT_MEASURES),
+    measures = args.measures or list(DEFAULT_MEASURES)
+    inputs["per_query"] = _per_query(args, inputs, measures, conventions)
+    report = compute_report(inputs.pop("qrels"), inputs.pop("runs"), measures,
                             conventions, baseline=args.baseline, test=args.test, correction=args.correction,
                             alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
     for caution in report.cautions:
