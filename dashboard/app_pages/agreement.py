@@ -1,16 +1,50 @@
-"""Agreement: do two measures rank the systems the same way? Kendall's τ and τ_AP between the orderings of the
-systems by each measure's mean, and the pairs of systems that two measures put the other way round."""
+"""Agreement: do two measures, or one measure under two conventions, rank the systems the same way? Kendall's
+τ and τ_AP between the orderings of the systems by mean, and the pairs of systems put the other way round."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pandas as pd
 import streamlit as st
 
-from dashboard import components, data, state
-from dashboard import figures_statistics as charts
-from metrics import RankscopeError
+from dashboard import components, data, figures, state
+from metrics import Conventions, RankscopeError
+from metrics.agreement import ordering_agreement, swapped_pairs, system_means
+from metrics.conventions import RELEVANCE_LEVELS
 
 STATISTICS = {"tau": ("Kendall's τ between the orderings", "τ"),
               "tau_ap": ("τ_AP between the orderings (mean of both directions)", "τ_AP")}
+# the conventions another ordering can change (field of Conventions: how it reads) and how each value reads
+CHANGES = {"relevance_level": "relevance level (trec_eval -l)", "judged_only": "judged documents only (-J)",
+           "complete": "complete topics (-c)"}
+SETTING = {"relevance_level": "grade ≥ {}", "judged_only": {True: "-J", False: "without -J"},
+           "complete": {True: "-c", False: "without -c"}}
+
+
+def setting(field: str, conventions: Conventions) -> str:
+    value, shown = getattr(conventions, field), SETTING[field]
+    return shown.format(value) if isinstance(shown, str) else shown[value]
+
+
+def show_ordering(row: pd.DataFrame, swaps: pd.DataFrame, means: pd.DataFrame, x: str, y: str, key: str,
+                  suffix: str = "") -> None:
+    """The agreement row, the scatter of the means (system, x, y) and the swapped pairs of two orderings."""
+    shown = st.columns(4)
+    shown[0].metric(f"Kendall's τ{suffix}", f"{row['tau'].iloc[0]:.4f}")
+    shown[1].metric(f"τ_AP, {x} the reference", f"{row['tau_ap_xy'].iloc[0]:.4f}")
+    shown[2].metric(f"τ_AP, {y} the reference", f"{row['tau_ap_yx'].iloc[0]:.4f}")
+    shown[3].metric(f"Pairs swapped{suffix}", f"{int(row['swaps'].iloc[0])} of {len(means) * (len(means) - 1) // 2}")
+    components.show_figure(figures.ordering_scatter(means, x, y, {*swaps["system_a"], *swaps["system_b"]}),
+                           key=f"{key}_scatter", name=f"{key}-{x}-{y}")
+    if swaps.empty:
+        st.caption(f"{components.plain(x)} and {components.plain(y)} put every pair of systems in the same order "
+                   "(a tie in either is not a swap).")
+    else:
+        st.caption(f"The pairs of systems that {components.plain(x)} and {components.plain(y)} order the other "
+                   "way round: x is the first ordering's mean, y the second's.")
+        components.table(swaps, key=f"{key}_swaps", numbers=["x_a", "x_b", "y_a", "y_b"])
+
 
 st.title("Agreement")
 loaded = state.get()
@@ -21,7 +55,7 @@ if len(loaded.systems) < 2:
     st.stop()
 components.start_here("Each measure orders the systems by their mean over the topics. τ says how many pairs of "
                       "systems two orderings agree on; τ_AP counts a change near the top more. Then pick two "
-                      "measures to see which systems change places.")
+                      "measures, or one measure under two conventions, to see which systems change places.")
 
 measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
 if len(measures) < 2:
@@ -34,7 +68,7 @@ except RankscopeError as err:
     st.stop()
 for column, (statistic, (title, short)) in zip(st.columns(len(STATISTICS)), STATISTICS.items()):
     with column:
-        components.show_figure(charts.agreement_heatmap(matrices[statistic], title, short),
+        components.show_figure(figures.agreement_heatmap(matrices[statistic], title, short),
                                key=f"agreement_{statistic}", name=f"agreement-{statistic}")
 st.caption("1: the same ordering; 0: no relation; −1: the reverse ordering. τ is Kendall's tau-b over every pair "
            "of systems. τ_AP (Yilmaz, Aslam and Robertson, 2008) goes down the ordering and asks, for each system, "
@@ -42,26 +76,37 @@ st.caption("1: the same ordering; 0: no relation; −1: the reverse ordering. τ
            "Orderings with τ of 0.9 or more are customarily read as equivalent (Voorhees, 2000).")
 
 st.subheader("Which systems change places?")
-cols = st.columns(2)
-x = cols[0].selectbox("First measure", measures, index=0, key="agreement_x", format_func=components.measure_label)
-y = cols[1].selectbox("Second measure", measures, index=1, key="agreement_y", format_func=components.measure_label)
-try:
-    row, swaps, means = data.ordering(loaded, x, y)
-except RankscopeError as err:
-    components.error(err)
-    st.stop()
-shown = st.columns(4)
-shown[0].metric("Kendall's τ", f"{row['tau'].iloc[0]:.4f}")
-shown[1].metric(f"τ_AP, {x} the reference", f"{row['tau_ap_xy'].iloc[0]:.4f}")
-shown[2].metric(f"τ_AP, {y} the reference", f"{row['tau_ap_yx'].iloc[0]:.4f}")
-shown[3].metric("Pairs swapped", f"{int(row['swaps'].iloc[0])} of {len(means) * (len(means) - 1) // 2}")
-components.show_figure(charts.ordering_scatter(means, x, y, {*swaps["system_a"], *swaps["system_b"]}),
-                       key="agreement_scatter", name=f"agreement-{x}-{y}")
-if swaps.empty:
-    st.caption(f"{components.plain(x)} and {components.plain(y)} put every pair of systems in the same order "
-               "(a tie in either is not a swap).")
-else:
-    st.caption(f"The pairs of systems that {components.plain(x)} and {components.plain(y)} order the other way "
-               "round: x is the first measure's mean, y the second's.")
-    components.table(swaps, key="agreement_swaps", numbers=["x_a", "x_b", "y_a", "y_b"])
+between_measures, between_conventions = st.tabs(["Between two measures", "Between two conventions"])
+with between_measures:
+    cols = st.columns(2)
+    x = cols[0].selectbox("First measure", measures, index=0, key="agreement_x", format_func=components.measure_label)
+    y = cols[1].selectbox("Second measure", measures, index=1, key="agreement_y", format_func=components.measure_label)
+    try:
+        show_ordering(*data.ordering(loaded, x, y), x, y, key="agreement")
+    except RankscopeError as err:
+        components.error(err)
+with between_conventions:
+    cols = st.columns(3)
+    measure = cols[0].selectbox("Measure", measures, key="agreement_measure", format_func=components.measure_label)
+    field = cols[1].selectbox("Convention changed", list(CHANGES), key="agreement_change", format_func=CHANGES.get)
+    now = loaded.conventions
+    try:
+        if field == "relevance_level":
+            level = cols[2].number_input("Other relevance level", min_value=RELEVANCE_LEVELS[0],
+                                         max_value=RELEVANCE_LEVELS[1], key="agreement_level",
+                                         value=min(now.relevance_level + 1, RELEVANCE_LEVELS[1]))
+            other = Conventions.coerce(now, relevance_level=int(level))
+        else:
+            other = Conventions.coerce(now, **{field: not getattr(now, field)})
+        x, y = f"{measure}, {setting(field, now)}", f"{measure}, {setting(field, other)}"
+        a, b = (system_means(data.per_query(chosen, (measure,))).iloc[:, 0]
+                for chosen in (loaded, replace(loaded, conventions=other)))
+        means = pd.DataFrame({"system": a.index.astype(str), "x": a.to_numpy(), "y": b.reindex(a.index).to_numpy()})
+        show_ordering(ordering_agreement(a, b), swapped_pairs(a, b), means, x, y, key="agreement_conventions",
+                      suffix=" between the conventions")
+    except RankscopeError as err:
+        components.error(err)
+    st.caption(f"The first ordering is under the data page's conventions ({components.plain(now.describe())}), the "
+               "second under the same ones with this convention changed. The relevance level changes only the "
+               "binary measures (nDCG uses the grades as gains, as in trec_eval).")
 components.provenance(loaded, measures)

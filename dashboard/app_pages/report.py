@@ -9,6 +9,7 @@ from dashboard import components, data, exports, state
 from dashboard.report import render_report, report_files
 from metrics import RankscopeError
 from metrics.compare import to_csv, to_latex, to_markdown
+from metrics.significance import MAXT
 
 st.title("Report")
 loaded = state.get()
@@ -20,10 +21,15 @@ st.caption("The report and the exports use the measures, baseline and tests chos
            "overview page), the conventions of the data page and the review notes of the queries page.")
 
 measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
+tested_with = correction  # the randomisation test may also be corrected by max-T, on its own sign flips
+if test == "permutation" and st.toggle("Correct by max-T instead", key="report_maxt",
+                                       help="Westfall and Young's step-down max-T on the same sign flips as the "
+                                            "randomisation test: exact family-wise error control."):
+    tested_with = MAXT
 notes = state.notes()
 
 try:
-    made = data.report(loaded, measures, baseline, test, correction, alpha, notes)
+    made = data.report(loaded, measures, baseline, test, tested_with, alpha, notes)
 except RankscopeError as err:
     components.error(err)
     st.stop()

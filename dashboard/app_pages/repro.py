@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, state
-from dashboard import figures_statistics as charts
+from dashboard import components, data, figures, state
 from metrics import RankscopeError
 
 ROLES = {"ob": "Original baseline", "oa": "Original advanced", "rb": "Reproduced baseline",
@@ -49,10 +48,10 @@ except RankscopeError as err:
     st.stop()
 
 st.subheader("Order of the documents")
-components.show_figure(charts.order_chart(found.order), key="repro_order", name="reproduction-order")
+components.show_figure(figures.order_chart(found.order), key="repro_order", name="reproduction-order")
 components.table(found.order, key="repro_order_table", numbers=["ktu", "rbo"])
 st.subheader("Scores and effect")
-components.show_figure(charts.effect_chart(found.effects), key="repro_effect", name="reproduction-effect")
+components.show_figure(figures.effect_chart(found.effects), key="repro_effect", name="reproduction-effect")
 components.table(found.summary(), key="repro_summary",
                  numbers=["er", "delta_ri", "rmse_baseline", "rmse_advanced"],
                  p_value_baseline=st.column_config.NumberColumn("p_value_baseline", format="%.3g"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, figures_trust, leaderboard, state
+from dashboard import components, data, exports, figures, leaderboard, state
 from metrics import RankscopeError
 
 RISK_ALPHAS = [0.0, 0.5, 1.0, 2.0, 5.0]  # α: a loss weighs 1 + α (TREC Web track: 1 and 5)
@@ -32,7 +32,7 @@ mark = components.highlighted(shown, ranked)
 ties, judged_tab, risk_tab = st.tabs(["Tied scores", "Unjudged documents", "Risk"], key="trust_tab")
 with ties:
     summary = leaderboard.rows_of(data.tie_summary(loaded, measures), shown)
-    components.show_figure(figures_trust.tie_range_chart(summary, measures, colors, mark), key="trust_ties",
+    components.show_figure(figures.tie_range_chart(summary, measures, colors, mark), key="trust_ties",
                            name="tie-ranges")
     components.provenance(loaded, measures, "range")
     components.table(summary, key="trust_ties_table", numbers=["low", "reported", "high"])
@@ -61,7 +61,7 @@ with judged_tab:
                 f"{', '.join(data.RESIDUALS)} (at any cutoff) to see what the unjudged documents could add.")
     else:
         overlay = data.judged_residual(loaded, measure, judged, shown)
-        components.show_figure(figures_trust.judged_residual_chart(overlay, colors, measure, residual, judged, mark),
+        components.show_figure(figures.judged_residual_chart(overlay, colors, measure, residual, judged, mark),
                                key="trust_judged", name=f"judged-residual-{measure}")
         components.table(overlay, key="trust_judged_table", numbers=["value", "residual", "gap", "judged"])
         components.provenance(loaded, (measure, residual, judged))
@@ -86,13 +86,13 @@ with risk_tab:
     except RankscopeError as err:
         components.error(err)
         st.stop()
-    components.show_figure(figures_trust.risk_chart(risks, measure), key="trust_risk", name=f"risk-{measure}")
+    components.show_figure(figures.risk_chart(risks, measure), key="trust_risk", name=f"risk-{measure}")
     components.provenance(loaded, (measure,))
     components.table(risks, key="trust_risk_table", numbers=["urisk", "trisk", "zrisk", "georisk", "weighted_losses"],
                      p_value=st.column_config.NumberColumn("p_value", format="%.3g"))
     st.caption("TRisk beyond ±2 is flagged: riskier than the baseline (below −2) or safer (above 2). GeoRisk "
                "weighs the mean with the risk against every system at once.")
-    components.show_figure(figures_trust.risk_topics_chart(topics, system, baseline, measure), key="trust_topics",
+    components.show_figure(figures.risk_topics_chart(topics, system, baseline, measure), key="trust_topics",
                            name=f"risk-topics-{measure}")
     risk_card = data.provenance(loaded, (measure,))
     components.downloads({"CSV": (lambda: exports.csv_bytes(risks, risk_card), "rankscope-risk.csv")},

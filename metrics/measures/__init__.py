@@ -12,8 +12,11 @@ import pkgutil
 from metrics.measures.base import MEASURE_CLASSES, REGISTRY, Measure, Param, Trec, list_measures, register
 from metrics.measures.parse import parse_measure
 
-__all__ = ["MEASURE_CLASSES", "REGISTRY", "Measure", "Param", "Trec", "list_measures", "parse_measure", "register"]
+__all__ = ["MEASURE_CLASSES", "REGISTRY", "RESIDUAL_OF", "Measure", "Param", "Trec", "list_measures", "parse_measure",
+           "register"]
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _module not in ("base", "parse", "trec_names") and not _module.startswith("_"):
         importlib.import_module(f"{__name__}.{_module}")
+
+from metrics.measures.residual import RESIDUAL_OF  # noqa: E402  (after the loop: registration stays in file order)

@@ -11,12 +11,14 @@ is trec_eval 10's ``rbp_resid`` (:mod:`metrics.measures.rbp`), which reports tha
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import numpy as np
 
-from metrics.measures.ap import average_precision
+from metrics.measures.ap import AP, average_precision
 from metrics.measures.base import Measure, Param, register
-from metrics.measures.ndcg import GAIN_PARAM, dcg
+from metrics.measures.ndcg import GAIN_PARAM, dcg, nDCG
 from metrics.measures.precision import P
 from metrics.measures.rr import RR
 
@@ -142,3 +144,13 @@ class nDCGResidual(Measure):
         actual, ideal = dcg(unjudged_as_relevant(r, self.unjudged_grade, self.cutoff), self.gain, self.cutoff, "log2", 2.0,
                             "judged")
         return np.divide(actual, ideal, out=np.zeros_like(actual), where=ideal > 0)
+
+
+RESIDUAL_OF: Mapping[str, str] = MappingProxyType({P.name: PResidual.name, nDCG.name: nDCGResidual.name,
+                                                    AP.name: APResidual.name, RR.name: RRResidual.name})
+"""Each measure that has a residual here, by registered name: the residual's registered name.
+
+The residual is the measure with every unjudged retrieved document relevant, so the gap between the two is
+what judging them could add. RBP is not here: trec_eval 10's ``RBP_resid`` (:mod:`metrics.measures.rbp`)
+is that gap itself, not the measure's value with the unjudged documents relevant.
+"""

@@ -292,3 +292,25 @@ def test_grade_colours_are_distinct_and_grade_0_shows_on_white():
     assert len(set(colors)) == len(colors)
     assert luminance(figures.GRADE_COLORS[0]) < 0.9  # not white on a projector
     assert all(luminance(a) > luminance(b) for a, b in zip(figures.GRADE_COLORS[1:], figures.GRADE_COLORS[2:]))
+
+
+def test_the_package_re_exports_every_builder_of_its_modules_under_a_sorted_all():
+    import importlib
+    import inspect
+    import pkgutil
+    from pathlib import Path
+
+    assert figures.__all__ == sorted(figures.__all__) and len(set(figures.__all__)) == len(figures.__all__)
+    assert all(hasattr(figures, name) for name in figures.__all__)
+    modules = [info.name for info in pkgutil.iter_modules(figures.__path__)]
+    assert {"curves", "significance", "statistics", "summary", "teaching", "topics", "trust"} <= set(modules)
+    for name in modules:
+        module = importlib.import_module(f"dashboard.figures.{name}")
+        assert module.__all__ == sorted(module.__all__), name
+        assert all(hasattr(module, n) for n in module.__all__), name
+        builders = {n for n in module.__all__ if inspect.isfunction(getattr(module, n))}
+        if not name.startswith("_"):
+            assert builders <= set(figures.__all__), name
+            assert all(getattr(figures, n) is getattr(module, n) for n in builders), name
+    for path in Path(figures.__file__).parent.glob("*.py"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 400, path.name  # the house's module size

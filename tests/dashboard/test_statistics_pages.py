@@ -20,11 +20,10 @@ import pytest
 from scipy import stats
 
 import metrics
-from dashboard import figures_statistics as charts
-from dashboard import leaderboard
+from dashboard import figures, leaderboard
 from dashboard.exports.tables import groups_latex
 from metrics import Conventions
-from metrics.agreement import agreement_matrix, swapped_pairs, system_means
+from metrics.agreement import agreement_matrix, ordering_agreement, swapped_pairs, system_means
 from metrics.compare import summary_table
 from metrics.io import system_name
 from metrics.power import power_analysis
@@ -160,7 +159,7 @@ def test_agreement_heatmap_draws_the_matrix_of_kendall_tau(seed):
     means = frame.groupby(["system", "measure"])["value"].mean().unstack()
     for x, y in combinations(measures, 2):  # scipy's tau-b is the oracle of each cell
         assert matrix.loc[x, y] == pytest.approx(stats.kendalltau(means[x], means[y]).statistic, abs=1e-12)
-    fig = charts.agreement_heatmap(matrix, "τ", "τ")
+    fig = figures.agreement_heatmap(matrix, "τ", "τ")
     assert len(fig.data) == 1 and fig.data[0].type == "heatmap"
     np.testing.assert_allclose(np.asarray(fig.data[0].z, dtype=float), matrix.to_numpy())
     assert (fig.data[0].zmin, fig.data[0].zmax) == (-1, 1)
@@ -180,7 +179,7 @@ def test_ordering_scatter_splits_the_systems_of_swapped_pairs(seed):
     assert len(swaps) == len(discordant) > 0
     moved = {s for pair in discordant for s in pair}
     means = pd.DataFrame({"system": names, "x": x.to_numpy(), "y": y.to_numpy()})
-    fig = charts.ordering_scatter(means, "AP", "P@10", {*swaps["system_a"], *swaps["system_b"]})
+    fig = figures.ordering_scatter(means, "AP", "P@10", {*swaps["system_a"], *swaps["system_b"]})
     assert [t.name for t in fig.data] == ["in a swapped pair", "same order"]
     assert len(fig.data[0].x) == len(moved) and len(fig.data[1].x) == 9 - len(moved)
     assert set(fig.data[0].text) == moved and set(fig.data[0].text) | set(fig.data[1].text) == set(names)
@@ -190,19 +189,19 @@ def test_ordering_scatter_splits_the_systems_of_swapped_pairs(seed):
 def test_order_chart_one_trace_per_run_and_panel():
     order = pd.DataFrame({"run": ["baseline"] * 5 + ["advanced"] * 5, "query": [f"<q{i}>" for i in range(5)] * 2,
                           "ktu": np.linspace(-0.5, 1, 10), "rbo": np.linspace(0, 1, 10)})
-    fig = charts.order_chart(order)
+    fig = figures.order_chart(order)
     assert [(t.name, t.yaxis) for t in fig.data] == [("baseline", "y"), ("advanced", "y"), ("baseline", "y2"),
                                                      ("advanced", "y2")]
     assert [t.showlegend for t in fig.data] == [True, True, False, False]
     np.testing.assert_allclose(fig.data[1].y, order["ktu"].to_numpy()[5:])
     np.testing.assert_allclose(fig.data[2].y, order["rbo"].to_numpy()[:5])
     assert list(fig.data[0].x) == [f"&lt;q{i}&gt;" for i in range(5)]
-    assert len(charts.order_chart(order[order["run"] == "baseline"]).data) == 2
+    assert len(figures.order_chart(order[order["run"] == "baseline"]).data) == 2
 
 
 def test_effect_chart_one_bar_per_measure_without_infinite_values():
     effects = pd.DataFrame({"measure": ["AP", "P@10", "RR"], "er": [0.8, np.inf, 1.2], "delta_ri": [0.1, -0.2, 0.0]})
-    fig = charts.effect_chart(effects)
+    fig = figures.effect_chart(effects)
     assert [t.type for t in fig.data] == ["bar", "bar"] and [len(t.x) for t in fig.data] == [3, 3]
     er = np.asarray(fig.data[0].y, dtype=float)
     assert er[0] == 0.8 and np.isnan(er[1]) and er[2] == 1.2
@@ -362,12 +361,12 @@ def test_agreement_page_shows_tau_and_tau_ap_and_the_swapped_pairs():
     assert pairs, "the demo's measures disagree on some pair"
     at = open_page("agreement")
     assert problems(at) == []
-    figures = charts_of(at)
-    assert len(figures) == 3
-    for figure, statistic in zip(figures[:2], ("tau", "tau_ap")):
+    drawn = charts_of(at)
+    assert len(drawn) == 4  # the two matrices, then the scatters of two measures and of two conventions
+    for figure, statistic in zip(drawn[:2], ("tau", "tau_ap")):
         np.testing.assert_allclose(array(figure["data"][0]["z"]),
                                    agreement_matrix(frame, list(DEFAULT), statistic=statistic).to_numpy(), atol=1e-12)
-    tau = array(figures[0]["data"][0]["z"])
+    tau = array(drawn[0]["data"][0]["z"])
     assert tau[0, 1] == pytest.approx(stats.kendalltau(means[DEFAULT[0]], means[DEFAULT[1]]).statistic, abs=1e-12)
     at.selectbox(key="agreement_x").select(x)
     at.selectbox(key="agreement_y").select(y).run()
@@ -377,6 +376,39 @@ def test_agreement_page_shows_tau_and_tau_ap_and_the_swapped_pairs():
     shown = shown_metrics(at)
     assert shown["Pairs swapped"] == f"{len(pairs)} of 15"
     assert shown["Kendall's τ"] == f"{stats.kendalltau(means[x], means[y]).statistic:.4f}"
+
+
+@pytest.mark.parametrize("measure, field, value, words", [
+    ("P@10", "relevance_level", 2, ("grade ≥ 1", "grade ≥ 2")), ("AP", "judged_only", True, ("without -J", "-J")),
+    ("RR", "complete", True, ("without -c", "-c"))])
+def test_agreement_page_compares_one_measures_orderings_under_two_conventions(measure, field, value, words):
+    qrels, paths = demo_runs()
+    runs = {name: metrics.read_run(path) for name, path in paths.items()}
+    first = system_means(metrics.evaluate(qrels, runs, [measure]))[measure]
+    second = system_means(metrics.evaluate(qrels, runs, [measure], conventions=Conventions(**{field: value})))[measure]
+    want = ordering_agreement(first, second)
+    x, y = (f"{measure}, {w}" for w in words)
+    at = open_page("agreement")
+    at.selectbox(key="agreement_measure").select(measure)
+    at.selectbox(key="agreement_change").select(field).run()
+    if field == "relevance_level":
+        at.number_input(key="agreement_level").set_value(value).run()
+    assert problems(at) == []
+    shown = shown_metrics(at)
+    tau = stats.kendalltau(first, second.reindex(first.index)).statistic  # scipy: the independent oracle
+    assert shown["Kendall's τ between the conventions"] == f"{tau:.4f}" == f"{want['tau'].iloc[0]:.4f}"
+    assert shown[f"τ_AP, {x} the reference"] == f"{want['tau_ap_xy'].iloc[0]:.4f}"
+    assert shown[f"τ_AP, {y} the reference"] == f"{want['tau_ap_yx'].iloc[0]:.4f}"
+    assert shown["Pairs swapped between the conventions"] == f"{int(want['swaps'].iloc[0])} of 15"
+    scatter = charts_of(at)[3]
+    assert scatter["layout"]["xaxis"]["title"]["text"] == x and scatter["layout"]["yaxis"]["title"]["text"] == y
+    drawn = {s: (px, py) for trace in scatter["data"]
+             for s, px, py in zip(trace["text"], array(trace["x"]), array(trace["y"]))}
+    assert sorted(drawn) == sorted(first.index)
+    for system, (px, py) in drawn.items():
+        assert px == pytest.approx(first[system], abs=1e-12) and py == pytest.approx(second[system], abs=1e-12)
+    if field == "relevance_level":
+        assert (first != second).any()  # the demo's grades make the two orderings differ: the test can fail
 
 
 # ---- the reproducibility page -----------------------------------------------------------------------------

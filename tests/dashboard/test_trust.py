@@ -18,7 +18,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import metrics  # noqa: E402
-from dashboard import figures, figures_trust, leaderboard  # noqa: E402
+from dashboard import figures, leaderboard  # noqa: E402
 from metrics.cautions import comparison_cautions  # noqa: E402
 from metrics.provenance import build_provenance, provenance_of  # noqa: E402
 from metrics.risk import risk_table  # noqa: E402
@@ -118,7 +118,7 @@ def _summary() -> pd.DataFrame:
 def test_tie_range_chart_draws_one_trace_per_system_and_measure_with_its_bounds():
     summary = _summary()
     measures = [*MEASURES, "Precision_resid@2"]
-    fig = figures_trust.tie_range_chart(summary, measures, figures.system_colors(list(RUNS)))
+    fig = figures.tie_range_chart(summary, measures, figures.system_colors(list(RUNS)))
     assert len(fig.data) == len(RUNS) * len(measures) == 9
     assert [a.text for a in fig.layout.annotations] == measures
     by_measure = summary.iloc[np.argsort(summary["measure"].map(measures.index).to_numpy(), kind="stable")]
@@ -137,7 +137,7 @@ def test_judged_residual_chart_draws_two_traces_per_system():
     frame = pd.DataFrame({"system": ["a", "a", "b<i>", "b<i>"], "query": ["1", "2", "1", "2"],
                           "value": [0.5, 0.0, 0.25, 1.0], "residual": [1.0, 0.5, 0.25, 1.0],
                           "gap": [0.5, 0.5, 0.0, 0.0], "judged": [0.5, 0.5, 1.0, 1.0]})
-    fig = figures_trust.judged_residual_chart(frame, {"a": "#000", "b<i>": "#111"}, "P@2", "Precision_resid@2",
+    fig = figures.judged_residual_chart(frame, {"a": "#000", "b<i>": "#111"}, "P@2", "Precision_resid@2",
                                               "Judged@2")
     assert len(fig.data) == 4
     assert [t.type for t in fig.data] == ["scatter", "bar", "scatter", "bar"]
@@ -152,21 +152,21 @@ def _risk_rows() -> pd.DataFrame:
 
 def test_risk_chart_has_one_bar_trace_per_panel_and_colours_the_flags():
     rows = _risk_rows()
-    fig = figures_trust.risk_chart(rows, "P@2")
-    assert len(fig.data) == len(figures_trust.RISK_PANELS) == 3
-    for trace, (column, _) in zip(fig.data, figures_trust.RISK_PANELS):
+    fig = figures.risk_chart(rows, "P@2")
+    assert len(fig.data) == len(figures.RISK_PANELS) == 3
+    for trace, (column, _) in zip(fig.data, figures.RISK_PANELS):
         np.testing.assert_allclose(np.asarray(trace.x, dtype=float), rows[column].to_numpy(dtype=float))
     flagged = rows.assign(flag=["riskier", "safer"])
-    colors = figures_trust.risk_chart(flagged, "P@2").data[1].marker.color
+    colors = figures.risk_chart(flagged, "P@2").data[1].marker.color
     assert list(colors) == [figures.WORSE, figures.BETTER]
 
 
 def test_risk_topics_chart_always_has_wins_ties_and_losses():
     frame = pd.DataFrame({"query": ["1", "2", "3"], "delta": [0.5, 0.0, -0.25], "adjusted": [0.5, 0.0, -0.5]})
-    fig = figures_trust.risk_topics_chart(frame, "a", "b", "P@2")
+    fig = figures.risk_topics_chart(frame, "a", "b", "P@2")
     assert [t.name for t in fig.data] == ["win", "tie", "loss, weighted"]
     assert [list(t.y) for t in fig.data] == [[0.5], [0.0], [-0.5]]
-    empty = figures_trust.risk_topics_chart(frame.iloc[:1], "a", "b", "P@2")
+    empty = figures.risk_topics_chart(frame.iloc[:1], "a", "b", "P@2")
     assert len(empty.data) == 3 and [len(t.x) for t in empty.data] == [1, 0, 0]
 
 

@@ -120,6 +120,26 @@ def test_options_take_the_significance_aliases():
     assert compute_report(qrels, runs, ["AP"], test="tukey").settings["correction"] == "none"
 
 
+@pytest.mark.parametrize("correction, family", [("maxt", "per_measure"), ("Westfall-Young", "all"),
+                                                ("by", "measure"), ("holm", "all")])
+def test_every_correction_and_family_of_compare_systems_gives_its_adjusted_p_values(correction, family):
+    qrels, runs = collection({**SAME, "d": range(1, 13)}, seed=11)
+    data = compute_report(qrels, runs, MEASURES, test="permutation", correction=correction, family=family, seed=4,
+                          n_resamples=400)
+    tested = metrics.evaluate(qrels, runs, MEASURES)
+    tested = tested[tested["measure"].isin(data.tested)]
+    for baseline, comparison in (("a", data.baseline_comparison), (None, data.pairwise_comparison)):
+        direct = compare_systems(tested, measures=data.tested, test="permutation", baseline=baseline, seed=4,
+                                 n_resamples=400, correction=correction, family=family)
+        assert comparison.correction == direct.correction and comparison.family == direct.family
+        np.testing.assert_array_equal(comparison.frame["p_adjusted"], direct.frame["p_adjusted"])
+        pd.testing.assert_frame_equal(comparison.frame, direct.frame)
+        raw, adjusted = direct.frame["p_value"].to_numpy(), direct.frame["p_adjusted"].to_numpy()
+        assert np.all(adjusted >= raw - 1e-12) and np.any(adjusted > raw)  # a correction, not the raw p-values
+    assert data.settings["correction"] == direct.correction and data.settings["family"] == direct.family
+    assert dict(data.manifest.tests)["correction"] == direct.correction
+
+
 def test_a_list_of_paths_names_the_systems_after_their_files(tmp_path):
     qrels, runs = collection(SAME)
     (tmp_path / "q.txt").write_bytes(qrels)
@@ -148,7 +168,8 @@ def test_the_report_is_a_value():
 @pytest.mark.parametrize("kwargs, message", [
     ({"alpha": 1.5}, "alpha"), ({"alpha": True}, "alpha"), ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
     ({"n_resamples": 0}, "n_resamples"), ({"gain_depth": 0}, "gain_depth"), ({"test": "z"}, "test"),
-    ({"correction": "sidak"}, "correction"), ({"baseline": "nobody"}, "baseline"),
+    ({"correction": "sidak"}, "correction"), ({"correction": "maxt"}, "use test 'permutation', not 't'"),
+    ({"family": "each"}, "unknown family"), ({"baseline": "nobody"}, "baseline"),
     ({"notes": {"1": {"stars": 5}}}, "unknown key"), ({"notes": ["1"]}, "notes must be a mapping"),
 ])
 def test_bad_options_are_validation_errors(kwargs, message):

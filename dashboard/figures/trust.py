@@ -1,8 +1,8 @@
 """Pure figure builders of the Trust page: tie ranges, judged share beside the residual gap, and risk.
 
-As in :mod:`dashboard.figures` (whose helpers, palette and escaping these share): tidy frames in (computed by
-``metrics``), ``plotly.graph_objects.Figure`` out, no Streamlit and no state; user text (system names, topic
-ids) is escaped before it reaches a chart.
+As every builder of :mod:`dashboard.figures` (sharing its helpers, palette and escaping): tidy frames in
+(computed by ``metrics``), ``plotly.graph_objects.Figure`` out, no Streamlit and no state; user text (system
+names, topic ids) is escaped before it reaches a chart.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures import BELOW, BETTER, LAYOUT, SAME, UNIT, WORSE, highlight, safe, short
+from dashboard.figures._highlight import highlight
+from dashboard.figures._style import BELOW, BETTER, LAYOUT, SAME, UNIT, WORSE, safe, short
 
 __all__ = ["RISK_PANELS", "judged_residual_chart", "risk_chart", "risk_topics_chart", "tie_range_chart"]
 

@@ -1,8 +1,8 @@
 """Pure figure builders of the statistics pages: agreement between system orderings, and reproducibility.
 
-As in :mod:`dashboard.figures` (whose palette, layout and escaping these share): tidy frames in (computed by
-``metrics``), ``plotly.graph_objects.Figure`` out, no Streamlit and no state; user text (system names, measure
-names, topic ids) is escaped before it reaches a chart.
+As every builder of :mod:`dashboard.figures` (sharing its palette, layout and escaping): tidy frames in
+(computed by ``metrics``), ``plotly.graph_objects.Figure`` out, no Streamlit and no state; user text (system
+names, measure names, topic ids) is escaped before it reaches a chart.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures import BELOW, LAYOUT, OKABE_ITO, SAME, WORSE, safe
+from dashboard.figures._style import BELOW, LAYOUT, OKABE_ITO, SAME, WORSE, safe
 
 __all__ = ["REPRO_PANELS", "REPRO_RUNS", "agreement_heatmap", "effect_chart", "order_chart", "ordering_scatter"]
 

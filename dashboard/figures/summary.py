@@ -1,0 +1,76 @@
+"""The overview's and the data page's charts: means with intervals, distributions over topics, grades."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dashboard.figures._highlight import highlight
+from dashboard.figures._style import MANY, OKABE_ITO, UNIT, base_figure, safe
+
+__all__ = ["distribution_chart", "grades_chart", "summary_chart"]
+
+
+def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str],
+                  markers: Mapping[str, str] | None = None, baseline: str | None = None,
+                  highlighted: Sequence[str] | None = None) -> go.Figure:
+    """Each system's mean of one measure with its 95% confidence interval (a dot chart).
+
+    ``markers``: ``{system: "†" | "‡" | letters}`` put after the system's name (significance against the
+    baseline); ``baseline``: a dotted vertical line at that system's mean; ``highlighted``: see
+    :func:`highlight`.
+    """
+    rows = summary[summary["measure"] == measure]
+    fig = base_figure(f"{safe(measure)}: mean over topics with 95% confidence interval",
+                      f"{safe(measure)}, mean over topics {UNIT}", "", showlegend=False,
+                      height=140 + (52 if len(rows) <= 30 else 24) * max(len(rows), 1))  # many rows: tighter
+    for row in rows.itertuples(index=False):
+        err = None
+        if np.isfinite(row.ci_low):
+            err = dict(type="data", symmetric=False, array=[row.ci_high - row.value],
+                       arrayminus=[row.value - row.ci_low], thickness=2.5, width=8)
+        mark = (markers or {}).get(row.system, "")
+        label = safe(row.system) + (f" {mark}" if mark else "") + (" (baseline)" if row.system == baseline else "")
+        fig.add_trace(go.Scatter(
+            x=[row.value], y=[label], mode="markers", name=safe(row.system), error_x=err,
+            legendgroup=safe(row.system),
+            marker=dict(size=16, color=colors.get(row.system, "#444")),
+            hovertemplate=(f"{safe(row.system)}<br>{safe(measure)} = %{{x:.4f}}<br>95% CI "
+                           f"[{row.ci_low:.4f}, {row.ci_high:.4f}]<br>{row.n_queries} topics<extra></extra>")))
+        if row.system == baseline:
+            fig.add_vline(x=row.value, line_dash="dot", line_color="#666")
+    fig.update_yaxes(autorange="reversed", title=None)
+    if highlighted is not None:  # the grey ones drawn first: keep the rows in the order given
+        fig.update_yaxes(categoryorder="array", categoryarray=[t.y[0] for t in fig.data])
+    return highlight(fig, highlighted)
+
+
+def grades_chart(grades: pd.DataFrame) -> go.Figure:
+    """Judged documents per relevance grade (columns grade, documents, topics)."""
+    fig = base_figure("Judged documents per grade", "relevance grade", "judged documents", height=320)
+    fig.add_trace(go.Bar(x=grades["grade"].astype(str), y=grades["documents"], marker_color=OKABE_ITO[0],
+                         customdata=grades["topics"], name="judged documents",
+                         hovertemplate="grade %{x}: %{y:,} documents in %{customdata} topics<extra></extra>"))
+    fig.update_xaxes(type="category")
+    return fig
+
+
+def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[str, str],
+                       highlighted: Sequence[str] | None = None) -> go.Figure:
+    """The distribution of one measure over topics for each system (a box with every topic shown);
+    ``highlighted``: see :func:`highlight` (the boxes keep the systems' order)."""
+    rows = per_query[per_query["measure"] == measure]
+    fig = base_figure(f"{safe(measure)} over topics, per system", "", f"{safe(measure)} per topic", showlegend=False)
+    for system, sub in rows.groupby("system", sort=False):
+        fig.add_trace(go.Box(y=sub["value"], name=safe(system), legendgroup=safe(system),
+                             boxpoints="all" if len(sub) <= MANY else False,
+                             jitter=0.4, pointpos=0,
+                             marker=dict(color=colors.get(system), size=5), line=dict(color=colors.get(system)),
+                             text=[safe(q) for q in sub["query"]], boxmean=True,
+                             hovertemplate="topic %{text}<br>%{y:.4f}<extra>" + safe(system) + "</extra>"))
+    if highlighted is not None:
+        fig.update_xaxes(categoryorder="array", categoryarray=[t.name for t in fig.data])
+    return highlight(fig, highlighted)
