@@ -7,8 +7,10 @@
 Every measurement is a fresh process that reads the qrels and run files and computes the same measures
 (map, ndcg_cut_10, ndcg, P_10, recall_100, recall_1000, recip_rank, Rprec, iprec_at_recall at 11 levels;
 ranx has no interpolated precision, so it computes the first eight only). A small wrapper process starts
-it, times it from start to exit and reads its peak resident memory with
-``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss``, so each number belongs to one tool run alone.
+it, times it from start to exit and reads its peak resident memory and its CPU time (user + system, all its
+threads) with ``resource.getrusage(RUSAGE_CHILDREN)``, so each number belongs to one tool run alone. On a
+busy machine the wall times stretch with the load; the least CPU time of a row's runs ("min cpu s", and
+"x cli cpu", its ratio to rankscope-cli's) is the comparison that load changes least.
 
 Before a workload's times are printed, rankscope's values (the API and the command line's JSON output, full
 precision) are checked against pytrec_eval's on map, ndcg_cut_10, P_10, recall_1000 and recip_rank to
@@ -190,8 +192,9 @@ WRAPPER = textwrap.dedent("""\
     p = subprocess.run(spec["argv"], env=spec["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=spec["timeout"])
     wall = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    json.dump({"wall": wall, "maxrss_kib": rss, "rc": p.returncode,
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rss = usage.ru_maxrss
+    json.dump({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "maxrss_kib": rss, "rc": p.returncode,
                "stdout": p.stdout.decode(errors="replace")[-200000:],
                "stderr": p.stderr.decode(errors="replace")[-4000:]}, sys.stdout)
     """)
@@ -257,7 +260,7 @@ def measure(tool: Tool, env: Env, qrels: Path, run: Path) -> dict:
     if p.returncode != 0:
         return {"ok": False, "error": p.stderr.decode(errors="replace").strip().splitlines()[-1:]}
     out = json.loads(p.stdout)
-    result = {"ok": out["rc"] == 0, "wall": out["wall"], "rss_mb": out["maxrss_kib"] / 1024.0}
+    result = {"ok": out["rc"] == 0, "wall": out["wall"], "cpu": out["cpu"], "rss_mb": out["maxrss_kib"] / 1024.0}
     if out["rc"] != 0:
         result["error"] = (out["stderr"].strip().splitlines() or [f"exit status {out['rc']}"])[-1]
         return result
@@ -398,22 +401,26 @@ def fmt_seconds(s: float) -> str:
 def table(workload: str, stats: dict, rows: dict[str, list[dict]], reference: dict[str, float]) -> str:
     head = (f"workload {workload}: {stats.get('topics', '?'):,} topics, {stats.get('run_lines', 0):,} run lines "
             f"({stats.get('run_bytes', 0) / 2 ** 20:.0f} MiB), {stats.get('qrels_lines', 0):,} qrels lines")
-    cols = ["tool", "median s", "min s", "max s", "runs", "peak RSS MB", "x cli", "max |diff| vs pytrec_eval", "note"]
-    base = None
+    cols = ["tool", "median s", "min s", "max s", "min cpu s", "runs", "peak RSS MB", "x cli", "x cli cpu",
+            "max |diff| vs pytrec_eval", "note"]
+    base = base_cpu = None
     if rows.get("rankscope-cli") and all(r.get("ok") for r in rows["rankscope-cli"]):
         base = statistics.median(r["seconds"] for r in rows["rankscope-cli"])
+        base_cpu = min(r["cpu"] for r in rows["rankscope-cli"])
     lines = []
     for name, results in rows.items():
         tool = TOOLS[name]
         good = [r for r in results if r.get("ok")]
         if len(good) < len(results) or not good:
             err = next((r.get("error") for r in results if not r.get("ok")), "no runs")
-            lines.append([name, "FAILED", "", "", str(len(results)), "", "", "", str(err)[:80]])
+            lines.append([name, "FAILED", "", "", "", str(len(results)), "", "", "", "", str(err)[:80]])
             continue
         secs = [r["seconds"] for r in good]
         med = statistics.median(secs)
         rss = max(r["rss_mb"] for r in good)
         ratio = f"{med / base:.2f}" if base else "-"
+        cpu = min(r["cpu"] for r in good)  # the least CPU time: what the tool needs, whatever else runs
+        ratio_cpu = f"{cpu / base_cpu:.2f}" if base_cpu else "-"
         decimals = 4 if tool.output == "trec" else None
         d, n = deviation(good[0]["values"], reference, decimals)
         dev = "-" if n == 0 else (f"{d:.1e}" if d else "0") + (f" ({n} measures" + (", 4 dp)" if decimals else ")"))
@@ -421,10 +428,10 @@ def table(workload: str, stats: dict, rows: dict[str, list[dict]], reference: di
         if "part" in good[0]:
             part = statistics.median(r["part"] for r in good)
             note = (note + "; " if note else "") + f"reading + evaluation alone {fmt_seconds(part)} s"
-        lines.append([name, fmt_seconds(med), fmt_seconds(min(secs)), fmt_seconds(max(secs)), str(len(good)),
-                      f"{rss:,.0f}", ratio, dev, note])
+        lines.append([name, fmt_seconds(med), fmt_seconds(min(secs)), fmt_seconds(max(secs)), fmt_seconds(cpu),
+                      str(len(good)), f"{rss:,.0f}", ratio, ratio_cpu, dev, note])
     widths = [max(len(c), *(len(l[i]) for l in lines)) for i, c in enumerate(cols)]
-    right = {1, 2, 3, 4, 5, 6}
+    right = {1, 2, 3, 4, 5, 6, 7, 8}
 
     def row(cells):
         return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
@@ -490,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 r = measure(TOOLS[t], env, qrels, run)
                 rows[t].append(r)
-                shown = f"{r['seconds']:.2f} s, {r['rss_mb']:.0f} MB" if r.get("ok") else f"FAILED: {r.get('error')}"
+                shown = (f"{r['seconds']:.2f} s, {r['cpu']:.2f} s cpu, {r['rss_mb']:.0f} MB" if r.get("ok")
+                         else f"FAILED: {r.get('error')}")
                 print(f"[{workload}] {t} run {rep + 1}/{counts[t]}: {shown}", file=sys.stderr, flush=True)
         print()
         print(agree)

@@ -11,6 +11,10 @@ duplicate among millions of lines) costs little:
    hash equals another row's of the same query are *suspects*: a superset of the duplicates, usually
    empty or a handful.
 2. The suspects' (query, docid) strings are compared exactly.
+
+The same hashes of ids, read from the column's buffers, serve the ranking: :func:`codes_in` finds each
+retrieved document among the judged ones, and :func:`take_rows` takes rows of a chunked column without
+joining its chunks.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from metrics.arrays import to_arrow, to_numpy
 from metrics.errors import ParseError
 from metrics.parsing import POOL
 
-__all__ = ["dedupe", "string_hash", "suspects"]
+__all__ = ["codes_in", "dedupe", "string_hash", "suspects", "tail_hash", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -70,7 +74,7 @@ def suspects(table: pa.Table) -> np.ndarray:
         return _NONE
     column = table.column("query")
     starts = np.concatenate(([0], np.flatnonzero(to_numpy(pc.not_equal(column[1:], column[:-1]))) + 1))
-    block = to_numpy(pc.dictionary_encode(column.take(to_arrow(starts)).combine_chunks()).indices)  # per block
+    block = to_numpy(pc.dictionary_encode(take_rows(column, starts)).indices)  # per block
     h = _hash32(table.column("docid"))
     if int(block.max()) + 1 == len(block):  # each query's lines are together: no reordering needed
         order = None
@@ -188,6 +192,104 @@ def _chunk_hash(array: pa.Array) -> np.ndarray:
         h *= _PRIME
         h ^= h >> np.uint64(29)
     return h
+
+
+def take_rows(column: pa.ChunkedArray | pa.Array, rows: np.ndarray) -> pa.Array:
+    """``column[rows]`` as one array, taken chunk by chunk.
+
+    pyarrow's ``take`` on a chunked array joins all its chunks first, a copy of the whole column (the
+    reader's tables have one chunk per 4 MiB of the file) for every call, however few rows are taken.
+
+    Examples
+    --------
+    >>> take_rows(pa.chunked_array([["a", "b"], ["c"]]), np.array([2, 0, 2])).to_pylist()
+    ['c', 'a', 'c']
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if isinstance(column, pa.Array):
+        return column.take(to_arrow(rows))
+    if column.num_chunks == 1:
+        return column.chunk(0).take(to_arrow(rows))
+    bounds = np.cumsum([0] + [len(chunk) for chunk in column.chunks])
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    cut = np.searchsorted(ordered, bounds)
+    parts = [column.chunk(i).take(to_arrow(ordered[cut[i]:cut[i + 1]] - bounds[i]))
+             for i in range(column.num_chunks) if cut[i + 1] > cut[i]]
+    taken = pa.concat_arrays(parts) if parts else pa.array([], type=column.type)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return taken.take(to_arrow(inverse))
+
+
+def tail_hash(array: pa.Array) -> np.ndarray:
+    """A 64-bit hash of each string's length and last 8 bytes (all of it when shorter), read straight from
+    the data buffer like :func:`string_hash` but with one window: a quick filter, equal strings hash equal.
+
+    Examples
+    --------
+    >>> h = tail_hash(pa.array(["clueweb09-en0003-47-21107", "7", "clueweb09-en0003-47-21107", ""]))
+    >>> bool(h[0] == h[2]), len(set(h.tolist()))
+    (True, 3)
+    """
+    n = len(array)
+    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
+    start = offsets[:-1].astype(np.int64)
+    length = np.diff(offsets).astype(np.int64)
+    buffer = array.buffers()[2]
+    raw = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
+    if len(raw) < 8:
+        raw = np.concatenate([raw, np.zeros(8, np.uint8)])
+    last = len(raw) - 8
+    words = np.ndarray(shape=(last + 1,), dtype="<u8", buffer=raw, strides=(1,))
+    at = np.maximum(start + length - 8, start)  # the last 8 bytes; a shorter string's own bytes and more
+    tail = np.flatnonzero(at > last)  # short strings too near the buffer's end for a whole word
+    at[tail] = last
+    word = words[at]
+    if len(tail):  # read the last whole word instead, and shift their bytes down
+        word[tail] >>= (start[tail] - last).astype(np.uint64) * np.uint64(8)
+    size = length.astype(np.uint64)
+    word &= np.where(size < 8, (np.uint64(1) << (np.minimum(size, 7) * np.uint64(8))) - np.uint64(1),
+                     np.uint64(0xFFFFFFFFFFFFFFFF))  # a short string's own bytes only
+    word ^= size * _GOLDEN
+    word *= _PRIME
+    word ^= word >> np.uint64(29)
+    return word
+
+
+_FILTER_BITS = 20  # a 1 MiB table (it stays in cache): with 2**13 judged ids, about 0.8% of the others pass
+
+
+def codes_in(docid: pa.ChunkedArray | pa.Array, judged: pa.Array) -> np.ndarray:
+    """Each row's index among the judged document ids (-1 where not judged), int32, in row order: what
+    ``pyarrow.compute.index_in`` gives, in about half its time on a long run.
+
+    Most retrieved documents are not judged. A hash of each id's last bytes (:func:`tail_hash`) is looked
+    up in a table of bits set by the judged ids' hashes; only the rows whose bit is set, a superset of the
+    judged ones, are looked up exactly.
+
+    Examples
+    --------
+    >>> codes_in(pa.chunked_array([["d3", "x"], ["d1"]]), pa.array(["d1", "d2", "d3"])).tolist()
+    [2, -1, 0]
+    """
+    chunks = docid.chunks if isinstance(docid, pa.ChunkedArray) else [docid]
+    plain = all(pa.types.is_string(t) or pa.types.is_large_string(t) for t in (docid.type, judged.type))
+    if not plain or len(judged) > (1 << 15) or len(docid) < (1 << 16):  # look each row up
+        return to_numpy(pc.index_in(docid, value_set=judged, memory_pool=POOL), null=-1).astype(np.int32)
+    shift = np.uint64(64 - _FILTER_BITS)
+    bits = np.zeros(1 << _FILTER_BITS, dtype=bool)
+    bits[tail_hash(judged) >> shift] = True
+    maybe, start = [], 0
+    for chunk in chunks:
+        maybe.append(np.flatnonzero(bits[tail_hash(chunk) >> shift]) + start)
+        start += len(chunk)
+    maybe = np.concatenate(maybe)
+    out = np.full(len(docid), -1, dtype=np.int32)
+    if len(maybe):  # one exact look-up (pyarrow builds the judged ids' hash table once per call)
+        out[maybe] = to_numpy(pc.index_in(take_rows(docid, maybe), value_set=judged, memory_pool=POOL), null=-1)
+    return out
 
 
 def _line_of(row: int, lines: np.ndarray | None) -> int:

@@ -25,6 +25,7 @@ large irregular ones, a line reader for the rest and for error messages) is in :
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import sys
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # pandas is imported only when a DataFrame is given or asked 
 Source = Union[str, os.PathLike, bytes, bytearray, "pd.DataFrame"]
 Duplicates = Literal["error", "first", "last", "max"]
 
+MAP_MIN_BYTES = 1 << 24  # plain files this large are read through a memory map (see _mapped)
 GZIP_LIMIT = 1 << 32  # bytes a gzip input may expand to (4 GiB): a 7-million-line run is about 0.3 GB
 _DUPLICATE_POLICIES = ("error", "first", "last", "max")
 SYSTEM_SUFFIXES = (".gz", ".txt", ".run", ".res", ".tsv", ".trec")
@@ -169,7 +171,7 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
                                 name or "<DataFrame>")
         return Qrels(name=name or "<DataFrame>", table=dedupe(table, name or "<DataFrame>", None, duplicates,
                                                                "relevance"))
-    data, label = _load(source, name)
+    data, label = _load(source, name, mapped=True)
     _check_text(data, label, QRELS_LAYOUT)
     table, lines, _ = parse(data, label, kind="qrels")
     return Qrels(name=label, table=dedupe(table, label, lines, duplicates, "relevance"))
@@ -212,7 +214,7 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
                                         "rank": pa.float64()}, label)
         _check_finite(table, label, None)
         return Run(name=label, table=dedupe(table, label, None, duplicates, "score"), tag=label)
-    data, label = _load(source, name)
+    data, label = _load(source, name, mapped=True)
     _check_text(data, label, RUN_LAYOUT)
     table, lines, tag = parse(data, label, kind="run")
     del data  # the bytes can go before the duplicate check allocates
@@ -224,8 +226,12 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
 # loading bytes
 
 
-def _load(source: Source, name: str | None) -> tuple[bytes, str]:
-    """Return the (decompressed, BOM-stripped) bytes and the label used in messages."""
+def _load(source: Source, name: str | None, *, mapped: bool = False) -> tuple[bytes, str]:
+    """Return the (decompressed, BOM-stripped) bytes and the label used in messages.
+
+    ``mapped``: a plain file of ``MAP_MIN_BYTES`` or more comes back as a read-only memory map of the file
+    (an :class:`mmap.mmap`, which the readers take like bytes) instead of a copy of it.
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data, label = bytes(source), name or "<bytes>"
     elif isinstance(source, str) and ("\n" in source or "\r" in source):
@@ -234,7 +240,7 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
         path = Path(source)
         label = name or path.name
         try:
-            data = path.read_bytes()
+            data = (_mapped(path) if mapped else None) or path.read_bytes()
         except OSError as err:
             raise ParseError(label, None, f"cannot read file: {err.strerror or err}") from None
     else:
@@ -244,6 +250,22 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data, label
+
+
+def _mapped(path: Path) -> mmap.mmap | None:
+    """The file mapped read-only, or None (smaller than ``MAP_MIN_BYTES``, gzip, or not mappable).
+
+    Mapping the pages the system already caches saves copying the file and faulting in fresh memory for
+    the copy: on a 231 MiB run, 0.15 s of kernel time. The map lives as long as the bytes would (the
+    readers drop it once parsed); the file must not be truncated meanwhile, as for any mapped file.
+    """
+    with open(path, "rb") as handle:
+        try:
+            if os.fstat(handle.fileno()).st_size < MAP_MIN_BYTES or handle.read(2) == b"\x1f\x8b":
+                return None
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):  # a pipe, a special file, a system without mmap: read it instead
+            return None
 
 
 def _gunzip(data: bytes, label: str) -> bytes:

@@ -16,7 +16,6 @@ with LF, CRLF or CR; a line whose first field starts with ``#`` is a comment.
 
 from __future__ import annotations
 
-import io
 import re
 
 import numpy as np
@@ -86,10 +85,12 @@ def _starts_a_line(data: bytes, byte: bytes) -> bool:
     return bool(np.any((where == 0) | (before == 10) | (before == 13)))
 
 
-def _maybe_empty_fields(data: bytes, chunk: int = 1 << 24) -> bool:
+def _maybe_empty_fields(data: bytes, chunk: int = 1 << 20) -> bool:
     """True when two separators, or a separator and a line end, may meet (pyarrow would read an empty field
     where the line reader sees none): any two adjacent bytes <= 0x20 other than CR LF, or a separator at
-    either end. False positives only cost a slower path; there are no false negatives."""
+    either end. False positives only cost a slower path; there are no false negatives. The file is looked
+    at 1 MiB at a time: the masks of a chunk stay in cache and reuse the same memory (16 MiB chunks took
+    twice the time, half of it faulting fresh pages in)."""
     raw = np.frombuffer(data, dtype=np.uint8)
     if not len(raw) or raw[0] <= 32 or raw[-1] in (9, 32):
         return bool(len(raw))
@@ -104,7 +105,7 @@ def _maybe_empty_fields(data: bytes, chunk: int = 1 << 24) -> bool:
 
 def _csv(data: bytes, names: list[str], types: dict, delimiter: str) -> pa.Table:
     return pacsv.read_csv(
-        io.BytesIO(data),
+        pa.BufferReader(pa.py_buffer(data)),  # the blocks are slices of data: no copies
         read_options=pacsv.ReadOptions(column_names=names, block_size=_BLOCK),
         parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
                                          ignore_empty_lines=False),
@@ -208,7 +209,7 @@ def _report(data: bytes, label: str, kind: str, number: int, seen_data: bool):
 
 def _decode(data: bytes, label: str, first_line: int = 1) -> str:
     try:
-        return data.decode("utf-8")
+        return str(data, "utf-8")  # data: bytes or a memory map
     except UnicodeDecodeError as err:
         raise ParseError(label, first_line - 1 + line_number(data, err.start),
                          f"expected UTF-8 text, found byte 0x{data[err.start]:02x}") from None

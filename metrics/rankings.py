@@ -11,6 +11,7 @@ not judged).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
@@ -21,6 +22,7 @@ import pyarrow.compute as pc
 
 from metrics.arrays import to_arrow, to_numpy
 from metrics.conventions import Conventions
+from metrics.duplicates import codes_in, take_rows
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
 from metrics.parsing import POOL
@@ -368,29 +370,11 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
     they get an empty ranking. The depth cut (``-M``) is applied after ranking and before the judged-only
     filter (``-J``), in trec_eval's order.
     """
-    table = run.table
-    qcode = _query_codes(table["query"], judgments.queries)
-    score = to_numpy(table["score"])
-    if conventions.score_dtype == "float32":
-        with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
-            score = score.astype(np.float32)
-    judged = qcode >= 0
-    identity = bool(judged.all())
-    if identity:  # the usual case: no copies
-        rows, qc, sc = np.arange(len(qcode)), qcode, score
-    else:
-        rows = np.flatnonzero(judged)
-        qc, sc = qcode[rows], score[rows]
-    del qcode, score, judged  # (the arrays live on as qc, sc where nothing was copied)
-    order = _ranked_order(qc, sc)
-    if order is not None:  # rows is 0, 1, 2, ... when every row is judged: then rows[order] is order itself
-        rows, qc, sc = (order if identity else rows[order]), qc[order], sc[order]
-        del order
-    rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
-    del sc
-
-    dcode = pc.index_in(table["docid"], value_set=judgments.docids, memory_pool=POOL)
-    dcode = to_numpy(dcode, null=-1)[rows]  # int32
+    docid = run.table["docid"]
+    with ThreadPoolExecutor(1) as pool:  # a long run's document codes on another core while its rows are ordered
+        codes = pool.submit(codes_in, docid, judgments.docids) if len(docid) >= 1 << 16 else None
+        rows, qc, ties = _ordered_rows(run, judgments, conventions)
+        dcode = (codes.result() if codes else codes_in(docid, judgments.docids))[rows]
     rel = judgments.grade_of(qc, dcode)
     del dcode
 
@@ -412,15 +396,41 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
                     conventions=conventions, run=run, ties=ties)
 
 
+def _ordered_rows(run: Run, judgments: Judgments, conventions: Conventions) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Rows of the judged queries in ranked order (as :func:`rank`), their query codes, the tie counts."""
+    table = run.table
+    qcode = _query_codes(table["query"], judgments.queries)
+    if conventions.score_dtype == "float32":  # each chunk straight into its place: no float64 copy first
+        score = np.empty(len(table), dtype=np.float32)
+        with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
+            np.concatenate([to_numpy(c) for c in table["score"].chunks] or [np.empty(0)], out=score,
+                           casting="same_kind")
+    else:
+        score = to_numpy(table["score"])
+    judged = qcode >= 0
+    identity = bool(judged.all())
+    if identity:  # the usual case: no copies
+        rows, qc, sc = np.arange(len(qcode)), qcode, score
+    else:
+        rows = np.flatnonzero(judged)
+        qc, sc = qcode[rows], score[rows]
+    del qcode, score, judged  # (the arrays live on as qc, sc where nothing was copied)
+    order = _ranked_order(qc, sc)
+    if order is not None:  # rows is 0, 1, 2, ... when every row is judged: then rows[order] is order itself
+        rows, qc, sc = (order if identity else rows[order]), qc[order], sc[order]
+        del order
+    rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
+    return rows, qc, ties
+
+
 def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:
     """Each row's index in ``queries`` (-1 if absent; int32), looked up once per run of equal adjacent ids."""
-    query = query.combine_chunks() if isinstance(query, pa.ChunkedArray) else query
     n = len(query)
     if n < 2:
         return to_numpy(pc.index_in(query, value_set=queries), null=-1).astype(np.int32)
     change = to_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1), memory_pool=POOL))
     starts = np.concatenate(([0], np.flatnonzero(change) + 1))
-    codes = to_numpy(pc.index_in(query.take(to_arrow(starts)), value_set=queries), null=-1)
+    codes = to_numpy(pc.index_in(take_rows(query, starts), value_set=queries), null=-1)
     return np.repeat(codes.astype(np.int32), np.diff(np.append(starts, n)))
 
 
@@ -467,18 +477,17 @@ def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> t
     first = np.flatnonzero(starts)
     size = np.diff(np.append(first, len(idx)))
     docid = run.table.column("docid")
-    if docid.num_chunks > 1:  # pyarrow's take on a chunked array joins every chunk, on each call: join once
-        docid = docid.combine_chunks(memory_pool=POOL)
     # Arrow compares strings byte-wise, as trec_eval's strcmp. Most groups are pairs: swap those in order.
     a, b = idx[first[size == 2]], idx[first[size == 2] + 1]
     if len(a):
-        swap = to_numpy(pc.less(docid.take(to_arrow(rows[a])), docid.take(to_arrow(rows[b]))))
+        pair = take_rows(docid, np.concatenate((rows[a], rows[b])))  # one pass over the chunks for both
+        swap = to_numpy(pc.less(pair.slice(0, len(a)), pair.slice(len(a))))
         rows[a[swap]], rows[b[swap]] = rows[b[swap]], rows[a[swap]]
     larger = np.repeat(size > 2, size)
     if larger.any():  # groups of three or more: sort by (group, docid descending)
         sub = idx[larger]
         group = np.cumsum(starts)[larger]
-        docs = docid.take(to_arrow(rows[sub]))
+        docs = take_rows(docid, rows[sub])
         order_key = to_numpy(pc.rank(docs, sort_keys="ascending", tiebreaker="dense")).astype(np.int64)
         rows[sub] = rows[sub][np.lexsort((-order_key, group))]
     ties["tied_rows"] = int(len(idx))

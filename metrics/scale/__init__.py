@@ -137,7 +137,7 @@ def map_runs(qrels: Any, runs: Any, tabulate: Callable, measures: Any = DEFAULT_
         One per run, in the order given, failed runs included (their ``error`` set): the caller decides
         whether one stops the rest.
     """
-    resolved = (list(measures) if isinstance(measures, (list, tuple)) and measures
+    resolved = (list(measures) if isinstance(measures, (list, tuple))  # [] : nothing but what tabulate prints
                 and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[1], Measure) for p in measures)
                 else resolve_measures(measures))
     payload = payload_of(_as_qrels(qrels), resolved, tabulate, Conventions.coerce(conventions, **options))
