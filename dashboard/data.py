@@ -10,6 +10,7 @@ never re-reads or re-ranks the others.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import replace
 
 import numpy as np
@@ -59,14 +60,12 @@ FILES_TTL = "1h"
 
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _qrels(digest: str, name: str, _upload: Upload) -> Qrels:
-    cached = stored.parsed_qrels(digest)
-    return cached if cached is not None else guard.parse(metrics.read_qrels, _upload.data, name)
+    return stored.parse("qrels", _upload)  # the workspace's cache, else parsed under the guard (once)
 
 
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _run(digest: str, name: str, _upload: Upload) -> Run:
-    cached = stored.parsed_run(digest)  # a stored run: its cached parse, without reading the text again
-    return cached if cached is not None else guard.parse(metrics.read_run, _upload.data, name)
+    return stored.parse("run", _upload)  # a stored run: its cached parse, without reading the text again
 
 
 def read_qrels(upload: Upload) -> Qrels:
@@ -99,6 +98,10 @@ def rankings(loaded: Loaded) -> list[Rankings]:
         with st.spinner(f"Ranking {name}…", show_time=True):
             out.append(_ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up))
     return out
+
+
+def _ranked_run(loaded: Loaded, name: str, up: Upload) -> Rankings:
+    return _ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up)
 
 
 def _of(loaded: Loaded, systems: tuple[str, ...] | None) -> list[Rankings]:
@@ -151,7 +154,10 @@ def lint(loaded: Loaded) -> pd.DataFrame:
 @st.cache_data(max_entries=64, show_spinner="Computing the measures…")
 def _per_query(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
     pairs = metrics.resolve_measures(list(measures))
-    return pd.concat([per_query_frame(r, pairs) for r in rankings(_loaded)], ignore_index=True)
+    return pd.concat([stored.run_table("per_query", _loaded, name, up, {"measures": list(measures)},
+                                       lambda name=name, up=up: per_query_frame(_ranked_run(_loaded, name, up),
+                                                                                pairs))
+                      for name, up in _loaded.runs], ignore_index=True)  # a stored run's table: kept in the store
 
 
 def per_query(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
@@ -185,8 +191,18 @@ def tested_on_every_topic(loaded: Loaded) -> Loaded:
     The rule is :func:`metrics.report.paired_conventions`, the report's: a paired test needs every system's
     value on every topic, so a topic a run does not answer then scores as trec_eval ``-c`` scores it.
     """
-    conventions = paired_conventions(loaded.conventions, rankings(loaded))
+    conventions = paired_conventions(loaded.conventions, _answered(loaded))
     return loaded if conventions == loaded.conventions else replace(loaded, conventions=conventions)
+
+
+_Answered = namedtuple("_Answered", "queries")  # what paired_conventions reads of each ranked run
+
+
+def _answered(loaded: Loaded) -> list[_Answered]:
+    """Each run's evaluated topics (for a stored collection, kept in the store: nothing ranked again)."""
+    return [_Answered(stored.run_table("queries", loaded, name, up, {}, lambda name=name, up=up: pd.DataFrame(
+        {"system": name, "query": _ranked_run(loaded, name, up).queries.astype(object)}))["query"].to_numpy())
+        for name, up in loaded.runs]
 
 
 @st.cache_data(max_entries=64, show_spinner="Testing…")
@@ -543,7 +559,7 @@ def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> byte
 
 # ---- can this conclusion be trusted: provenance, cautions, tie ranges, judged and residual, risk --------
 # each measure with a residual (metrics.measures.residual): the residual's name in the registry
-RESIDUALS = {"P": "Precision_resid", "nDCG": "nDCG_resid", "AP": "AP_resid", "RR": "RR_resid"}
+RESIDUALS = metrics.measures.RESIDUAL_OF
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -585,7 +601,10 @@ def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str
 def _tie_ranges(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
     from metrics.ties import tie_ranges as ranges
 
-    return ranges(None, rankings(_loaded), list(measures), inexact="nan")
+    return pd.concat([stored.run_table("tie_ranges", _loaded, name, up, {"measures": list(measures)},
+                                       lambda name=name, up=up: ranges(None, [_ranked_run(_loaded, name, up)],
+                                                                       list(measures), inexact="nan"))
+                      for name, up in _loaded.runs], ignore_index=True)
 
 
 def tie_ranges(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:

@@ -15,7 +15,9 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     """The queries page's note on one topic (or one system on it): tags, comment, save, conflicts, history.
 
     Every text is shown as plain text. With a stored collection each save is a new revision by its author;
-    two saves made from the same revision are both kept and shown here until someone saves over them.
+    two saves made from the same revision are both kept and shown here until someone merges them: the form
+    then starts from all of them (tags together, comments one after the other) and its save names every one
+    as its base, so that one save resolves the concurrent edits.
     """
     kept = stored.enabled() and loaded.collection is not None
     system = None
@@ -24,28 +26,36 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
         system = None if on == "the topic itself" else on
     mine = sorted((n for n in stored.heads() or [] if n.topic == topic and n.system == system),
                   key=lambda n: n.revision)
-    base = mine[-1].revision if mine else None
-    if len(mine) > 1:
+    merging = len(mine) > 1
+    base = [n.revision for n in mine] if merging else (mine[-1].revision if mine else None)
+    if merging:
         st.warning(f"{len(mine)} versions of this note were saved at the same time from the same revision; "
-                   "all are kept. Saving here makes yours the next revision.", icon=":material/call_split:")
+                   "all are kept. Merge them below: the form holds all of them, and saving it replaces them "
+                   "with one note.", icon=":material/call_split:")
         st.text("\n".join(f"{n.author} ({n.created_at[:19].replace('T', ' ')} UTC): {n.tag} · {n.comment}"
                           for n in mine))
     if kept:
-        tags = [t.strip() for n in mine[-1:] for t in n.tag.split(",") if t.strip()]
-        comment = mine[-1].comment if mine else ""
+        tags = list(dict.fromkeys(t.strip() for n in (mine if merging else mine[-1:]) for t in n.tag.split(",")
+                                  if t.strip()))
+        comment = "\n---\n".join(n.comment for n in mine if n.comment) if merging else (mine[-1].comment
+                                                                                         if mine else "")
     else:
         note = state.notes().get(topic, {"tags": [], "comment": ""})
         tags, comment = note["tags"], note["comment"]
     opened = f"queries_note_opened_{topic}_{system or ''}"
+    if kept and merging:  # a merge replaces the versions shown now
+        st.session_state[opened] = base
     seen = st.session_state.setdefault(opened, base) if kept else None  # the revision the form was opened on
-    if kept and seen != base and not len(mine) > 1:
+    if kept and seen != base and not merging:
         st.caption(f"Changed by {mine[-1].author} since you opened it; saving keeps both versions.")
-    suffix = f"_{system or ''}_{seen or 0}" if kept else ""
+    suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, list) else seen or 0}" if kept else ""
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")
         text = st.text_area("Comment", value=comment, key=f"queries_comment_{topic}{suffix}", max_chars=max_comment)
-        if st.form_submit_button(f"Save the note on topic {components.plain(topic)}", icon=":material/bookmark_add:"):
+        label = (f"Merge the {len(mine)} versions of the note on topic {components.plain(topic)}" if merging
+                 else f"Save the note on topic {components.plain(topic)}")
+        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:"):
             try:
                 stored.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(opened, None)  # reopened on the saved revision

@@ -7,20 +7,25 @@ once per server process and seeded, when empty, with the demo collection and the
 
 Every page run (see :func:`begin`) the session's collection follows the URL's ``?collection=ID``: a link
 opened anywhere shows the same stored collection, and the id is put back in the URL after a change of
-page. A collection whose files changed (an upload, a removed run) is saved as a new version, and the URL
-switches to it. Review notes are read from the store on every run, never kept between runs, so everyone
+page. A collection whose files changed (an upload, a removed run), or whose conventions, texts or system
+names changed, is saved as a new version, and the URL switches to it. Files are parsed once per server
+process (:func:`parse`, inside the guard's worker for large ones): the store is handed the parse, it does
+not parse again. Review notes are read from the store on every run, never kept between runs, so everyone
 sees the others' notes on their next rerun.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
+import metrics
+from dashboard import guard, state
 from metrics import Conventions, RankscopeError
 from metrics.errors import ValidationError
 
@@ -31,17 +36,21 @@ except ImportError:  # the workspace extra (sqlalchemy) is not installed: everyt
     _INSTALLED = False
 
 __all__ = ["ENV", "PARAM", "author", "author_input", "begin", "enabled", "heads", "history",
-           "loaded_of", "notes_frame", "parsed_qrels", "parsed_run", "put_notes", "save_note", "store"]
+           "loaded_of", "notes_frame", "parse", "parsed_qrels", "parsed_run", "put_notes", "run_table", "save_note",
+           "store"]
 
 ENV = "RANKSCOPE_WORKSPACE"
 PARAM = "collection"  # the URL's query parameter holding the collection id
 DEMO = "Demo collection"
 EXAMPLE = "Worked example: {}"
+SEEDED = "seeded with the demo collection"  # the store's marker of the seeding, recorded once per workspace
 _AUTHOR = "rankscope_author"
 _MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
 _UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
 _HEADS = "rankscope_note_heads"
 _SHOWN = "rankscope_collection_shown"  # the id last put in (or taken from) the URL
+_STORED_AS = "rankscope_stored_as"  # (id, what it holds): the stored version the session's collection came from
+FILES_KEPT, FILES_TTL = 32, "1h"  # parsed files kept per server process, and for how long
 
 
 def enabled() -> bool:
@@ -69,14 +78,18 @@ def store() -> Workspace | None:
 
 
 def _seed(ws: Workspace) -> None:
-    """The demo collection and the worked examples, as the first collections of an empty workspace."""
+    """The demo collection and the worked examples, as the first collections of an empty workspace.
+
+    Added in one transaction with the workspace's :data:`SEEDED` marker, so that two server processes
+    opening one empty workspace at once do not both seed it.
+    """
     from sample_data import teaching_examples
 
     bundled = [(DEMO, state.demo())]
     bundled += [(EXAMPLE.format(name), state.example(name)) for name in teaching_examples()]
-    for name, loaded in bundled:
-        ws.add_collection(name, qrels=(loaded.qrels.name, loaded.qrels.data),
-                          runs=[(up.name, up.data) for _, up in loaded.runs], author="rankscope")
+    ws.add_collections_once(SEEDED, [{"name": name, "qrels": (loaded.qrels.name, loaded.qrels.data),
+                                      "runs": [(up.name, up.data) for _, up in loaded.runs]}
+                                     for name, loaded in bundled], author="rankscope")
 
 
 def _bundled_id(ws: Workspace, loaded: state.Loaded) -> str | None:
@@ -116,7 +129,8 @@ def author_input() -> None:
 def loaded_of(stored: StoredCollection, like: state.Loaded | None = None) -> state.Loaded:
     """A stored collection as the session's :class:`~dashboard.state.Loaded`; bytes are read on first use.
 
-    ``like``: the session's collection, whose conventions and texts are kept when it holds the same qrels.
+    Its conventions, texts and system names are the stored version's. ``like``: the session's collection,
+    whose source (the demo, a worked example) is kept when it holds the same qrels.
     """
     def upload(f):
         return state.Upload.stored(f.name, f.sha256, f.size, f.read)
@@ -126,15 +140,58 @@ def loaded_of(stored: StoredCollection, like: state.Loaded | None = None) -> sta
     topics = upload(stored.topics) if stored.topics else None
     documents = upload(stored.documents) if stored.documents else None
     source = "uploads"
-    if like is not None and like.qrels is not None and like.qrels.digest == stored.qrels.sha256:
-        conventions, topics, documents = like.conventions, like.topics or topics, like.documents or documents
-        source = like.source if like.bundled else source
+    if like is not None and like.qrels is not None and like.qrels.digest == stored.qrels.sha256 and like.bundled:
+        source = like.source
     return state.Loaded(qrels=upload(stored.qrels), runs=runs, conventions=conventions, source=source,
                         topics=topics, documents=documents, collection=stored.info.id)
 
 
+def _held(loaded: state.Loaded) -> tuple:
+    """What a stored version holds that a session can change without changing files: names, conventions, texts."""
+    return (loaded.key, loaded.topics.digest if loaded.topics else None,
+            loaded.documents.digest if loaded.documents else None)
+
+
+def _opened(loaded: state.Loaded) -> state.Loaded:
+    """Remember the stored version a session's collection is (to save what the session changes in it)."""
+    st.session_state[_STORED_AS] = (loaded.collection, _held(loaded))
+    return loaded
+
+
+def _changed(loaded: state.Loaded) -> bool:
+    """Whether the session changed the names, conventions or texts of the stored version it opened."""
+    opened = st.session_state.get(_STORED_AS)
+    return (bool(loaded.collection) and not loaded.bundled and opened is not None
+            and opened[0] == loaded.collection and opened[1] != _held(loaded))
+
+
+def _parsed_files(loaded: state.Loaded, runs) -> dict:
+    """``{sha256: parse}`` of the qrels and ``runs``, parsed once (:func:`parse`) and handed to the store."""
+    found = {up.digest: parse("run", up) for up in runs}
+    if loaded.qrels is not None:
+        found[loaded.qrels.digest] = parse("qrels", loaded.qrels)
+    return found
+
+
+def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
+    """A new version of the stored collection with the session's system names, conventions and texts."""
+    old = ws.load(loaded.collection)
+    names = {f.sha256: f.system for f in old.runs}
+    renames = {names[up.digest]: name for name, up in loaded.runs if names.get(up.digest, name) != name}
+    conventions = loaded.conventions.as_dict()
+    texts = {}
+    for role, up, before in (("topics", loaded.topics, old.topics), ("documents", loaded.documents, old.documents)):
+        if up is not None and (before is None or before.sha256 != up.digest):
+            texts[role] = (up.name, up.data)
+    info = ws.new_version(old.info.id, rename_systems=renames, author=who,
+                          conventions=None if conventions == old.conventions else conventions, **texts)
+    return loaded_of(ws.load(info.id), loaded)
+
+
 def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
     """Store the session's files: a new version of their parent when the qrels are the same, else new."""
+    if _changed(loaded):
+        return _save_changes(ws, loaded, who)
     parent = None
     if loaded.parent:
         try:
@@ -144,20 +201,24 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
     if parent is not None and parent.qrels.sha256 == loaded.qrels.digest:
         have = {f.sha256 for f in parent.runs}
         keep = {up.digest for _, up in loaded.runs}
-        info = ws.new_version(parent.info.id, author=who,
-                              add_runs=[(up.name, up.data) for _, up in loaded.runs if up.digest not in have],
-                              remove_systems=[f.system for f in parent.runs if f.sha256 not in keep])
+        added = [up for _, up in loaded.runs if up.digest not in have]
+        info = ws.new_version(parent.info.id, author=who, add_runs=[(up.name, up.data) for up in added],
+                              remove_systems=[f.system for f in parent.runs if f.sha256 not in keep],
+                              parsed=_parsed_files(replace(loaded, qrels=None), added))
     else:
         name = loaded.qrels.name.rsplit(".", 1)[0] if "." in loaded.qrels.name else loaded.qrels.name
+        topics, documents = ((up.name, up.data) if up else None for up in (loaded.topics, loaded.documents))
         info = ws.add_collection(name, qrels=(loaded.qrels.name, loaded.qrels.data),
                                  runs=[(up.name, up.data) for _, up in loaded.runs],
-                                 conventions=loaded.conventions.as_dict(), author=who)
+                                 conventions=loaded.conventions.as_dict(), author=who, topics=topics,
+                                 documents=documents,
+                                 parsed=_parsed_files(loaded, [up for _, up in loaded.runs]))
     return loaded_of(ws.load(info.id), loaded)
 
 
 def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
     """The session's collection, stored when it is not yet (or the reason it is not, shown once per run)."""
-    if loaded.collection or not loaded.ready:
+    if (loaded.collection and not _changed(loaded)) or not loaded.ready:
         return loaded
     if loaded.bundled:
         found = _bundled_id(ws, loaded)
@@ -165,7 +226,7 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
     if loaded.source != "uploads":
         return loaded
     failed = st.session_state.get(_UNSAVED)
-    if failed and failed[0] == loaded.key:
+    if failed and failed[0] == _held(loaded):
         st.error(failed[1], icon=":material/cloud_off:")
         return loaded
     who = author()
@@ -175,10 +236,10 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
         return loaded
     try:
         with st.spinner("Saving the collection in the workspace…", show_time=True):
-            return _save(ws, loaded, who)
+            return _opened(_save(ws, loaded, who))
     except RankscopeError as err:
         message = f"The files are loaded but not saved in the workspace: {str(err).splitlines()[0]}"
-        st.session_state[_UNSAVED] = (loaded.key, message)
+        st.session_state[_UNSAVED] = (_held(loaded), message)
         st.error(message, icon=":material/cloud_off:")
         return loaded
 
@@ -201,7 +262,7 @@ def begin() -> state.Loaded | None:
     wanted = st.query_params.get(PARAM)
     if wanted and wanted != loaded.collection and wanted != st.session_state.get(_SHOWN):
         try:  # a link (or an edited URL) names a collection: open it
-            loaded = loaded_of(ws.load(wanted), loaded)
+            loaded = _opened(loaded_of(ws.load(wanted), loaded))
             st.session_state.pop(_UNSAVED, None)
             st.session_state[_SHOWN] = wanted
         except UnknownCollection as err:
@@ -231,6 +292,25 @@ def parsed_qrels(digest: str):
     return _parsed("parsed_qrels", digest)
 
 
+@st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
+def _parse(kind: str, digest: str, name: str, _upload: state.Upload):
+    cached = _parsed("parsed_run" if kind == "run" else "parsed_qrels", digest)  # a stored file: its cache
+    if cached is not None:
+        return cached
+    return guard.parse(metrics.read_run if kind == "run" else metrics.read_qrels, _upload.data, name)
+
+
+def parse(kind: str, upload: state.Upload):
+    """The run (``kind="run"``, named after its file) or qrels of an upload, parsed once per content in this
+    server process: from the workspace's cache when it is stored, else by :func:`dashboard.guard.parse`.
+
+    Raises
+    ------
+    metrics.ParseError, dashboard.guard.LimitError
+    """
+    return _parse(kind, upload.digest, upload.name, upload)
+
+
 def _parsed(method: str, digest: str):
     if not enabled():
         return None
@@ -238,6 +318,37 @@ def _parsed(method: str, digest: str):
         return getattr(store(), method)(digest)
     except RankscopeError:  # unreadable cache or store: the caller parses the bytes itself
         return None
+
+
+def run_table(kind: str, loaded: state.Loaded, system: str, upload: state.Upload, options: dict,
+              compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """A table of one run (its ``system`` column first) computed by ``compute()``, or read back from the
+    workspace for a stored collection.
+
+    The workspace keeps the table beside the stored files, keyed on what it depends on: ``kind``, the
+    digests of the qrels and the run, the conventions, the release and ``options`` (JSON values: the
+    measures...). So a server that restarts reads it back instead of ranking and evaluating the run again;
+    a table kept under another system name gets this one. Sessions whose files are not stored compute it,
+    as does any session when the workspace cannot be read or written.
+    """
+    if not (enabled() and loaded.collection):
+        return compute()
+    inputs = {"qrels": loaded.qrels.digest, "run": upload.digest, "conventions": loaded.conventions.as_dict(),
+              "rankscope": metrics.__version__, **options}  # another release may compute other numbers
+    try:
+        ws = store()
+        found = ws.derived_frame(kind, inputs)
+    except RankscopeError:
+        return compute()
+    if found is not None and "system" in found.columns:
+        found["system"] = pd.array(np.full(len(found), system, dtype=object), dtype=found["system"].dtype)
+        return found
+    table = compute()
+    try:
+        ws.keep_derived_frame(kind, inputs, table)
+    except RankscopeError:  # not kept: computed again next time
+        pass
+    return table
 
 
 # ---- review notes ---------------------------------------------------------------------------------------
@@ -270,8 +381,11 @@ def notes_frame(notes: list[Note]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["topic", "system", "tags", "comment", "author", "saved (UTC)", "revision"])
 
 
-def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, comment: str, base: int | None) -> None:
+def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, comment: str,
+              base: int | list[int] | None) -> None:
     """Save one note: in the workspace for a stored collection (a new revision), else in the session.
+
+    ``base``: the revision edited, or the revisions a merge replaces, or None for a new note.
 
     Raises
     ------

@@ -133,7 +133,10 @@ class Note:
     created_at : str
         UTC time in ISO 8601.
     base : int or None
-        The revision its author edited, ``None`` for a new note.
+        The revision its author edited (the latest of them for a merge), ``None`` for a new note.
+    bases : tuple of int
+        Every revision its author edited, ascending: one, several for a save that merged concurrent
+        versions, none for a new note.
     """
 
     revision: int
@@ -145,3 +148,4 @@ class Note:
     author: str
     created_at: str
     base: int | None
+    bases: tuple[int, ...] = ()

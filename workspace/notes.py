@@ -3,7 +3,8 @@
 Nothing is ever updated or deleted. A save names its ``base``, the revision its author was looking at
 (``None`` for a new note). The current notes are the *heads*: revisions that no later revision of the same
 (topic, system) names as its base. Two people who edit the same revision at the same time both make heads,
-and both are shown, rather than one silently overwriting the other.
+and both are shown, rather than one silently overwriting the other. A save may name several bases (a merge
+of such heads): all of them stop being heads; ``notes.base`` keeps the latest and ``note_bases`` every one.
 
 A note belongs to a *lineage*, the chain of versions of one collection (``collections.lineage``, the id of
 its first version): it is saved on one version (:attr:`Note.collection`) and seen on all of them, and an
@@ -12,13 +13,14 @@ edit on any version may name as its base a revision saved on another.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timezone
 
-from sqlalchemy import Connection, and_, select
+from sqlalchemy import Connection, and_, select, union
 
 from workspace.errors import WorkspaceError
 from workspace.model import Note
-from workspace.schema import notes
+from workspace.schema import note_bases, notes
 
 __all__ = ["MAX_COMMENT", "MAX_TAG", "MAX_TOPIC", "heads", "history", "insert_note"]
 
@@ -42,17 +44,40 @@ def _key(topic: str, system: str | None):
     return and_(notes.c.topic == topic, same_system)
 
 
-def _note(row) -> Note:
+def _note(row, merged: dict[int, tuple[int, ...]]) -> Note:
+    bases = merged.get(row.revision) or ((row.base,) if row.base is not None else ())
     return Note(revision=row.revision, collection=row.collection, topic=row.topic, system=row.system,
-                tag=row.tag, comment=row.comment, author=row.author, created_at=row.created_at, base=row.base)
+                tag=row.tag, comment=row.comment, author=row.author, created_at=row.created_at, base=row.base,
+                bases=bases)
+
+
+def _merged(conn: Connection, lineage: str) -> dict[int, tuple[int, ...]]:
+    """``{revision: bases}`` of the merges of a lineage (revisions that named several bases)."""
+    found: dict[int, list[int]] = {}
+    for revision, base in conn.execute(select(note_bases.c.revision, note_bases.c.base)
+                                       .where(note_bases.c.lineage == lineage)):
+        found.setdefault(revision, []).append(base)
+    return {revision: tuple(sorted(bases)) for revision, bases in found.items()}
+
+
+def _bases(base: object) -> tuple[int, ...]:
+    """The revisions a save names as edited: ``None``, one revision, or a non-empty list of them."""
+    many = isinstance(base, (list, tuple))
+    items = list(base) if many else ([] if base is None else [base])
+    if (many and not items) or any(isinstance(b, bool) or not isinstance(b, int) for b in items):
+        found = type(base).__name__ if not many else f"a {type(base).__name__} of " + ", ".join(
+            sorted({type(b).__name__ for b in items}) or ["nothing"])
+        raise WorkspaceError(f"note base: expected a revision number, a non-empty list of them, or None, "
+                             f"found {found}")
+    return tuple(sorted(set(items)))
 
 
 def insert_note(conn: Connection, cid: str, lineage: str, topic: str, system: str | None, tag: str, comment: str,
-                *, author: str, base: int | None) -> Note:
+                *, author: str, base: int | Sequence[int] | None) -> Note:
     """Append one revision saved on version ``cid`` of ``lineage`` (both already checked).
 
-    Raises :class:`WorkspaceError` on bad values, or a ``base`` that is no revision of this note in this
-    lineage.
+    ``base`` is the revision edited, or a list of revisions (a merge), or None for a new note. Raises
+    :class:`WorkspaceError` on bad values, or a base that is no revision of this note in this lineage.
     """
     _text(topic, "topic", MAX_TOPIC, empty=False)
     if system is not None:
@@ -60,31 +85,37 @@ def insert_note(conn: Connection, cid: str, lineage: str, topic: str, system: st
     _text(tag, "tag", MAX_TAG, empty=True)
     _text(comment, "comment", MAX_COMMENT, empty=True, line=False)
     _text(author, "author", MAX_TOPIC, empty=False)
-    if base is not None:
-        if isinstance(base, bool) or not isinstance(base, int):
-            raise WorkspaceError(f"note base: expected a revision number or None, found {type(base).__name__}")
-        found = conn.execute(select(notes.c.revision).where(notes.c.revision == base, notes.c.lineage == lineage,
-                                                            _key(topic, system))).first()
-        if found is None:
-            raise WorkspaceError(f"note base {base}: expected a revision of the note on topic {topic!r}, system "
-                                 f"{system!r} of collection {cid} or another of its versions, found none")
+    bases = _bases(base)
+    if bases:
+        found = set(conn.execute(select(notes.c.revision).where(notes.c.revision.in_(bases),
+                                                                notes.c.lineage == lineage,
+                                                                _key(topic, system))).scalars())
+        for missing in (b for b in bases if b not in found):
+            raise WorkspaceError(f"note base {missing}: expected a revision of the note on topic {topic!r}, "
+                                 f"system {system!r} of collection {cid} or another of its versions, found none")
     row = {"collection": cid, "topic": topic, "system": system, "tag": tag, "comment": comment, "author": author,
-           "created_at": datetime.now(timezone.utc).isoformat(), "base": base}
+           "created_at": datetime.now(timezone.utc).isoformat(), "base": bases[-1] if bases else None}
     revision = conn.execute(notes.insert().values(**row, lineage=lineage).returning(notes.c.revision)).scalar_one()
-    return Note(revision=revision, **row)
+    if len(bases) > 1:
+        conn.execute(note_bases.insert(), [{"revision": revision, "base": b, "lineage": lineage} for b in bases])
+    return Note(revision=revision, **row, bases=bases)
 
 
 def heads(conn: Connection, lineage: str) -> list[Note]:
     """The current notes of a lineage, by topic, then system (the topic's own notes first), then revision."""
     later = notes.alias("later")
-    edited = select(later.c.base).where(later.c.lineage == lineage, later.c.base.is_not(None))
+    edited = union(select(later.c.base).where(later.c.lineage == lineage, later.c.base.is_not(None)),
+                   select(note_bases.c.base).where(note_bases.c.lineage == lineage))
     rows = conn.execute(select(notes).where(notes.c.lineage == lineage, notes.c.revision.not_in(edited)))
+    merged = _merged(conn, lineage)
     # ordered here, not by the database: the same order (code points, the topic's own note first) everywhere
-    return sorted(map(_note, rows), key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
+    return sorted((_note(row, merged) for row in rows),
+                  key=lambda n: (n.topic, n.system is not None, n.system or "", n.revision))
 
 
 def history(conn: Connection, lineage: str, topic: str, system: str | None) -> list[Note]:
     """Every revision of one note in a lineage, oldest first, whichever version each was saved on."""
     rows = conn.execute(select(notes).where(notes.c.lineage == lineage, _key(topic, system))
                         .order_by(notes.c.revision))
-    return [_note(row) for row in rows]
+    merged = _merged(conn, lineage)
+    return [_note(row, merged) for row in rows]

@@ -12,6 +12,9 @@ Version 3 adds ``lineage``, the id of the first version of the chain of parents,
 collection's parents, and gives each note the lineage of the version it was saved on. Two notes on the same
 topic and system saved on different versions before the upgrade did not see each other: both stay current
 (two heads, as for two concurrent edits) until someone edits one of them.
+Version 4 adds ``note_bases`` (every revision a merge edited, when a save resolves several heads at once;
+``notes.base`` keeps the latest of them) and ``markers`` (one row per one-time action, such as seeding an
+empty workspace, its unique name inserted in the same transaction as the action's rows).
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ from sqlalchemy import (BigInteger, Boolean, Column, Connection, ForeignKey, Ind
 from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
-           "metadata", "notes", "schema_version"]
+           "markers", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -94,6 +97,20 @@ events = Table(
     Column("at", String(40), nullable=False),
 )
 
+note_bases = Table(
+    "note_bases", metadata,
+    Column("revision", Integer, ForeignKey("notes.revision"), primary_key=True),
+    Column("base", Integer, ForeignKey("notes.revision"), primary_key=True),
+    Column("lineage", String(16), nullable=False),
+    Index("note_bases_lineage", "lineage"),
+)
+
+markers = Table(
+    "markers", metadata,
+    Column("name", String(64), primary_key=True),
+    Column("at", String(40), nullable=False),
+)
+
 
 def _v1_to_v2(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE notes ADD COLUMN base INTEGER REFERENCES notes(revision)"))
@@ -134,7 +151,12 @@ def _v2_to_v3(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX notes_lineage ON notes (lineage, topic, system)"))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(conn: Connection) -> None:
+    note_bases.create(conn)
+    markers.create(conn)
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

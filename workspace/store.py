@@ -11,56 +11,33 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import secrets
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
-from metrics.conventions import Conventions
 from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
-from workspace import cache, notes as notes_rows
+from workspace import cache, derived, notes as notes_rows
+from workspace.checks import ID as _ID
+from workspace.checks import NamedBytes, Parsed
+from workspace.checks import conventions_of as _conventions
+from workspace.checks import line as _line
+from workspace.checks import named as _named
+from workspace.checks import new_id as _new_id
+from workspace.checks import now as _now
+from workspace.checks import renamed as _renamed
 from workspace.engine import Location, connect, resolve, transaction
 from workspace.errors import StoreUnavailable, UnknownCollection, WorkspaceError
 from workspace.files import BlobStore, check_digest, digest
 from workspace.model import CollectionInfo, Note, StoredCollection, StoredFile
-from workspace.schema import blobs, collection_files, collections, ensure_schema, events
+from workspace.schema import blobs, collection_files, collections, ensure_schema, events, markers
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Workspace", "open_workspace"]
-
-_ID = re.compile(r"[A-Za-z0-9_-]{16}\Z")
-MAX_NAME = 256
-NamedBytes = tuple[str, bytes]
-
-
-def _new_id() -> str:
-    """A random id (72 bits) that does not start with ``-``, so that a command line never reads it as an option."""
-    while True:
-        cid = secrets.token_urlsafe(12)
-        if not cid.startswith("-"):
-            return cid
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
-
-
-def _line(value: object, what: str, limit: int = MAX_NAME) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit or any(c in value for c in "\r\n\0"):
-        found = f"{type(value).__name__}" if not isinstance(value, str) else f"{len(value)} characters"
-        raise WorkspaceError(f"{what}: expected one non-empty line of at most {limit} characters, found {found}")
-    return value
-
-
-def _named(item: object, what: str) -> NamedBytes:
-    if (not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[1], (bytes, bytearray))):
-        raise WorkspaceError(f"{what}: expected a (file name, bytes) pair, found {type(item).__name__}")
-    return _line(item[0], f"{what} file name"), bytes(item[1])
-
 
 def open_workspace(location: str | os.PathLike | None = None, *, files: str | os.PathLike | None = None,
                    busy_timeout: float = 30.0) -> "Workspace":
@@ -129,11 +106,12 @@ class Workspace:
 
     def add_collection(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                        conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-                       documents: NamedBytes | None = None) -> CollectionInfo:
+                       documents: NamedBytes | None = None, parsed: Parsed | None = None) -> CollectionInfo:
         """Add a new collection (version 1): qrels, named runs, conventions and optional texts.
 
         Every file is parsed first (a bad one raises :class:`~metrics.errors.ParseError` naming it and
-        the line), then stored with its parsed cache, then the rows are committed in one transaction.
+        the line), unless ``parsed`` holds its parse, then stored with its parsed cache, then the rows are
+        committed in one transaction.
 
         Parameters
         ----------
@@ -149,29 +127,51 @@ class Workspace:
         author : str
         topics, documents : (str, bytes), optional
             Topic and document texts, stored as given.
+        parsed : mapping, optional
+            ``{sha256: Run or Qrels}``: files already parsed by the caller (read from exactly those bytes,
+            with :func:`metrics.io.read_run` / :func:`metrics.io.read_qrels`), not parsed again.
 
         Returns
         -------
         CollectionInfo
         """
-        _line(name, "collection name")
-        _line(author, "author")
-        if conventions is not None and not isinstance(conventions, dict):
-            raise WorkspaceError(f"conventions: expected a dict of metrics.Conventions fields, found "
-                                 f"{type(conventions).__name__}")
-        try:
-            conventions = Conventions.coerce(**(conventions or {})).as_dict()
-        except RankscopeError as err:
-            raise WorkspaceError(f"conventions: {err}") from None
-        qrels = _named(qrels, "qrels")
-        entries = [self._store(qrels[0], qrels[1], "qrels", None)]
-        topic_count = entries[0].pop("topics")
-        entries += self._store_runs(runs, taken=())
-        for role, item in (("topics", topics), ("documents", documents)):
-            if item is not None:
-                item = _named(item, role)
-                entries.append(self._store(item[0], item[1], role, None))
-        return self._commit(name, entries, conventions, author, parent=None, version=1, topics=topic_count)
+        return self._commit(*self._prepare(name, qrels, runs, conventions=conventions, author=author,
+                                           topics=topics, documents=documents, parsed=parsed),
+                            parent=None, version=1)
+
+    def add_collections_once(self, marker: str, items: Sequence[dict[str, Any]], *,
+                             author: str) -> list[CollectionInfo]:
+        """Add several collections in one transaction, unless ``marker`` was recorded before.
+
+        The marker's row is inserted in the same transaction as the collections (unique name): of two
+        processes doing this at once, one adds them and the other adds nothing. Used to seed an empty
+        workspace.
+
+        Parameters
+        ----------
+        marker : str
+            One line of at most 64 characters naming the action.
+        items : sequence of dict
+            The keyword arguments of :meth:`add_collection` for each (``name``, ``qrels``, ``runs``...).
+        author : str
+
+        Returns
+        -------
+        list of CollectionInfo
+            The collections added, or an empty list when the marker was there.
+        """
+        _line(marker, "marker", 64)
+        with transaction(self._engine, self.location, read=True) as conn:
+            if conn.execute(select(markers.c.name).where(markers.c.name == marker)).first() is not None:
+                return []
+        prepared = [self._prepare(author=author, **item) for item in items]
+        with transaction(self._engine, self.location) as conn:
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            done = conn.execute(dialect.insert(markers).values(name=marker, at=_now()).on_conflict_do_nothing()
+                                .returning(markers.c.name)).first()
+            if done is None:
+                return []
+            return [self._insert(conn, *args, parent=None, version=1) for args in prepared]
 
     def collections(self, *, archived: bool = False) -> list[CollectionInfo]:
         """The collections, newest first, every version listed; archived ones only when ``archived``."""
@@ -206,8 +206,27 @@ class Workspace:
         return StoredCollection(info=_info(row), conventions=json.loads(row.conventions), runs=runs, **stored)
 
     def new_version(self, cid: str, *, add_runs: Sequence[NamedBytes] = (), remove_systems: Iterable[str] = (),
-                    author: str) -> CollectionInfo:
-        """A new version of ``cid`` without ``remove_systems`` and with ``add_runs``; the old one stays.
+                    rename_systems: Mapping[str, str] | None = None, conventions: dict[str, Any] | None = None,
+                    topics: NamedBytes | None = None, documents: NamedBytes | None = None,
+                    parsed: Parsed | None = None, author: str) -> CollectionInfo:
+        """A new version of ``cid`` with some changes; the old one stays.
+
+        Parameters
+        ----------
+        cid : str
+        add_runs : sequence of (str, bytes)
+            Runs added (system names made unique as in :meth:`add_collection`).
+        remove_systems : iterable of str
+            Systems removed.
+        rename_systems : mapping, optional
+            ``{old system name: new name}`` for kept systems; the new names must stay unique.
+        conventions : dict, optional
+            New conventions (``metrics.Conventions`` fields); the parent's when None.
+        topics, documents : (str, bytes), optional
+            New topic or document texts; the parent's when None.
+        parsed : mapping, optional
+            ``{sha256: Run}`` of added runs already parsed, as for :meth:`add_collection`.
+        author : str
 
         Returns
         -------
@@ -222,11 +241,18 @@ class Workspace:
             raise WorkspaceError(f"collection {cid}: cannot remove system(s) {', '.join(map(repr, unknown))}: "
                                  f"expected one of {', '.join(r.system for r in old.runs)}")
         kept = [r for r in old.runs if r.system not in remove]
-        entries = [_entry(old.qrels, "qrels")] + [_entry(r, "run") for r in kept]
-        entries += self._store_runs(add_runs, taken=[r.system for r in kept])
-        entries += [_entry(f, role) for role, f in (("topics", old.topics), ("documents", old.documents)) if f]
-        return self._commit(old.info.name, entries, old.conventions, author, parent=cid,
-                            version=old.info.version + 1, topics=old.info.topics)
+        names = _renamed(cid, [r.system for r in kept], dict(rename_systems or {}))
+        entries = [_entry(old.qrels, "qrels")] + [{**_entry(r, "run"), "system": n} for r, n in zip(kept, names)]
+        entries += self._store_runs(add_runs, taken=names, parsed=parsed or {})
+        for role, given, before in (("topics", topics, old.topics), ("documents", documents, old.documents)):
+            if given is not None:
+                given = _named(given, role)
+                entries.append(self._store(given[0], given[1], role, None, {}))
+            elif before is not None:
+                entries.append(_entry(before, role))
+        chosen = old.conventions if conventions is None else _conventions(conventions)
+        return self._commit(old.info.name, entries, chosen, author, old.info.topics, parent=cid,
+                            version=old.info.version + 1)
 
     def rename(self, cid: str, name: str, *, author: str) -> CollectionInfo:
         """Give collection ``cid`` a new name."""
@@ -260,7 +286,7 @@ class Workspace:
             return notes_rows.heads(conn, self._row(conn, cid).lineage)
 
     def save_note(self, cid: str, topic: str, system: str | None, tag: str, comment: str, *, author: str,
-                  base: int | None = None) -> Note:
+                  base: int | Sequence[int] | None = None) -> Note:
         """Append a revision of the note on ``topic`` (and ``system``, or None for the topic itself).
 
         The revision is saved on version ``cid`` (its :attr:`Note.collection`) and seen on every version
@@ -268,8 +294,9 @@ class Workspace:
 
         Parameters
         ----------
-        base : int, optional
-            The :attr:`Note.revision` the author edited (saved on any version of the lineage); None for a
+        base : int or sequence of int, optional
+            The :attr:`Note.revision` the author edited (saved on any version of the lineage), or several
+            of them (the concurrent versions this save merges: none of them stays current); None for a
             new note.
         """
         with transaction(self._engine, self.location) as conn:
@@ -282,6 +309,42 @@ class Workspace:
         with transaction(self._engine, self.location, read=True) as conn:
             return notes_rows.history(conn, self._row(conn, cid).lineage, topic, system)
 
+    # -- derived tables ----------------------------------------------------------------------------------------
+
+    def derived_frame(self, kind: str, inputs: dict[str, Any]) -> pd.DataFrame | None:
+        """The table stored by :meth:`keep_derived_frame` for ``kind`` and ``inputs``, or None.
+
+        A stored table that is damaged, or was written for other inputs, is None (the caller computes it
+        again). See :mod:`workspace.derived`.
+        """
+        sha, key = derived.key_of(kind, inputs)
+        try:
+            local = self._blobs.local_path(sha, derived.SUFFIX)
+            if local is not None:
+                data = local.read_bytes()
+            elif self._blobs.exists(sha, derived.SUFFIX):
+                data = self._blobs.get(sha, kind, derived.SUFFIX)
+            else:
+                return None
+        except (OSError, RankscopeError):
+            return None
+        return derived.from_bytes(data, key)
+
+    def keep_derived_frame(self, kind: str, inputs: dict[str, Any], frame: pd.DataFrame) -> bool:
+        """Store a table computed from ``inputs`` (immutable: file digests and options), whole or not at all.
+
+        Returns
+        -------
+        bool
+            Whether it was stored; a read-only or full file store keeps nothing and says False.
+        """
+        sha, key = derived.key_of(kind, inputs)
+        try:
+            self._blobs.put(sha, derived.to_bytes(frame, key), derived.SUFFIX)
+        except StoreUnavailable:
+            return False
+        return True
+
     # -- internals ---------------------------------------------------------------------------------------------
 
     def _row(self, conn, cid: str):
@@ -290,20 +353,43 @@ class Workspace:
                                     f"A-Z a-z 0-9 _ -")
         row = conn.execute(select(collections).where(collections.c.id == cid)).first()
         if row is None or row.deleted:
-            raise UnknownCollection(f"unknown collection id {cid!r}: no such collection in {self.location.label}"
+            raise UnknownCollection(f"unknown collection id {cid!r}: no such collection in this workspace"
                                     + (" (it was deleted)" if row is not None else ""))
         return row
 
     def _read(self, sha256: str, name: str) -> bytes:
         return self._blobs.get(sha256, name)
 
-    def _store(self, name: str, data: bytes, role: str, system: str | None) -> dict:
+    def _prepare(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
+                 conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
+                 documents: NamedBytes | None = None, parsed: Parsed | None = None) -> tuple:
+        """A new collection's files stored: ``(name, entries, conventions, author, topics)`` to commit."""
+        _line(name, "collection name")
+        _line(author, "author")
+        conventions = _conventions(conventions)
+        parsed = dict(parsed or {})
+        qrels = _named(qrels, "qrels")
+        entries = [self._store(qrels[0], qrels[1], "qrels", None, parsed)]
+        topic_count = entries[0].pop("topics")
+        entries += self._store_runs(runs, taken=(), parsed=parsed)
+        for role, item in (("topics", topics), ("documents", documents)):
+            if item is not None:
+                item = _named(item, role)
+                entries.append(self._store(item[0], item[1], role, None, parsed))
+        return name, entries, conventions, author, topic_count
+
+    def _store(self, name: str, data: bytes, role: str, system: str | None, given: Parsed) -> dict:
         sha = digest(data)
         entry = {"role": role, "name": name, "system": system, "sha256": sha, "size": len(data)}
         parsed = None
         if role in ("qrels", "run"):
-            reader = read_qrels if role == "qrels" else read_run
-            parsed = reader(data, name=name)  # messages name the file
+            kind = Qrels if role == "qrels" else Run
+            parsed = given.get(sha)
+            if parsed is not None and not isinstance(parsed, kind):
+                raise WorkspaceError(f"{name}: expected its parse as a {kind.__name__}, found "
+                                     f"{type(parsed).__name__}")
+            if parsed is None:
+                parsed = (read_qrels if role == "qrels" else read_run)(data, name=name)  # messages name the file
             if role == "run":
                 parsed = parsed.renamed(system)
             if role == "qrels":
@@ -316,7 +402,7 @@ class Workspace:
             raise StoreUnavailable(f"cannot store {name}: {err}") from None
         return entry
 
-    def _store_runs(self, runs: Sequence[NamedBytes], taken: Iterable[str]) -> list[dict]:
+    def _store_runs(self, runs: Sequence[NamedBytes], taken: Iterable[str], parsed: Parsed) -> list[dict]:
         taken, entries = set(taken), []
         for item in runs:
             name, data = _named(item, "run")
@@ -326,26 +412,30 @@ class Workspace:
                 n += 1
                 system = f"{base}-{n}"
             taken.add(system)
-            entries.append(self._store(name, data, "run", system))
+            entries.append(self._store(name, data, "run", system, parsed))
         return entries
 
-    def _commit(self, name, entries, conventions, author, *, parent, version, topics) -> CollectionInfo:
+    def _commit(self, name, entries, conventions, author, topics, *, parent, version) -> CollectionInfo:
+        with transaction(self._engine, self.location) as conn:
+            return self._insert(conn, name, entries, conventions, author, topics, parent=parent, version=version)
+
+    def _insert(self, conn, name, entries, conventions, author, topics, *, parent, version) -> CollectionInfo:
+        """The rows of one collection whose files are stored, inside the caller's transaction."""
         cid = _new_id()
         row = {"id": cid, "name": name, "version": version, "parent": parent, "created_by": author,
                "created_at": _now(), "archived": False, "deleted": False,
                "size": sum(e["size"] for e in entries),
                "systems": json.dumps([e["system"] for e in entries if e["role"] == "run"]),
                "topics": topics, "conventions": json.dumps(conventions, sort_keys=True)}
-        with transaction(self._engine, self.location) as conn:
-            row["lineage"] = cid if parent is None else self._row(conn, parent).lineage
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            for sha, size in {e["sha256"]: e["size"] for e in entries}.items():
-                conn.execute(dialect.insert(blobs).values(sha256=sha, size=size, created_at=row["created_at"])
-                             .on_conflict_do_nothing())
-            conn.execute(collections.insert().values(**row))
-            conn.execute(collection_files.insert(), [
-                {"collection": cid, "position": i, "role": e["role"], "name": e["name"], "system": e["system"],
-                 "sha256": e["sha256"]} for i, e in enumerate(entries)])
+        row["lineage"] = cid if parent is None else self._row(conn, parent).lineage
+        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+        for sha, size in {e["sha256"]: e["size"] for e in entries}.items():
+            conn.execute(dialect.insert(blobs).values(sha256=sha, size=size, created_at=row["created_at"])
+                         .on_conflict_do_nothing())
+        conn.execute(collections.insert().values(**row))
+        conn.execute(collection_files.insert(), [
+            {"collection": cid, "position": i, "role": e["role"], "name": e["name"], "system": e["system"],
+             "sha256": e["sha256"]} for i, e in enumerate(entries)])
         return _info(_Row(row))
 
     def _change(self, cid, author, action, detail, **values) -> CollectionInfo:

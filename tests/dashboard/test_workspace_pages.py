@@ -3,10 +3,14 @@ notes kept in the store (history, concurrent saves), and store errors shown as o
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import stat
+import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
@@ -79,6 +83,8 @@ def test_a_collection_link_opens_the_stored_collection_on_every_page(ws):
 def test_an_unknown_or_deleted_id_says_so_and_shows_nothing_else(ws):
     at = _open("overview", {"collection": "A" * 16})
     assert len(at.error) == 1 and "unknown collection id 'AAAAAAAAAAAAAAAA'" in at.error[0].value
+    folder = os.environ["RANKSCOPE_WORKSPACE"]
+    assert folder not in at.error[0].value and "workspace.db" not in at.error[0].value  # the id, not the server's path
     assert at.exception == [] and len(at.get("plotly_chart")) == 0 and len(at.dataframe) == 0
     assert any("collections" in str(link.proto.label).lower() for link in at.get("page_link"))
     cid = _stored(ws)
@@ -180,6 +186,20 @@ def test_notes_are_stored_with_author_history_and_concurrent_saves(ws):
     assert sorted(table["author"]) == ["bea", "cat"]
     history = [d.value for d in ana.dataframe if "revision" in d.value.columns and len(d.value) == 3]
     assert history and history[0]["revision"].tolist() == sorted(n.revision for n in ws.note_history(cid, "2", None))
+    form = ana.get("form_submit_button")[0]
+    assert form.proto.label == "Merge the 2 versions of the note on topic 2"
+    tags = ana.multiselect(key=next(k for k in _keys(ana, "multiselect") if k.startswith("queries_tags_2_")))
+    comment = ana.text_area(key=next(k for k in _keys(ana, "text_area") if k.startswith("queries_comment_2_")))
+    assert tags.value == ["hard topic", "ties matter", "judgments doubtful"] or tags.value == [
+        "judgments doubtful", "hard topic", "ties matter"]  # the merge form starts from both versions
+    assert "bea's view" in comment.value and "cat's view" in comment.value
+    comment.input("both views, merged")
+    form.click()
+    ana.run()
+    (merged,) = ws.notes(cid)  # one save resolved both
+    assert merged.comment == "both views, merged" and merged.author == "ana"
+    assert merged.bases == tuple(sorted(n.revision for n in current))
+    assert not any("versions of this note" in w.value for w in ana.warning)
 
 
 def test_a_note_needs_an_author(ws):
@@ -189,26 +209,49 @@ def test_a_note_needs_an_author(ws):
     assert ws.notes(cid) == [] and any("type your name" in e.value for e in at.error)
 
 
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0,
-                    reason="running as root: a read-only folder is still writable")
+@contextlib.contextmanager
+def _read_only(folder: Path):
+    """``folder`` read-only for this process: a read-only bind mount of it over itself when running as root
+    (root writes through file modes), else its files' and folders' write bits removed; undone on the way out."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        for argv in (["mount", "--bind", str(folder), str(folder)], ["mount", "-o", "remount,ro,bind", str(folder)]):
+            done = subprocess.run(argv, capture_output=True, text=True)
+            if done.returncode != 0:
+                subprocess.run(["umount", str(folder)], capture_output=True)
+                pytest.fail(f"running as root, a read-only bind mount is needed: {' '.join(argv)}: "
+                            f"{done.stderr.strip()[:200]}", pytrace=False)
+        try:
+            yield
+        finally:
+            if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
+                subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+        return
+    modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
+    try:
+        for p, mode in modes.items():
+            p.chmod(stat.S_IMODE(mode) & ~0o222)
+        yield
+    finally:
+        for p, mode in modes.items():
+            p.chmod(stat.S_IMODE(mode))
+
+
 def test_a_read_only_workspace_shows_one_line_and_keeps_the_data(ws, tmp_path):
     _stored(ws)
     folder = Path(os.environ["RANKSCOPE_WORKSPACE"])
     at = _open("data")  # opened (and cached) while writable
-    modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
-    try:
-        for p in modes:
-            p.chmod(stat.S_IMODE(modes[p]) & ~0o222)
+    with _read_only(folder):
+        with pytest.raises(OSError):
+            (folder / "probe").write_bytes(b"x")  # really read-only, whoever runs the test
         _upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
         _upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
         at.run()
-    finally:
-        for p, mode in modes.items():
-            p.chmod(stat.S_IMODE(mode))
     messages = [e.value for e in at.error]
     assert len(messages) == 1 and messages[0].startswith("The files are loaded but not saved in the workspace")
+    assert "read-only" in messages[0] or "not writable" in messages[0]
     assert "\n" not in messages[0] and at.exception == []
     assert _loaded(at).systems == ("c",) and _loaded(at).collection is None
+    assert len(ws.collections()) == 1  # nothing half-saved
 
 
 def test_a_store_that_fails_on_write_shows_one_line_and_keeps_the_data(ws, monkeypatch):
@@ -227,3 +270,139 @@ def test_a_store_that_fails_on_write_shows_one_line_and_keeps_the_data(ws, monke
     assert [e.value for e in at.error] == ["The files are loaded but not saved in the workspace: "
                                           "workspace.db: database or disk is full"]
     assert _loaded(at).systems == ("a",) and {m.label: m.value for m in at.metric}["Systems"] == "1"
+
+
+def _random_stored(ws, seed: int) -> str:
+    """A stored collection of seeded random runs with ties, some topics unanswered by some runs."""
+    from tests.random_collections import random_collection
+
+    first = random_collection(seed)
+    runs = [(f"r{i}.run", random_collection(seed if i == 0 else seed * 10 + i).run_text.encode()) for i in range(3)]
+    conventions = {"relevance_level": 1 + seed % 2}
+    return ws.add_collection(f"random {seed}", qrels=("q.txt", first.qrels_text.encode()), runs=runs,
+                             conventions=conventions, author="ana").id
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_computing(ws, monkeypatch, seed):
+    import streamlit as st
+
+    import metrics
+    from dashboard import data, stored
+    from metrics.ties import tie_ranges
+
+    cid = _random_stored(ws, seed)
+    loaded = stored.loaded_of(ws.load(cid))
+    measures = tuple(data.DEFAULT_MEASURES)
+    qrels = metrics.read_qrels(loaded.qrels.data)
+    runs = {name: metrics.read_run(up.data, name=name) for name, up in loaded.runs}
+    computed = metrics.evaluate(qrels, runs, list(measures), conventions=loaded.conventions)
+    ties = tie_ranges(qrels, runs, list(measures), conventions=loaded.conventions, inexact="nan")
+    paired = metrics.report.paired_conventions(loaded.conventions, metrics.rank_runs(qrels, list(runs.values()),
+                                                                                     loaded.conventions))
+
+    def check() -> None:
+        pd.testing.assert_frame_equal(data.per_query(loaded, measures), computed, check_exact=True)
+        pd.testing.assert_frame_equal(data.tie_ranges(loaded, measures), ties, check_exact=True)
+        assert data.tested_on_every_topic(loaded).conventions == paired
+
+    ranked = data._ranked
+
+    def restart(refused: bool) -> None:
+        st.cache_data.clear()
+        st.cache_resource.clear()  # a restarted server: nothing in Streamlit's caches
+        monkeypatch.setattr(data, "_ranked", refuse if refused else ranked)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("ranked again")
+
+    check()  # the first open computes the tables and keeps them in the store
+    kept = sorted((Path(os.environ["RANKSCOPE_WORKSPACE"]) / "files").rglob("*.frame"))
+    assert len(kept) == 3 * len(loaded.runs)  # per run: values, tie ranges, topics
+    restart(refused=True)
+    check()  # read back from the store, nothing ranked
+    renamed = dataclasses.replace(loaded, runs=tuple((f"x{name}", up) for name, up in loaded.runs))
+    got = data.per_query(renamed, measures)  # the same files under other names: the same tables, renamed
+    pd.testing.assert_frame_equal(got, computed.assign(system="x" + computed["system"]), check_exact=True)
+    for path in kept:  # damaged tables are computed again, and kept again
+        path.write_bytes(path.read_bytes()[:-7])
+    restart(refused=False)
+    check()
+    restart(refused=True)
+    check()
+    restart(refused=False)
+    at = _open("overview", {"collection": cid})  # the overview's other tables (its tests' topics...) kept too
+    assert _errors(at) == [] and len(at.get("plotly_chart")) == 1
+    restart(refused=True)
+    at = _open("overview", {"collection": cid})
+    assert _errors(at) == [] and len(at.get("plotly_chart")) == 1
+
+
+def test_conventions_names_and_texts_changed_in_the_session_are_saved_as_new_versions(ws):
+    cid = _stored(ws)
+    at = _open("data", {"collection": cid})
+    assert _errors(at) == [] and _loaded(at).conventions.relevance_level == 1
+    at.number_input(key="data_level").set_value(2)
+    at.run()
+    at.run()  # the next run saves what changed
+    second = ws.load(_loaded(at).collection)
+    assert _errors(at) == [] and second.info.parent == cid and second.info.version == 2
+    assert second.conventions["relevance_level"] == 2 and ws.load(cid).conventions["relevance_level"] == 1
+    assert at.query_params["collection"] == second.info.id and second.info.systems == ("a", "b")
+    at.text_input(key="data_name_0_a").input("bm25 <i>")
+    at.run()
+    at.run()
+    third = ws.load(_loaded(at).collection)
+    assert third.info.parent == second.info.id and third.info.systems == ("bm25 <i>", "b")
+    assert [r.sha256 for r in third.runs] == [r.sha256 for r in second.runs]
+    assert third.conventions == second.conventions
+    _upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
+    at.run()
+    fourth = ws.load(_loaded(at).collection)
+    assert _errors(at) == [] and fourth.info.parent == third.info.id
+    assert fourth.topics.read() == b"1\tfirst topic\n2\tsecond\n" and fourth.info.systems == third.info.systems
+    at.run()
+    assert _loaded(at).collection == fourth.info.id  # nothing changed: no new version
+    other = _open("overview", {"collection": third.info.id})  # a link opens the version's own conventions
+    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 2
+    assert _loaded(other).systems == ("bm25 <i>", "b") and _loaded(other).topics is None
+    assert len(ws.collections()) == 4
+
+
+def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypatch):
+    import collections
+
+    import streamlit as st
+
+    import workspace.store
+    from dashboard import guard
+
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    parses = collections.Counter()
+    real = guard.parse
+
+    def counted(reader, data, name):
+        parses[name] += 1
+        return real(reader, data, name)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed by the store")
+
+    at = _open("data")  # the empty workspace seeded (the store parses the demo's files)
+    monkeypatch.setattr(guard, "parse", counted)
+    monkeypatch.setattr(workspace.store, "read_run", refuse)
+    monkeypatch.setattr(workspace.store, "read_qrels", refuse)
+    _upload(at, "Qrels", [("once.qrels", QRELS + b"4 0 f 1\n", "text/plain")])
+    _upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain")])
+    at.run()
+    first = _loaded(at).collection
+    assert _errors(at) == [] and first and ws.collection(first).systems == ("once_a",)
+    _upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain"),
+                         ("once_b.run", RUN_B + b"4 Q0 f 1 1.0 B\n", "text/plain")])
+    at.run()
+    second = ws.collection(_loaded(at).collection)
+    assert _errors(at) == [] and second.parent == first and second.systems == ("once_a", "once_b")
+    assert parses == {"once.qrels": 1, "once_a.run": 1, "once_b.run": 1}
+    stored_run = ws.load(second.id).runs[1]
+    assert ws.parsed_run(stored_run.sha256).table.num_rows == 6  # the cache written from the dashboard's parse

@@ -191,3 +191,29 @@ def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(tea
         _settled(tab)
         expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text("1 system · qrels team.qrels")
         expect(tab.locator('[data-testid="stForm"] textarea').first).to_have_value("seen by everyone")
+
+
+def test_two_servers_opened_at_once_on_an_empty_workspace_seed_it_once(browser, tmp_path):  # noqa: F811
+    from dashboard import stored
+    from sample_data import teaching_examples
+
+    location, files = str(tmp_path / "empty"), tmp_path / "empty" / "files"
+    env = {**os.environ, "RANKSCOPE_WORKSPACE": location, "RANKSCOPE_WORKSPACE_FILES": str(files)}
+    servers = [processes.serve_dashboard(processes.free_port(), env=env) for _ in range(2)]
+    try:
+        urls = [f"http://127.0.0.1:{s.args[s.args.index('--server.port') + 1]}/overview" for s in servers]
+        tabs = [browser.new_context(viewport=VIEWPORT).new_page() for _ in urls]
+        for tab, url in zip(tabs, urls):  # both first sessions start before either has seeded
+            tab.goto(url, wait_until="commit")
+        for tab in tabs:
+            _settled(tab)
+            expect(tab.get_by_role("heading", name="Overview")).to_be_visible()
+        ws = open_workspace(location, files=str(files))
+        names = sorted(c.name for c in ws.collections(archived=True))
+        ws.close()
+        assert names == sorted([stored.DEMO] + [stored.EXAMPLE.format(n) for n in teaching_examples()])
+        for tab in tabs:
+            tab.context.close()
+    finally:
+        for proc in servers:
+            processes.stop(proc)

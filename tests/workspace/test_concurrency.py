@@ -77,6 +77,10 @@ def test_note_saves_killed_mid_loop_keep_every_committed_note(target):
                 revision, comment = child.stdout.readline().split()
                 printed[int(revision)] = comment
             os.killpg(child.pid, signal.SIGKILL)
+            child.wait(timeout=30)
+            for line in child.stdout.read().splitlines():  # committed and printed before the kill, not read yet
+                revision, comment = line.split()
+                printed[int(revision)] = comment
         finally:
             processes.stop(child, grace=2)
             child.stdout.close()

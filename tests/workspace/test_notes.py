@@ -130,3 +130,43 @@ def test_lineage_heads_match_a_textbook_loop_over_random_versions_and_saves(targ
             assert sorted(n.revision for n in ws.notes(cid)) == [n.revision for n in mine if n.revision not in named]
             for topic in "12":
                 assert ws.note_history(cid, topic, None) == [n for n in mine if n.topic == topic]
+
+
+def test_one_save_naming_several_bases_merges_concurrent_versions(target):
+    with target.open() as ws:
+        cid = _collection(ws)
+        first = ws.save_note(cid, "7", "a", "t", "first", author="ana")
+        left = ws.save_note(cid, "7", "a", "t", "left", author="ana", base=first.revision)
+        right = ws.save_note(cid, "7", "a", "t", "right", author="bo", base=first.revision)
+        other = ws.save_note(cid, "7", None, "t", "the topic's own", author="bo")
+        assert ws.notes(cid) == [other, left, right]
+        merged = ws.save_note(cid, "7", "a", "t", "both", author="cy", base=[right.revision, left.revision])
+        assert merged.bases == (left.revision, right.revision) and merged.base == right.revision
+        assert ws.notes(cid) == [other, merged]
+        assert ws.note_history(cid, "7", "a") == [first, left, right, merged]
+        assert ws.note_history(cid, "7", "a")[1].bases == (first.revision,) and first.bases == ()
+        single = ws.save_note(cid, "7", "a", "t", "after", author="ana", base=merged.revision)  # an int still works
+        assert ws.notes(cid) == [other, single] and single.bases == (merged.revision,)
+        for bad, message in ([[], "non-empty list"], [[single.revision, "x"], "list of int, str"],
+                             [[single.revision, other.revision], f"note base {other.revision}"],
+                             [[single.revision, 10**6], "note base 1000000"], [True, "found bool"]):
+            with pytest.raises(WorkspaceError, match=message):
+                ws.save_note(cid, "7", "a", "t", "bad", author="ana", base=bad)
+        assert ws.notes(cid) == [other, single]  # a refused save leaves nothing
+
+
+def test_merged_heads_match_a_textbook_loop_over_random_merges(target):
+    rng = np.random.default_rng(11)
+    with target.open() as ws:
+        cid = _collection(ws)
+        saved, edited = [], set()
+        for i in range(50):
+            topic = str(int(rng.integers(1, 3)))
+            same = [n.revision for n in saved if n.topic == topic]
+            k = int(rng.integers(0, min(3, len(same)) + 1))
+            bases = [int(b) for b in rng.choice(same, size=k, replace=False)] if k else None
+            base = bases[0] if k == 1 and rng.random() < 0.5 else bases
+            saved.append(ws.save_note(cid, topic, None, "", f"c{i}", author="u", base=base))
+            edited |= set(bases or ())
+        expected = sorted((n for n in saved if n.revision not in edited), key=lambda n: (n.topic, n.revision))
+        assert ws.notes(cid) == expected

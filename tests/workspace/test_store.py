@@ -129,6 +129,9 @@ def test_unknown_ids_are_one_line_errors_naming_the_id(target, bad):
                 call(bad)
             assert "\n" not in str(err.value) and "unknown collection id" in str(err.value)
             assert str(bad)[:10] in str(err.value)
+            # the message is shown to users: it names the id, never where the workspace is
+            assert str(target.folder) not in str(err.value) and ws.location.label not in str(err.value)
+            assert "postgresql" not in str(err.value) and "workspace.db" not in str(err.value)
 
 
 def test_missing_and_tampered_files_name_the_file(target):

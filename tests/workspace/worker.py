@@ -1,8 +1,10 @@
 """A child process for the workspace tests: saves notes from threads, saves notes in a loop, adds a big
-collection. Run as ``python -m tests.workspace.worker ACTION LOCATION FILES ...``."""
+collection, seeds the workspace as the dashboard does. Run as
+``python -m tests.workspace.worker ACTION LOCATION FILES ...``."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
@@ -48,6 +50,19 @@ def add(ws, runs: int, lines: int) -> None:
     print(info.id, flush=True)
 
 
+def seed(ws, ready: str, go: str) -> None:
+    """Seed the workspace as a dashboard server does on an empty one, once ``go`` exists (after making
+    ``ready``), so that two of these race; prints the number of collections it saw before."""
+    from dashboard import stored
+
+    seen = len(ws.collections(archived=True))
+    open(ready, "w").close()
+    while not os.path.exists(go):
+        threading.Event().wait(0.005)
+    stored._seed(ws)
+    print(seen, flush=True)
+
+
 if __name__ == "__main__":
     action, location, files, *rest = sys.argv[1:]
     with open_workspace(location, files=files) as workspace:
@@ -55,5 +70,7 @@ if __name__ == "__main__":
             notes(workspace, rest[0], rest[1], int(rest[2]), int(rest[3]))
         elif action == "note-loop":
             note_loop(workspace, rest[0], rest[1])
+        elif action == "seed":
+            seed(workspace, rest[0], rest[1])
         else:
             add(workspace, int(rest[0]), int(rest[1]))
