@@ -528,24 +528,24 @@ def measure_means(loaded: Loaded, systems: tuple[str, ...], topic: str | None, m
 # ---- the report and its exports ---------------------------------------------------------------------------
 @st.cache_resource(max_entries=8, show_spinner="Preparing the report (every number recomputed from the files)…")
 def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
-            notes_json: str, _loaded: Loaded):
+            notes_json: str, family: str, _loaded: Loaded):
     import json
 
     sources = {name: up.data for name, up in _loaded.runs}
     what = f"the report on {_loaded.qrels.name} and {len(sources)} run{'s' * (len(sources) != 1)}"
     return guard.call(what, compute_report, _loaded.qrels.data, sources, list(measures), _loaded.conventions,
                       baseline, test, correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
-                      file_names={name: up.name for name, up in _loaded.runs},
+                      file_names={name: up.name for name, up in _loaded.runs}, family=family,
                       in_process=guard.small(_loaded.qrels.data, *sources.values()) and test not in RESAMPLED)
 
 
 def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
-           notes: dict):
+           notes: dict, family: str = "per_measure"):
     """Everything the HTML report shows, with its manifest (:func:`metrics.report.compute_report`)."""
     import json
 
     return _report(loaded.key, tuple(measures), baseline, test, correction, float(alpha),
-                   json.dumps(notes, sort_keys=True), loaded)
+                   json.dumps(notes, sort_keys=True), family, loaded)
 
 
 def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> bytes:

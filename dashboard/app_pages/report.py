@@ -26,10 +26,13 @@ if test == "permutation" and st.toggle("Correct by max-T instead", key="report_m
                                        help="Westfall and Young's step-down max-T on the same sign flips as the "
                                             "randomisation test: exact family-wise error control."):
     tested_with = MAXT
+family = components.choose("family", "Family", data.FAMILIES,
+                           help="The tests a correction counts together: each measure's pairs on their own, or "
+                                "every pair of every measure (stricter).")
 notes = state.notes()
 
 try:
-    made = data.report(loaded, measures, baseline, test, tested_with, alpha, notes)
+    made = data.report(loaded, measures, baseline, test, tested_with, alpha, notes, family)
 except RankscopeError as err:
     components.error(err)
     st.stop()

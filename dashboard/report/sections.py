@@ -124,6 +124,8 @@ def significance_html(data: ReportData, figs: dict | None = None) -> str:
     figs = figs or report_figures(data)
     s = data.settings
     pairs = len(data.systems) * (len(data.systems) - 1) // 2
+    if s.get("family", "per_measure") == "all":
+        pairs *= len(comparison.measures)
     out = [f'<p class="note">Adjusted p-values of the {e(_TEST_NAMES.get(s["test"], s["test"]))} between every '
            f"pair of systems on the per-topic values, {e(_family_words(s, pairs))}{e(_missing_words(s))}; dark "
            f"cells are below α = {s['alpha']:g}. "
@@ -208,9 +210,11 @@ def _family_words(settings: dict, comparisons: int) -> str:
     if settings["correction"] == "none":
         return "without correction for multiple comparisons"
     names = {"holm": "Holm-corrected", "bonferroni": "Bonferroni-corrected", "bh": "Benjamini–Hochberg-adjusted",
-             "by": "Benjamini–Yekutieli-adjusted"}
+             "by": "Benjamini–Yekutieli-adjusted", "maxt": "Westfall–Young max-T-adjusted"}
+    where = ("on all measures together" if settings.get("family", "per_measure") == "all"
+             else "on each measure")
     return (f"{names.get(settings['correction'], settings['correction'])} over the {comparisons} comparisons "
-            "between the systems on each measure")
+            f"between the systems {where}")
 
 
 def _missing_words(settings: dict) -> str:

@@ -17,7 +17,7 @@ from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
 
-REPORT_SETTINGS = ("test", "correction", "alpha", "seed", "baseline")  # the test flags the report takes
+REPORT_SETTINGS = ("test", "correction", "family", "alpha", "seed", "baseline")  # the test flags the report takes
 
 
 def register(subparsers) -> None:
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     inputs["per_query"] = _per_query(args, inputs, measures, conventions)
     report = compute_report(inputs.pop("qrels"), inputs.pop("runs"), measures,
                             conventions, baseline=args.baseline, test=args.test, correction=args.correction,
-                            alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
+                            family=args.family, alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
     for caution in report.cautions:
         print(f"note: {caution.sentence}", file=sys.stderr)
     text = render_report(report, title=args.title)

@@ -41,7 +41,7 @@ COMMANDS = {
 }
 # the test settings each command takes (the others take none)
 SETTINGS = {"compare": [row.field for row in significance_flags()],
-            "report": ["test", "correction", "alpha", "seed", "baseline"]}
+            "report": ["test", "correction", "family", "alpha", "seed", "baseline"]}
 
 
 def _subparser(command: str) -> argparse.ArgumentParser:
