@@ -147,8 +147,9 @@ def loaded_of(stored: StoredCollection, like: state.Loaded | None = None) -> sta
 
 
 def _held(loaded: state.Loaded) -> tuple:
-    """What a stored version holds that a session can change without changing files: names, conventions, texts."""
-    return (loaded.key, loaded.topics.digest if loaded.topics else None,
+    """What a stored version holds that a session can change without changing files: names and texts. The
+    conventions a session chooses stay in the session (a link opens the version's own)."""
+    return (loaded.key[:2], loaded.topics.digest if loaded.topics else None,
             loaded.documents.digest if loaded.documents else None)
 
 
@@ -174,18 +175,18 @@ def _parsed_files(loaded: state.Loaded, runs) -> dict:
 
 
 def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
-    """A new version of the stored collection with the session's system names, conventions and texts."""
+    """A new version of the stored collection with the session's system names and texts."""
     old = ws.load(loaded.collection)
     names = {f.sha256: f.system for f in old.runs}
     renames = {names[up.digest]: name for name, up in loaded.runs if names.get(up.digest, name) != name}
-    conventions = loaded.conventions.as_dict()
     texts = {}
     for role, up, before in (("topics", loaded.topics, old.topics), ("documents", loaded.documents, old.documents)):
         if up is not None and (before is None or before.sha256 != up.digest):
             texts[role] = (up.name, up.data)
-    info = ws.new_version(old.info.id, rename_systems=renames, author=who,
-                          conventions=None if conventions == old.conventions else conventions, **texts)
-    return loaded_of(ws.load(info.id), loaded)
+    if not renames and not texts:  # nothing the stored version does not hold already
+        return replace(loaded_of(old, loaded), conventions=loaded.conventions)
+    info = ws.new_version(old.info.id, rename_systems=renames, author=who, **texts)
+    return replace(loaded_of(ws.load(info.id), loaded), conventions=loaded.conventions)
 
 
 def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
@@ -202,9 +203,11 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
         have = {f.sha256 for f in parent.runs}
         keep = {up.digest for _, up in loaded.runs}
         added = [up for _, up in loaded.runs if up.digest not in have]
+        removed = [f.system for f in parent.runs if f.sha256 not in keep]
+        if not added and not removed:  # a rerun that saved these runs already: the version holding them
+            return loaded_of(parent, loaded)
         info = ws.new_version(parent.info.id, author=who, add_runs=[(up.name, up.data) for up in added],
-                              remove_systems=[f.system for f in parent.runs if f.sha256 not in keep],
-                              parsed=_parsed_files(replace(loaded, qrels=None), added))
+                              remove_systems=removed, parsed=_parsed_files(replace(loaded, qrels=None), added))
     else:
         name = loaded.qrels.name.rsplit(".", 1)[0] if "." in loaded.qrels.name else loaded.qrels.name
         topics, documents = ((up.name, up.data) if up else None for up in (loaded.topics, loaded.documents))

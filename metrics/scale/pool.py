@@ -201,7 +201,7 @@ def _on_dask(payload: Payload, items: Sequence[Item], client: Any, window: int |
     if window is None:
         workers = len(client.scheduler_info().get("workers", {})) or 1
         window = max(2, 2 * workers)
-    shared = client.scatter(payload, broadcast=True)
+    shared = client.scatter(payload, broadcast=True, hash=False)  # a fresh key: never one being released
     tag = uuid.uuid4().hex
     finished = as_completed(loop=client.loop)  # this client's, not a default one
 

@@ -172,7 +172,7 @@ def permutation_counts(D: np.ndarray, n_resamples: int, seed: int, *, memory: in
     if len(chunks) < threads:  # one chunk per worker thread at least
         width = -(-D.shape[0] // threads)
         chunks = [slice(s, min(D.shape[0], s + width)) for s in range(0, D.shape[0], width)]
-    parts = client.scatter([np.ascontiguousarray(D[c]) for c in chunks])
+    parts = client.scatter([np.ascontiguousarray(D[c]) for c in chunks], hash=False)
     futures = client.map(_counts_chunk, parts, n_resamples=n_resamples, seed=seed, memory=memory)
     return np.concatenate(client.gather(futures)).astype(np.int64)
 

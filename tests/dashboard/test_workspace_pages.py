@@ -338,35 +338,34 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
     assert _errors(at) == [] and len(at.get("plotly_chart")) == 1
 
 
-def test_conventions_names_and_texts_changed_in_the_session_are_saved_as_new_versions(ws):
+def test_names_and_texts_changed_in_the_session_are_saved_as_new_versions_conventions_stay_in_it(ws):
     cid = _stored(ws)
     at = _open("data", {"collection": cid})
     assert _errors(at) == [] and _loaded(at).conventions.relevance_level == 1
     at.number_input(key="data_level").set_value(2)
     at.run()
-    at.run()  # the next run saves what changed
-    second = ws.load(_loaded(at).collection)
-    assert _errors(at) == [] and second.info.parent == cid and second.info.version == 2
-    assert second.conventions["relevance_level"] == 2 and ws.load(cid).conventions["relevance_level"] == 1
-    assert at.query_params["collection"] == second.info.id and second.info.systems == ("a", "b")
+    at.run()
+    assert _errors(at) == [] and _loaded(at).collection == cid  # conventions are the session's choice
+    assert _loaded(at).conventions.relevance_level == 2 and len(ws.collections()) == 1
     at.text_input(key="data_name_0_a").input("bm25 <i>")
     at.run()
     at.run()
-    third = ws.load(_loaded(at).collection)
-    assert third.info.parent == second.info.id and third.info.systems == ("bm25 <i>", "b")
-    assert [r.sha256 for r in third.runs] == [r.sha256 for r in second.runs]
-    assert third.conventions == second.conventions
+    second = ws.load(_loaded(at).collection)
+    assert _errors(at) == [] and second.info.parent == cid and second.info.version == 2
+    assert second.info.systems == ("bm25 <i>", "b") and at.query_params["collection"] == second.info.id
+    assert [r.sha256 for r in second.runs] == [r.sha256 for r in ws.load(cid).runs]
+    assert second.conventions == ws.load(cid).conventions and _loaded(at).conventions.relevance_level == 2
     _upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
     at.run()
-    fourth = ws.load(_loaded(at).collection)
-    assert _errors(at) == [] and fourth.info.parent == third.info.id
-    assert fourth.topics.read() == b"1\tfirst topic\n2\tsecond\n" and fourth.info.systems == third.info.systems
+    third = ws.load(_loaded(at).collection)
+    assert _errors(at) == [] and third.info.parent == second.info.id
+    assert third.topics.read() == b"1\tfirst topic\n2\tsecond\n" and third.info.systems == second.info.systems
     at.run()
-    assert _loaded(at).collection == fourth.info.id  # nothing changed: no new version
-    other = _open("overview", {"collection": third.info.id})  # a link opens the version's own conventions
-    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 2
+    assert _loaded(at).collection == third.info.id  # nothing changed: no new version
+    other = _open("overview", {"collection": second.info.id})  # a link opens the version's own conventions
+    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 1
     assert _loaded(other).systems == ("bm25 <i>", "b") and _loaded(other).topics is None
-    assert len(ws.collections()) == 4
+    assert len(ws.collections()) == 3
 
 
 def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypatch):
