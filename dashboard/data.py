@@ -20,7 +20,7 @@ import streamlit as st
 import metrics
 from metrics import Conventions, Qrels, Run
 from metrics import anatomy as anatomy_module
-from metrics import compare, curves, topics, worked as worked_module
+from metrics import compare, curves, judgements, topics, worked as worked_module
 from metrics.collection import CollectionSummary, describe_collection
 from metrics.evaluate import per_query_frame
 from metrics.rankings import Rankings
@@ -628,38 +628,20 @@ def tie_flips(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
 
 
 def residual_of(spec: str) -> str | None:
-    """The residual of a measure with the same parameters (``P@10`` -> ``Precision_resid@10``), or None
-    when it has none (:data:`RESIDUALS`) or a parameter the residual does not take is not its default."""
-    measure = metrics.parse_measure(spec)
-    name = RESIDUALS.get(type(measure).name)
-    if name is None:
-        return None
-    residual, defaults = metrics.parse_measure(name), metrics.parse_measure(type(measure).name).values
-    kept = {k: v for k, v in measure.values.items() if k in residual.values}
-    if any(v != defaults.get(k) for k, v in measure.values.items() if k not in kept):
-        return None
-    return str(residual(**kept))
+    """The residual of a measure with the same parameters, or None (:func:`metrics.judgements.residual_spec`)."""
+    return judgements.residual_spec(spec)
 
 
 def judged_residual(loaded: Loaded, measure: str, judged: str, systems: tuple[str, ...]) -> pd.DataFrame:
-    """Per system and topic: the measure, its residual, the gap between them and Judged@k.
-
-    Columns ``system``, ``query``, ``value``, ``residual``, ``gap`` (residual − value) and ``judged``
-    (the measure ``judged``, e.g. ``Judged@10``); the systems in the order given, topics in trec_eval's.
-    Raises :class:`metrics.ValidationError` for a measure without a residual.
+    """Per system and topic: the measure, its residual, the gap between them and Judged@k
+    (:func:`metrics.judgements.residual_gaps`). Raises :class:`metrics.ValidationError` for a measure
+    without a residual.
     """
     residual = residual_of(measure)
     if residual is None:
         raise metrics.ValidationError(f"{measure}: no residual measure (those of {', '.join(RESIDUALS)} have one)")
-    values = per_query(loaded, (measure, residual, judged))
-    values = values[values["system"].isin(systems)]
-    wide = values.pivot_table(index=["system", "query"], columns="measure", values="value", aggfunc="first",
-                              sort=False).reset_index()
-    wide = wide.rename(columns={measure: "value", residual: "residual", judged: "judged"})
-    wide["gap"] = wide["residual"] - wide["value"]
-    order = {s: i for i, s in enumerate(systems)}
-    wide = wide.iloc[np.lexsort((wide["query"].map(str).to_numpy(), wide["system"].map(order).to_numpy()))]
-    return wide[["system", "query", "value", "residual", "gap", "judged"]].reset_index(drop=True)
+    return judgements.residual_gaps(per_query(loaded, (measure, residual, judged)), measure, residual, judged,
+                                    systems)
 
 
 @st.cache_data(max_entries=32, show_spinner="Weighing the losses…")

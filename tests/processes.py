@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["free_port", "group_members", "serve_dashboard", "start", "stop", "wait_until_gone"]
+__all__ = ["alive", "free_port", "group_members", "serve_dashboard", "start", "stop", "wait_until_gone"]
 
 GRACE = 10.0  # seconds a group gets to stop on SIGTERM before SIGKILL
 PROC = Path("/proc")  # where there is one, the process table read to find a session's processes
@@ -95,6 +95,15 @@ def group_members(pgid: int) -> list[int]:
             return []
         return [pgid]
     return [pid for pid, _ in _scan(pgid)]
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not), read from ``/proc``."""
+    try:
+        stat = PROC.joinpath(str(pid), "stat").read_text(errors="replace")
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
 def wait_until_gone(proc: subprocess.Popen, timeout: float) -> list[int]:

@@ -10,6 +10,7 @@ records).
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -114,3 +115,24 @@ def rank(args: argparse.Namespace, paths: list[str]):
 
     conventions = conventions_of(args)
     return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], conventions)
+
+
+def json_scalar(value: Any) -> Any:
+    """A JSON-ready scalar: numpy types unwrapped, NaN and infinities as null."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def json_records(frame) -> list[dict]:
+    """The rows of a frame as JSON-ready dicts (:func:`json_scalar` on every cell)."""
+    return [{k: json_scalar(v) for k, v in row.items()} for row in frame.to_dict("records")]
+
+
+def text_table(rows: list[list[str]], left: set[int]) -> str:
+    """Rows of cells as aligned text: columns in ``left`` flush left, the others right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "".join("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
+                             for i, c in enumerate(row)).rstrip() + "\n" for row in rows)

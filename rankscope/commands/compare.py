@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
-from rankscope.commands import add_convention_flags, add_significance_flags, conventions_of, significance_settings_of
+from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
+                                significance_settings_of)
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -78,12 +78,10 @@ def run(args: argparse.Namespace) -> int:
         out.write(_grouped_latex(comparison))
     elif args.format == "json":
         document = {"settings": _settings(comparison, args),
-                    "means": [{k: _json(v) for k, v in row.items()} for row in means.to_dict("records")],
-                    "comparisons": [{k: _json(v) for k, v in row.items()}
-                                    for row in comparison.frame.to_dict("records")],
+                    "means": json_records(means), "comparisons": json_records(comparison.frame),
                     "provenance": card.as_dict(), "warnings": [c.as_dict() for c in cautions]}
         if risk is not None:
-            document["risk"] = [{k: _json(v) for k, v in row.items()} for row in risk.to_dict("records")]
+            document["risk"] = json_records(risk)
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
     else:
@@ -169,15 +167,6 @@ def _family_text(comparison) -> str:
         return f"{comparison.correction} correction over all {next(iter(sizes.values()), 0)} tests together."
     return f"{comparison.correction} correction within each measure: " + ", ".join(
         f"{m} {k} test{'s' if k != 1 else ''}" for m, k in sizes.items()) + "."
-
-
-def _json(value):
-    """A JSON-ready scalar: numpy types unwrapped, NaN and infinities as null."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 def _tests_text(frame) -> str:

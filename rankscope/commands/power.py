@@ -7,9 +7,9 @@ import json
 import math
 import sys
 
-from rankscope.commands import add_convention_flags, conventions_of
+from rankscope.commands import add_convention_flags, conventions_of, json_records, text_table
 
-__all__ = ["register", "run", "text_table"]
+__all__ = ["register", "run"]
 
 FORMATS = ("table", "json")
 
@@ -41,21 +41,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _json(value):
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def text_table(rows: list[list[str]], left: set[int]) -> str:
-    """Rows of cells as aligned text: columns in ``left`` flush left, the others right."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "".join("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                             for i, c in enumerate(row)).rstrip() + "\n" for row in rows)
-
-
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import ValidationError
     from metrics.evaluate import evaluate, resolve_measures
@@ -74,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
         document = {"measure": result.measure, "variance": result.variance, "sigma2": result.sigma2,
                     "topics": result.n_topics, "systems": result.n_systems, "alpha": result.alpha,
                     "power": result.power,
-                    "designs": [{k: _json(v) for k, v in r.items()} for r in result.summary.to_dict("records")],
-                    "pairs": [{k: _json(v) for k, v in r.items()} for r in result.pairs.to_dict("records")]}
+                    "designs": json_records(result.summary),
+                    "pairs": json_records(result.pairs)}
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
         return 0

@@ -7,8 +7,7 @@ import json
 import math
 import sys
 
-from rankscope.commands import add_convention_flags, conventions_of
-from rankscope.commands.power import text_table
+from rankscope.commands import add_convention_flags, conventions_of, json_records, text_table
 
 __all__ = ["register", "run"]
 
@@ -42,18 +41,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _json(value):
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def _records(frame) -> list[dict]:
-    return [{k: _json(v) for k, v in row.items()} for row in frame.to_dict("records")]
-
-
 def _number(value: float, spec: str) -> str:
     return "-" if not math.isfinite(value) else format(value, spec)
 
@@ -67,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.format == "json":
         document = {"kind": result.kind, "rbo_p": result.p, "depth": result.depth,
-                    "effects": _records(result.effects), "scores": _records(result.scores),
-                    "order": _records(result.order)}
+                    "effects": json_records(result.effects), "scores": json_records(result.scores),
+                    "order": json_records(result.order)}
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
         return 0

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from tests.processes import alive
+
 SCHEDULER_ENV = "RANKSCOPE_TEST_DASK_SCHEDULER"
 
 
@@ -21,22 +23,13 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read().decode("ascii", "replace")
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
-
-
 def wait_gone(pids, timeout: float = 20.0) -> list[int]:
     """The processes of ``pids`` still alive after up to ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
-    left = [p for p in pids if _alive(p)]
+    left = [p for p in pids if alive(p)]
     while left and time.monotonic() < deadline:
         time.sleep(0.1)
-        left = [p for p in left if _alive(p)]
+        left = [p for p in left if alive(p)]
     return left
 
 
