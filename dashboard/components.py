@@ -29,7 +29,7 @@ STYLE = """<style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #262730; opacity: 1; }
 </style>"""
 PRESENTATION = """<style>
-html { font-size: 20px; }
+html, html:root { font-size: 20px !important; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"]
   { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 4.5rem 1.2rem 3rem !important; }

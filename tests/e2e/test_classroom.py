@@ -62,7 +62,9 @@ def test_a_class_types_a_ranking_and_changes_a_grade(server, browser):  # noqa: 
         # presentation mode: no sidebar, the pages in the top bar, larger type
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
         expect(page.locator('[data-testid="stSidebarNavLink"]:visible')).to_have_count(0)
-        assert page.evaluate("() => parseFloat(getComputedStyle(document.documentElement).fontSize)") >= 19
+        # the stylesheet arrives with the page's elements: wait for it rather than read it once
+        page.wait_for_function("() => parseFloat(getComputedStyle(document.documentElement).fontSize) >= 19",
+                               timeout=30_000)
         expect(page.locator('[data-testid="stPlotlyChart"]').first.locator(".main-svg").first).to_be_attached()
         _fits(page)
 
