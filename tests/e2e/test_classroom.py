@@ -103,7 +103,7 @@ def test_presentation_mode_at_full_hd_keeps_the_page_inside_the_screen(server, b
         expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
         box = page.locator('[data-testid="stDataFrame"]').first.bounding_box()
         assert box["x"] + box["width"] <= 1920
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1920
+        page.wait_for_function("() => document.documentElement.scrollWidth <= 1920", timeout=30_000)
         page.locator('[data-testid="stCheckbox"]', has_text="Presentation mode").locator("label").first.click()  # back to the sidebar
         expect(page.locator('[data-testid="stSidebarNavLink"]:visible').first).to_be_visible()
     finally:
