@@ -42,7 +42,10 @@ mode, jobs, qrels, listing, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sy
 runs = Path(listing).read_text().split()
 client = cluster = None
 if mode == "dask":
+    import dask
     from distributed import Client, LocalCluster
+    # workers as the README advises: without Dask's MALLOC_TRIM_THRESHOLD_, which doubles the CPU of a task
+    dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=40)
     client = Client(cluster)
