@@ -33,14 +33,21 @@ def wait_gone(pids, timeout: float = 20.0) -> list[int]:
     return left
 
 
-def local_cluster():
-    """A LocalCluster of two single-threaded worker processes (with their nannies), no dashboard."""
+def local_cluster(trim: str | None = None):
+    """A LocalCluster of two single-threaded worker processes (with their nannies), no dashboard.
+
+    ``trim``: the ``MALLOC_TRIM_THRESHOLD_`` its nannies give the workers; by default none, as the README
+    advises (Dask's own default, 65536, makes the command line print a note). A nanny sets the variable in
+    its own process too, the one calling this: set it only under ``monkeypatch``.
+    """
     try:
+        import dask
         from distributed import LocalCluster
     except ImportError as err:
         _missing(f"the 'distributed' package is missing ({err})")
-    return LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
-                        silence_logs=40)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": trim}):
+        return LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0",
+                            silence_logs=40)
 
 
 def worker_pids(client) -> list[int]:

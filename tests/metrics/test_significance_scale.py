@@ -150,7 +150,12 @@ def dask_client():
         if address:
             client = Client(address, timeout=30)
         else:
-            cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+            import dask
+
+            # workers as the README advises; Dask's default MALLOC_TRIM_THRESHOLD_ would also be left in this
+            # process's environment by the nannies, for every later cluster's workers to inherit
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+                cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
     except (OSError, TimeoutError) as err:
         if cluster is not None:
