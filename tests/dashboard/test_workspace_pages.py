@@ -289,6 +289,7 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
 
     import metrics
     from dashboard import data, stored
+    from dashboard.data import files
     from metrics.ties import tie_ranges
 
     cid = _random_stored(ws, seed)
@@ -306,12 +307,12 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
         pd.testing.assert_frame_equal(data.tie_ranges(loaded, measures), ties, check_exact=True)
         assert data.tested_on_every_topic(loaded).conventions == paired
 
-    ranked = data._ranked
+    ranked = files._ranked  # patched where it is defined: rankings() and the tables look it up there
 
     def restart(refused: bool) -> None:
         st.cache_data.clear()
         st.cache_resource.clear()  # a restarted server: nothing in Streamlit's caches
-        monkeypatch.setattr(data, "_ranked", refuse if refused else ranked)
+        monkeypatch.setattr(files, "_ranked", refuse if refused else ranked)
 
     def refuse(*args, **kwargs):
         raise AssertionError("ranked again")

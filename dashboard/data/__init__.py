@@ -1,0 +1,49 @@
+"""Every computation the pages show, as cached calls into ``metrics``; nothing here computes a number itself.
+
+Caches are keyed on immutable values only: content digests, names, tuples of options, the conventions. The
+bytes and the :class:`~dashboard.state.Loaded` value travel in arguments whose names start with ``_``
+(Streamlit does not hash those); the key beside them identifies them. Parsed files and rankings are shared
+read-only between sessions (``cache_resource``); tables are copied per caller (``cache_data``). Each run is
+parsed and ranked once per content and conventions, so adding a run, renaming one or changing a measure
+never re-reads or re-ranks the others.
+
+The package is split by what the pages ask for; this module re-exports every public name, so a page reads
+``from dashboard import data`` and calls ``data.per_query(...)``. Its modules, lowest first (each imports
+only modules named before it): :mod:`~dashboard.data.constants` (the fixed choices), :mod:`~dashboard.data.files`
+(parsed files, rankings, the collection, texts), :mod:`~dashboard.data.measures` (per-query values and
+means), :mod:`~dashboard.data.significance` (paired tests, results table, report),
+:mod:`~dashboard.data.statistics` (letter groups, power, agreement, reproducibility),
+:mod:`~dashboard.data.topics`, :mod:`~dashboard.data.teaching`, :mod:`~dashboard.data.curves` and
+:mod:`~dashboard.data.trust`. A test that replaces a private function patches the module that defines it
+(e.g. ``dashboard.data.files._ranked``), where its callers look it up.
+"""
+
+from __future__ import annotations
+
+from dashboard.data.constants import (CORRECTIONS, DEFAULT_MEASURES, FAMILIES, FILES_KEPT, FILES_TTL, INTERPOLATIONS,
+                                      RESAMPLED, RESIDUALS, SEED, TESTS, TEST_CORRECTIONS)
+from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain_curves, gain_table, identical_curves,
+                                   measure_means, ndcg_measure, pr_curves)
+from dashboard.data.files import (document_texts, judgments, lint, rankings, read_documents, read_qrels, read_run,
+                                  read_topics, run_lines, runs, systems, topic_texts, topics_of)
+from dashboard.data.measures import by_mean, per_query, summary, tested_on_every_topic
+from dashboard.data.significance import comparison, reading, report, results, session_file
+from dashboard.data.statistics import agreement, letter_groups, ordering, power, reproduction
+from dashboard.data.teaching import (anatomy, convention_effects, example_titles, printed, relevant_count,
+                                     teaching_examples, typed_grades, typed_ranking, worked)
+from dashboard.data.topics import extremes, paired, side_by_side, side_by_side_texts, topic_labels, topic_table
+from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_residual, provenance, residual_of,
+                                  risk, risk_topics, tie_flips, tie_ranges, tie_summary)
+
+__all__ = [
+    "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
+    "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "agreement", "anatomy", "at_k", "by_mean", "cautions",
+    "comparison", "convention_effects", "document_texts", "eleven_point_table", "eleven_points", "example_titles",
+    "extremes", "gain_curves", "gain_table", "identical_curves", "judged_gaps", "judged_measure", "judged_residual",
+    "judgments", "letter_groups", "lint", "measure_means", "ndcg_measure", "ordering", "paired", "per_query",
+    "power", "pr_curves", "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run",
+    "read_topics", "reading", "relevant_count", "report", "reproduction", "residual_of", "results", "risk",
+    "risk_topics", "run_lines", "runs", "session_file", "side_by_side", "side_by_side_texts", "summary", "systems",
+    "teaching_examples", "tested_on_every_topic", "tie_flips", "tie_ranges", "tie_summary", "topic_labels",
+    "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",
+]

@@ -1,0 +1,147 @@
+"""The loaded files, parsed and ranked once: qrels and runs (shared read-only between sessions, at most
+:data:`~dashboard.data.constants.FILES_KEPT` of each), each run ranked once per content, name and
+conventions, what the collection and each run cover, the lint report, and the topic and document texts.
+Every other module of :mod:`dashboard.data` reaches the rankings through here.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics import Conventions, Qrels, Run
+from metrics.collection import CollectionSummary, describe_collection
+from metrics.rankings import Rankings
+
+from dashboard import stored
+from dashboard.data.constants import FILES_KEPT, FILES_TTL
+from dashboard.state import Loaded, Upload
+
+
+# ---- files and rankings ---------------------------------------------------------------------------------
+@st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
+def _qrels(digest: str, name: str, _upload: Upload) -> Qrels:
+    return stored.parse("qrels", _upload)  # the workspace's cache, else parsed under the guard (once)
+
+
+@st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
+def _run(digest: str, name: str, _upload: Upload) -> Run:
+    return stored.parse("run", _upload)  # a stored run: its cached parse, without reading the text again
+
+
+def read_qrels(upload: Upload) -> Qrels:
+    """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`, or
+    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
+    return _qrels(upload.digest, upload.name, upload)
+
+
+def read_run(upload: Upload, system: str | None = None) -> Run:
+    """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`, or
+    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
+    run = _run(upload.digest, upload.name, upload)
+    return run.renamed(system) if system and system != run.name else run
+
+
+def runs(loaded: Loaded) -> list[Run]:
+    return [read_run(up, name) for name, up in loaded.runs]
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conventions, _qrels: Upload,
+            _run: Upload) -> Rankings:
+    return metrics.rank_runs(read_qrels(_qrels), [read_run(_run, system)], conventions)[0]
+
+
+def rankings(loaded: Loaded) -> list[Rankings]:
+    """Each run ranked once per content, name and conventions (shared by every page and session)."""
+    out = []
+    for name, up in loaded.runs:
+        with st.spinner(f"Ranking {name}…", show_time=True):
+            out.append(_ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up))
+    return out
+
+
+def _ranked_run(loaded: Loaded, name: str, up: Upload) -> Rankings:
+    return _ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up)
+
+
+def _of(loaded: Loaded, systems: tuple[str, ...] | None) -> list[Rankings]:
+    return [r for r in rankings(loaded) if systems is None or r.system in systems]
+
+
+def topics_of(loaded: Loaded) -> list[str]:
+    """Topic ids evaluated for any system, in trec_eval's order."""
+    return sorted(set().union(*(r.queries.tolist() for r in rankings(loaded))))
+
+
+# ---- the collection ---------------------------------------------------------------------------------------
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _judgments(digest: str, _qrels: Upload) -> CollectionSummary:
+    return describe_collection(read_qrels(_qrels), [])
+
+
+def judgments(loaded: Loaded) -> CollectionSummary:
+    """Topics, judgments and grades of the qrels (no run: cheap)."""
+    return _judgments(loaded.qrels.digest, loaded.qrels)
+
+
+@st.cache_data(max_entries=64, show_spinner="Counting each run's documents…")
+def _run_summary(qrels_digest: str, run_digest: str, system: str, _qrels: Upload, _run: Upload) -> pd.DataFrame:
+    return describe_collection(read_qrels(_qrels), [read_run(_run, system)]).systems
+
+
+def systems(loaded: Loaded) -> pd.DataFrame:
+    """What each run covers (topics, documents, depths, judged share), counted once per run."""
+    return pd.concat([_run_summary(loaded.qrels.digest, up.digest, name, loaded.qrels, up)
+                      for name, up in loaded.runs], ignore_index=True)
+
+
+def run_lines(loaded: Loaded) -> int:
+    """Lines of all the loaded runs."""
+    return sum(read_run(up, name).table.num_rows for name, up in loaded.runs)
+
+
+@st.cache_data(max_entries=16, show_spinner="Checking the files…")
+def _lint(key: tuple, _loaded: Loaded) -> pd.DataFrame:
+    return metrics.lint_frame(metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
+
+
+def lint(loaded: Loaded) -> pd.DataFrame:
+    """The lint report of the loaded collection (severity, source, code, message, count, examples)."""
+    return _lint(loaded.key, loaded)
+
+
+# ---- topic and document texts ---------------------------------------------------------------------------
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _topics_file(digest: str, name: str, _data: bytes):
+    from metrics.texts import read_topics
+
+    return read_topics(_data, name=name)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _documents_file(digest: str, name: str, _data: bytes):
+    from metrics.texts import read_documents
+
+    return read_documents(_data, name=name)
+
+
+def read_topics(upload: Upload):
+    """Parse (once per content) a topics upload: topic id -> query text; raises :class:`metrics.ParseError`."""
+    return _topics_file(upload.digest, upload.name, upload.data)
+
+
+def read_documents(upload: Upload):
+    """Parse (once per content) a documents upload: docid -> title and text; raises :class:`metrics.ParseError`."""
+    return _documents_file(upload.digest, upload.name, upload.data)
+
+
+def topic_texts(loaded: Loaded):
+    """The loaded query texts (topic id -> text), or None."""
+    return read_topics(loaded.topics) if loaded.topics is not None else None
+
+
+def document_texts(loaded: Loaded):
+    """The loaded documents (docid -> title and text, with ``preview``), or None."""
+    return read_documents(loaded.documents) if loaded.documents is not None else None

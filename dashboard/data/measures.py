@@ -1,0 +1,76 @@
+"""The measures of every loaded run: tidy per-query values (kept in the store for a stored collection),
+their means with confidence intervals, the systems ordered by a mean, and the topics the paired tests
+use (the report's rule, :func:`metrics.report.paired_conventions`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import metrics
+from metrics.evaluate import per_query_frame
+from metrics.report import paired_conventions
+
+from dashboard import stored
+from dashboard.data.files import _ranked_run
+from dashboard.state import Loaded
+
+
+# ---- measures ---------------------------------------------------------------------------------------------
+@st.cache_data(max_entries=64, show_spinner="Computing the measures…")
+def _per_query(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
+    pairs = metrics.resolve_measures(list(measures))
+    return pd.concat([stored.run_table("per_query", _loaded, name, up, {"measures": list(measures)},
+                                       lambda name=name, up=up: per_query_frame(_ranked_run(_loaded, name, up),
+                                                                                pairs))
+                      for name, up in _loaded.runs], ignore_index=True)  # a stored run's table: kept in the store
+
+
+def per_query(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Tidy per-query values (system, query, measure, value)."""
+    return _per_query(loaded.key, tuple(measures), loaded)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _summary(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
+    return metrics.summarise(per_query(_loaded, measures))
+
+
+def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
+    """Means over queries with 95% confidence intervals (system, measure, value, ci_low, ci_high, ...)."""
+    return _summary(loaded.key, tuple(measures), loaded)
+
+
+def by_mean(loaded: Loaded, measure: str) -> tuple[str, ...]:
+    """The systems, the best mean of ``measure`` first (higher first; ties and missing values in the order
+    they were loaded, missing last)."""
+    means = summary(loaded, (measure,))
+    values = means[means["measure"] == measure].set_index("system")["value"].reindex(list(loaded.systems))
+    key = values.to_numpy(dtype=float)
+    order = np.argsort(np.where(np.isnan(key), np.inf, -key), kind="stable")
+    return tuple(loaded.systems[i] for i in order)
+
+
+def tested_on_every_topic(loaded: Loaded) -> Loaded:
+    """The collection the paired tests use: with complete topics when the systems answered different ones.
+
+    The rule is :func:`metrics.report.paired_conventions`, the report's: a paired test needs every system's
+    value on every topic, so a topic a run does not answer then scores as trec_eval ``-c`` scores it.
+    """
+    conventions = paired_conventions(loaded.conventions, _answered(loaded))
+    return loaded if conventions == loaded.conventions else replace(loaded, conventions=conventions)
+
+
+_Answered = namedtuple("_Answered", "queries")  # what paired_conventions reads of each ranked run
+
+
+def _answered(loaded: Loaded) -> list[_Answered]:
+    """Each run's evaluated topics (for a stored collection, kept in the store: nothing ranked again)."""
+    return [_Answered(stored.run_table("queries", loaded, name, up, {}, lambda name=name, up=up: pd.DataFrame(
+        {"system": name, "query": _ranked_run(loaded, name, up).queries.astype(object)}))["query"].to_numpy())
+        for name, up in loaded.runs]
