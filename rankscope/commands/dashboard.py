@@ -31,14 +31,11 @@ def register(subparsers) -> None:
 
 def command(port: int = 8501, address: str = "127.0.0.1", headless: bool = False) -> list[str]:
     """The ``streamlit run`` command line that serves the dashboard."""
+    from dashboard.server_options import flags
+
     app = Path(importlib.util.find_spec("dashboard").origin).with_name("app.py")
     return [sys.executable, "-m", "streamlit", "run", str(app),
-            "--server.address", address, "--server.port", str(port),
-            "--server.headless", "true" if headless else "false",
-            "--server.maxUploadSize", "2048", "--server.maxMessageSize", "1024", "--server.disconnectedSessionTTL", "30",
-            "--browser.gatherUsageStats", "false", "--server.showEmailPrompt", "false",
-            "--client.toolbarMode", "minimal",
-            "--theme.base", "light"]
+            *flags(server_address=address, server_port=port, server_headless=headless)]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -69,6 +69,26 @@ def test_command_binds_to_loopback_and_never_prompts():
     assert argv[argv.index("--server.address") + 1] == "127.0.0.1"
     assert argv[argv.index("--server.showEmailPrompt") + 1] == "false"
     assert argv[argv.index("--browser.gatherUsageStats") + 1] == "false"
+    assert argv[argv.index("--client.showErrorLinks") + 1] == "false"
+    assert argv[argv.index("--server.port") + 1] == "8501"
+    assert argv.count("--server.address") == 1
+    chosen = command(port=9, address="0.0.0.0", headless=True)
+    assert [chosen[chosen.index(f) + 1] for f in ("--server.address", "--server.port", "--server.headless")] == [
+        "0.0.0.0", "9", "true"]
+    assert chosen.count("--server.address") == 1
+
+
+def test_the_repositorys_streamlit_config_is_the_options_table():
+    """``streamlit run`` from the repository reads .streamlit/config.toml; ``rankscope dashboard`` passes the
+    table as flags: the two must say the same."""
+    import tomllib
+
+    from dashboard.server_options import OPTIONS
+
+    with open(Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml", "rb") as handle:
+        config = tomllib.load(handle)
+    flat = {f"{section}.{name}": value for section, options in config.items() for name, value in options.items()}
+    assert flat == OPTIONS
 
 
 def test_dashboard_serves_on_loopback_only(tmp_path):
