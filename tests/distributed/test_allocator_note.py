@@ -46,3 +46,22 @@ def test_a_cluster_without_it_gets_no_note(monkeypatch):
         with contextlib.redirect_stderr(err), connect(cluster.scheduler_address) as client:
             assert allocator_note(client) is None
         assert err.getvalue() == ""
+
+
+def test_workers_that_do_not_answer_are_not_waited_for():
+    import threading
+    import time
+
+    release = threading.Event()
+
+    class Stuck:  # a cluster whose workers never answer (released at the end, so no thread is left waiting)
+        def run(self, *args):
+            release.wait(30)
+            return {}
+
+    began = time.monotonic()
+    try:
+        assert allocator_note(Stuck(), timeout=0.3) is None
+        assert time.monotonic() - began < 5
+    finally:
+        release.set()
