@@ -105,6 +105,16 @@ def need_collection(loaded: state.Loaded) -> bool:
     return False
 
 
+def need_two_runs(loaded: state.Loaded, why: str) -> bool:
+    """:func:`need_collection`, and at least two runs: else ``why`` (what two runs are for) is shown instead."""
+    if not need_collection(loaded):
+        return False
+    if len(loaded.systems) >= 2:
+        return True
+    st.info(why)
+    return False
+
+
 def provenance(loaded: state.Loaded, measures: Sequence[str] = (), ties: str = "docid", *, card=None,
                **settings) -> None:
     """The provenance card of the page's numbers (:meth:`metrics.provenance.Provenance.compact`), as text:

@@ -158,7 +158,10 @@ _PRIME = np.uint64(0xFF51AFD7ED558CCD)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _chunk_hash(array: pa.Array) -> np.ndarray:
+def _words(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The strings of ``array`` as its data buffer sees them: each one's start and length in bytes, an
+    unaligned little-endian 8-byte word at every byte of the buffer (a view, no copy), and the last byte a
+    whole word can start at."""
     n = len(array)
     width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
     offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
@@ -168,8 +171,12 @@ def _chunk_hash(array: pa.Array) -> np.ndarray:
     raw = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
     if len(raw) < 8:
         raw = np.concatenate([raw, np.zeros(8, np.uint8)])
-    last = len(raw) - 8  # the last byte a whole word can start at
-    words = np.ndarray(shape=(last + 1,), dtype="<u8", buffer=raw, strides=(1,))  # a word at every byte
+    last = len(raw) - 8
+    return start, length, np.ndarray(shape=(last + 1,), dtype="<u8", buffer=raw, strides=(1,)), last
+
+
+def _chunk_hash(array: pa.Array) -> np.ndarray:
+    start, length, words, last = _words(array)
     short = np.flatnonzero(length < 8)  # their words run past their end: keep their own bytes only
     keep = (np.uint64(1) << (length[short].astype(np.uint64) * np.uint64(8))) - np.uint64(1)
     # only a short string can start less than 8 bytes from the buffer's end (a longer one's windows end
@@ -232,17 +239,7 @@ def tail_hash(array: pa.Array) -> np.ndarray:
     >>> bool(h[0] == h[2]), len(set(h.tolist()))
     (True, 3)
     """
-    n = len(array)
-    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
-    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
-    start = offsets[:-1].astype(np.int64)
-    length = np.diff(offsets).astype(np.int64)
-    buffer = array.buffers()[2]
-    raw = np.frombuffer(buffer, dtype=np.uint8) if buffer is not None else np.zeros(0, np.uint8)
-    if len(raw) < 8:
-        raw = np.concatenate([raw, np.zeros(8, np.uint8)])
-    last = len(raw) - 8
-    words = np.ndarray(shape=(last + 1,), dtype="<u8", buffer=raw, strides=(1,))
+    start, length, words, last = _words(array)
     at = np.maximum(start + length - 8, start)  # the last 8 bytes; a shorter string's own bytes and more
     tail = np.flatnonzero(at > last)  # short strings too near the buffer's end for a whole word
     at[tail] = last

@@ -48,10 +48,7 @@ def show_ordering(row: pd.DataFrame, swaps: pd.DataFrame, means: pd.DataFrame, x
 
 st.title("Agreement")
 loaded = state.get()
-if not components.need_collection(loaded):
-    st.stop()
-if len(loaded.systems) < 2:
-    st.info("Load at least two runs to compare how measures order them.")
+if not components.need_two_runs(loaded, "Load at least two runs to compare how measures order them."):
     st.stop()
 components.start_here("Each measure orders the systems by their mean over the topics. τ says how many pairs of "
                       "systems two orderings agree on; τ_AP counts a change near the top more. Then pick two "

@@ -28,10 +28,7 @@ EXPLAINED = {
 
 st.title("Reproducibility")
 loaded = state.get()
-if not components.need_collection(loaded):
-    st.stop()
-if len(loaded.systems) < 2:
-    st.info("Load at least two runs: an original run and its reproduction.")
+if not components.need_two_runs(loaded, "Load at least two runs: an original run and its reproduction."):
     st.stop()
 components.start_here("Choose the original experiment's baseline and advanced runs and their reproductions among "
                       "the loaded runs. Read the order of the documents first, then the scores, then the effect.")

@@ -15,10 +15,7 @@ EFFECTS = {"mean_diff": "mean difference", "effect_size": "Cohen's d_z"}
 
 st.title("Significance")
 loaded = state.get()
-if not components.need_collection(loaded):
-    st.stop()
-if len(loaded.systems) < 2:
-    st.info("Load at least two runs to compare systems.")
+if not components.need_two_runs(loaded, "Load at least two runs to compare systems."):
     st.stop()
 components.start_here("Is a difference between two systems more than luck? Each test pairs the systems topic by "
                       "topic; read the sentence below, then try another test or correction and see what changes.")
