@@ -16,7 +16,7 @@ __all__ = ["MEASURE_CLASSES", "REGISTRY", "RESIDUAL_OF", "Measure", "Param", "Tr
            "register"]
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module not in ("base", "parse", "trec_names") and not _module.startswith("_"):
+    if _module not in ("base", "parse", "per_query", "trec_names") and not _module.startswith("_"):
         importlib.import_module(f"{__name__}.{_module}")
 
 from metrics.measures.residual import RESIDUAL_OF  # noqa: E402  (after the loop: registration stays in file order)

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from metrics.conventions import Conventions
-from metrics.evaluate import COLUMNS, DEFAULT_MEASURES, per_query_frame, resolve_measures
 from metrics.io.readers import as_qrels
 from metrics.measures import Measure
+from metrics.measures.per_query import COLUMNS, DEFAULT_MEASURES, per_query_frame, resolve_measures
 from metrics.scale.dataset import DatasetWriter, read_dataset
 from metrics.scale.pool import collect, evaluate_spread, items_of, outcomes, payload_of
 from metrics.scale.tasks import Outcome

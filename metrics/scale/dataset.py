@@ -124,7 +124,7 @@ def read_dataset(directory: str | os.PathLike) -> "pd.DataFrame":
     import pandas as pd
     import pyarrow.parquet as pq
 
-    from metrics.evaluate import COLUMNS
+    from metrics.measures.per_query import COLUMNS
 
     manifest = read_manifest(directory)
     frames = []

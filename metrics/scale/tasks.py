@@ -38,8 +38,7 @@ class Payload:
     conventions : Conventions
     tabulate : callable
         ``tabulate(rankings, pairs)``: the per-query table of one ranked run
-        (:func:`metrics.evaluate.per_query_frame`; given, not imported, so that :mod:`metrics.evaluate`
-        can hand its work to this package).
+        (:func:`metrics.measures.per_query.per_query_frame`, or a function of the caller's).
     """
 
     judgments: "Judgments"
