@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from metrics.checks import LEVEL, checked
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io.readers import Qrels, Run, Source, as_qrels, is_dataframe, read_run
@@ -134,6 +135,7 @@ def aggregate(per_query: "pd.DataFrame") -> "pd.DataFrame":
     return pd.DataFrame(rows, columns=["system", "measure", "value", "n_queries"])
 
 
+@checked(confidence=LEVEL)
 def summarise(per_query: "pd.DataFrame", confidence: float = 0.95) -> "pd.DataFrame":
     """Each system's value of each measure with a confidence interval over queries.
 
@@ -159,8 +161,6 @@ def summarise(per_query: "pd.DataFrame", confidence: float = 0.95) -> "pd.DataFr
     """
     from scipy import stats
 
-    if not 0.0 < confidence < 1.0:
-        raise ValidationError(f"confidence must be between 0 and 1, got {confidence!r}")
     summary = aggregate(per_query)
     grouped = per_query.groupby(["system", "measure"], sort=False)["value"]
     std = grouped.std(ddof=1).rename("std")

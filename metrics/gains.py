@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import numpy as np
-
+from metrics.checks import Number, Options, check
 from metrics.errors import ValidationError
 
 __all__ = ["BASE", "DISCOUNTS", "GAINS", "IDEALS", "TREC_EVAL", "check_gain", "describe"]
@@ -66,16 +65,12 @@ def check_gain(gain: str, discount: str, base: float = BASE, ideal: str | None =
     ...
     metrics.errors.ValidationError: gain must be one of ('linear', 'exp'), got 'square'
     """
-    if gain not in GAINS:
-        raise ValidationError(f"gain must be one of {tuple(GAINS)}, got {gain!r}")
-    if discount not in DISCOUNTS:
-        raise ValidationError(f"discount must be one of {tuple(DISCOUNTS)}, got {discount!r}")
-    if isinstance(base, bool) or not isinstance(base, (int, float)) or not np.isfinite(base) or base <= 1.0:
-        raise ValidationError(f"base must be a finite number > 1, got {base!r}")
+    check("gain", gain, Options(*GAINS))
+    check("discount", discount, Options(*DISCOUNTS))
+    check("base", base, Number(1, closed="neither"))
     if discount != "jk" and base != BASE:
         raise ValidationError('base applies to discount="jk" only')
-    if ideal is not None and ideal not in IDEALS:
-        raise ValidationError(f"ideal must be one of {tuple(IDEALS)}, got {ideal!r}")
+    check("ideal", ideal, Options(*IDEALS, none=True))
 
 
 def describe(choices: Mapping[str, str]) -> str:

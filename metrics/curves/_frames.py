@@ -8,6 +8,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.checks import Integer, Options, check
 from metrics.conventions import INTERPOLATIONS
 from metrics.errors import ValidationError
 from metrics.rankings import Rankings
@@ -40,26 +41,14 @@ def _as_list(rankings, queries: Sequence[str] | None = None) -> list[Rankings]:
 
 
 def _rule(r: Rankings, rule: str | None) -> str:
-    rule = r.conventions.interpolation if rule is None else rule
-    if rule not in INTERPOLATIONS:
-        raise ValidationError(f"rule must be one of {INTERPOLATIONS}, got {rule!r}")
-    return rule
+    return check("rule", r.conventions.interpolation if rule is None else rule, Options(*INTERPOLATIONS))
 
 
 def _depth(depth: int | None, rankings: list[Rankings]) -> int:
     if depth is None:
         longest = max((int(r.num_ret.max()) if r.n_queries else 0) for r in rankings)
         return max(longest, 1)
-    if not isinstance(depth, (int, np.integer)) or isinstance(depth, bool) or not 1 <= depth <= MAX_DEPTH:
-        raise ValidationError(f"depth must be an integer from 1 to {MAX_DEPTH} or None, got {_shown(depth)}")
-    return int(depth)
-
-
-def _shown(value) -> str:
-    """A value for a message: an integer too long to read is given by its size."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
-        return f"an integer of {value.bit_length()} bits"
-    return repr(value)
+    return check("depth", depth, Integer(1, MAX_DEPTH, none=True))
 
 
 def _repeat(value: str, n: int) -> np.ndarray:

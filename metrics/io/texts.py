@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from metrics.checks import Integer, check
 from metrics.errors import ParseError, ValidationError
 from metrics.io.parsing import clip, line_number
 from metrics.io.readers import _check_text, _load
@@ -159,8 +160,7 @@ class Documents(_Texts):
     def preview(self, docid: str, words: int = 30) -> str:
         """A one-line preview of document ``docid``: its title if it has one, else the first ``words``
         words of its text; ``""`` for an id it does not know."""
-        if isinstance(words, bool) or not isinstance(words, int) or words < 0:
-            raise ValidationError(f"words must be a non-negative integer, got {words!r}")
+        words = check("words", words, Integer(0))
         doc = self._items.get(docid)
         if doc is None:
             return ""

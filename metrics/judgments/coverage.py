@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from metrics.errors import ValidationError
+from metrics.checks import COUNT, Number, checked
 from metrics.measures.judged import Judged
 from metrics.rankings import Rankings
 
@@ -25,6 +25,7 @@ JUDGED_CUTOFF = 10
 JUDGED_GAP = 0.1
 
 
+@checked(cutoff=COUNT)
 def judged_rates(rankings: Sequence[Rankings], *, cutoff: int = JUDGED_CUTOFF) -> pd.DataFrame:
     """Mean Judged@k of each system.
 
@@ -47,6 +48,7 @@ def judged_rates(rankings: Sequence[Rankings], *, cutoff: int = JUDGED_CUTOFF) -
     return pd.DataFrame(rows, columns=["system", "judged", "n_queries"])
 
 
+@checked(cutoff=COUNT, threshold=Number(0, 1, label="judged-rate threshold"))
 def judged_rate_gaps(rankings: Sequence[Rankings], *, cutoff: int = JUDGED_CUTOFF,
                      threshold: float = JUDGED_GAP) -> pd.DataFrame:
     """Pairs of systems whose mean Judged@k differ by more than ``threshold``.
@@ -66,8 +68,6 @@ def judged_rate_gaps(rankings: Sequence[Rankings], *, cutoff: int = JUDGED_CUTOF
     """
     import pandas as pd
 
-    if not 0.0 <= threshold <= 1.0:
-        raise ValidationError(f"judged-rate threshold must be between 0 and 1, got {threshold!r}")
     rates = judged_rates(rankings, cutoff=cutoff).dropna(subset=["judged"])
     rates = rates.sort_values("judged", ascending=False, kind="stable")
     names, values = rates["system"].to_numpy(), rates["judged"].to_numpy()

@@ -31,8 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from metrics.checks import Options, checked
 from metrics.conventions import Conventions
-from metrics.errors import ValidationError
 
 if TYPE_CHECKING:  # pandas is not loaded for a card alone (``rankscope eval`` runs without it)
     import pandas as pd
@@ -131,6 +131,7 @@ def _choices(measures: Sequence[tuple[str, Any]], name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(v) for v in found))
 
 
+@checked(ties=Options(*TIE_RULES))
 def build_provenance(conventions: Conventions | None, measures: Sequence[tuple[str, Any]] = (), *,
                      topics: Mapping[str, int] | None = None, ties: str = "docid", test: str | None = None,
                      correction: str | None = None, family: str | None = None) -> Provenance:
@@ -159,8 +160,6 @@ def build_provenance(conventions: Conventions | None, measures: Sequence[tuple[s
     ValidationError
         An unknown tie rule.
     """
-    if ties not in TIE_RULES:
-        raise ValidationError(f"ties must be one of {sorted(TIE_RULES)}, got {ties!r}")
     return Provenance(conventions=Conventions.coerce(conventions), gain=_choices(measures, "gain"),
                       discount=_choices(measures, "discount"), ideal=_choices(measures, "ideal"), ties=ties,
                       test=test, correction=correction if test is not None else None,

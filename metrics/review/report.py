@@ -25,6 +25,7 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, LEVEL, SEED, checked
 from metrics.conventions import Conventions
 from metrics.curves import eleven_point, gain_curves
 from metrics.errors import ValidationError
@@ -40,7 +41,7 @@ from metrics.review.manifest import Manifest, build_manifest
 from metrics.review.notes import normalise_notes
 from metrics.review.provenance import Provenance, build_provenance, topic_counts
 from metrics.stats.significance import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT, TEST_ALIASES,
-                                        TESTS, Comparison, canonical, check_options, compare_systems)
+                                        TESTS, Comparison, canonical, compare_systems)
 from metrics.stats.significance._maxt import MAXT_ALIASES
 
 __all__ = ["GAIN_DEPTH", "ReportData", "compute_report", "paired_conventions", "paired_measures"]
@@ -176,6 +177,7 @@ def paired_conventions(conventions: Conventions, rankings: Sequence[Rankings]) -
 # ---- the report, step by step --------------------------------------------------------------------------------
 
 
+@checked(alpha=LEVEL, seed=SEED, n_resamples=COUNT, gain_depth=COUNT)
 def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
                    measures: Any = DEFAULT_MEASURES, conventions: Conventions | None = None,
                    baseline: str | None = None, test: str = "t", correction: str = "holm", alpha: float = 0.05,
@@ -246,7 +248,6 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
     """
     conventions = Conventions.coerce(conventions)
     settings = _test_settings(test, correction, alpha, seed, n_resamples, family)
-    _check_depth(gain_depth)
     notes = normalise_notes(notes)
     sources = _run_sources(runs)
     pairs = resolve_measures(measures)
@@ -278,11 +279,8 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
 
 def _test_settings(test: Any, correction: Any, alpha: Any, seed: Any, n_resamples: Any,
                    family: Any = "per_measure") -> dict[str, Any]:
-    """The tests' options checked and named as :func:`metrics.stats.significance.compare_systems` names them (the same
-    tests, corrections and families)."""
-    if not isinstance(alpha, (int, float)) or isinstance(alpha, bool) or not 0.0 < float(alpha) < 1.0:
-        raise ValidationError(f"alpha must be between 0 and 1, got {alpha!r}")
-    checked = check_options(seed=seed, n_resamples=n_resamples)
+    """The tests' options named as :func:`metrics.stats.significance.compare_systems` names them (the same
+    tests, corrections and families); the numbers are checked by :func:`compute_report`'s declaration."""
     test = canonical(test, TESTS, TEST_ALIASES, "test")
     correction = canonical(correction, CORRECTIONS + (MAXT,),
                            {**CORRECTION_ALIASES, **dict.fromkeys(MAXT_ALIASES, MAXT)}, "correction")
@@ -291,12 +289,7 @@ def _test_settings(test: Any, correction: Any, alpha: Any, seed: Any, n_resample
                               f"'permutation', not {test!r}")
     family = canonical(family, FAMILIES, FAMILY_ALIASES, "family")
     return {"test": test, "correction": "none" if test == "tukey" else correction, "alpha": float(alpha),
-            "seed": checked["seed"], "n_resamples": checked["n_resamples"], "family": family}
-
-
-def _check_depth(gain_depth: Any) -> None:
-    if not isinstance(gain_depth, int) or isinstance(gain_depth, bool) or gain_depth < 1:
-        raise ValidationError(f"gain_depth must be a positive integer, got {gain_depth!r}")
+            "seed": seed, "n_resamples": n_resamples, "family": family}
 
 
 def _run_sources(runs: Mapping[str, Source] | Sequence[Source]) -> dict[str, Source]:

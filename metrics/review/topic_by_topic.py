@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, Options, checked
 from metrics.errors import ValidationError
 from metrics.rankings import Rankings
 from metrics.teaching.anatomy import anatomy
@@ -73,6 +74,7 @@ class PairedTopics:
     missing: str
 
 
+@checked(missing=Options(*MISSING))
 def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, missing: str = "drop") -> PairedTopics:
     """One measure of two systems, topic by topic, sorted by how much B gains over A.
 
@@ -115,8 +117,6 @@ def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, miss
     """
     from metrics.stats.significance import align_scores, win_tie_loss
 
-    if missing not in MISSING:
-        raise ValidationError(f"missing must be one of {MISSING}, got {missing!r}")
     needed = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
     if needed:
         raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
@@ -149,6 +149,7 @@ def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, miss
                         ties=int(ties), losses=int(losses), missing=missing)
 
 
+@checked(depth=COUNT)
 def side_by_side(rankings: Rankings | Sequence[Rankings], query: str, depth: int = 20) -> pd.DataFrame:
     """The top of each system's ranking of one topic, with each document's judgment.
 
@@ -179,8 +180,6 @@ def side_by_side(rankings: Rankings | Sequence[Rankings], query: str, depth: int
     """
     if isinstance(rankings, Rankings):
         rankings = [rankings]
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValidationError(f"depth must be a positive integer, got {depth!r}")
     frames = []
     for r in rankings:
         one = r.select_queries([query])

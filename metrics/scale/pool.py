@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from metrics.checks import Integer, checked
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError, ValidationError
 from metrics.io import Qrels
@@ -33,6 +34,7 @@ and memory a plain fork would copy), and no server process left running after th
 Item = tuple[int, Any, "str | None"]
 
 
+@checked(jobs=Integer(1, none=True), window=Integer(1, none=True))
 def outcomes(payload: Payload, items: Sequence[Item], *, jobs: int | None = None, client: Any = None,
              window: int | None = None, ordered: bool = False) -> Iterator[Outcome]:
     """Evaluate every run of ``items`` (``(index, source, name)``) and yield their outcomes.
@@ -59,10 +61,6 @@ def outcomes(payload: Payload, items: Sequence[Item], *, jobs: int | None = None
         In the order the tasks finish (which depends on timing; callers sort what they keep), or in the
         order of ``items`` when ``ordered``.
     """
-    if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1):
-        raise ValidationError(f"jobs: expected a whole number of worker processes >= 1, got {jobs!r}")
-    if window is not None and window < 1:
-        raise ValidationError(f"window: expected a whole number >= 1, got {window!r}")
     if client is not None:
         yield from _on_dask(payload, items, client, window, ordered)
     elif jobs is None or jobs == 1:

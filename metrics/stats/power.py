@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from metrics.checks import LEVEL, Integer, Number, Options, check, checked
 from metrics.errors import ValidationError
 
 __all__ = ["MAX_TOPICS", "VARIANCES", "PowerAnalysis", "anova_min_range", "anova_power", "anova_topics",
@@ -54,25 +55,18 @@ MAX_TOPICS = 10_000_000
 """The largest number of topics a search for a topic-set size considers."""
 
 
-def _level(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not 0.0 < value < 1.0:
-        raise ValidationError(f"{name} must be a number between 0 and 1, got {value!r}")
-    return float(value)
+_TOPICS = Integer(2)
+_SYSTEMS = Integer(2, label="m (systems)")
+_EFFECT = Number()
+_NONZERO = Number(0, closed="neither")  # the size of an effect whose sign does not matter
 
 
-def _count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValidationError(f"{name} must be an integer of at least {low}, got {value!r}")
-    return int(value)
+def _size(effect: float) -> float:
+    """``|effect|``, refused when it is 0 (no number of topics detects no difference)."""
+    return check("effect", abs(effect), _NONZERO)
 
 
-def _positive(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) or not (
-            np.isfinite(value) and value > 0):
-        raise ValidationError(f"{name} must be a positive number, got {value!r}")
-    return float(value)
-
-
+@checked(effect=_EFFECT, n=_TOPICS, alpha=LEVEL)
 def t_power(effect: float, n: int, alpha: float = 0.05) -> float:
     """Power of the two-sided paired t-test at standardised effect ``effect`` (``delta / sigma_d``).
 
@@ -93,9 +87,6 @@ def t_power(effect: float, n: int, alpha: float = 0.05) -> float:
     """
     from scipy import stats
 
-    if isinstance(effect, bool) or not np.isfinite(effect):
-        raise ValidationError(f"effect must be a finite number, got {effect!r}")
-    n, alpha = _count(n, "n", 2), _level(alpha, "alpha")
     crit = stats.t.isf(alpha / 2.0, n - 1)
     nc = np.sqrt(n) * abs(float(effect))
     upper = stats.nct.sf(crit, n - 1, nc)
@@ -109,17 +100,18 @@ def t_power(effect: float, n: int, alpha: float = 0.05) -> float:
     return float(upper + lower)
 
 
+@checked(effect=_EFFECT, alpha=LEVEL, power=LEVEL)
 def t_topics(effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """The fewest topics for which the paired t-test reaches ``power`` at standardised ``effect``."""
-    effect, alpha, power = _positive(abs(effect), "effect"), _level(alpha, "alpha"), _level(power, "power")
+    effect = _size(effect)
     return _smallest(lambda n: t_power(effect, n, alpha) >= power, 2)
 
 
+@checked(n=_TOPICS, alpha=LEVEL, power=LEVEL)
 def t_min_effect(n: int, alpha: float = 0.05, power: float = 0.8) -> float:
     """The smallest standardised effect the paired t-test detects with ``power`` at ``n`` topics."""
     from scipy import optimize
 
-    n, alpha, power = _count(n, "n", 2), _level(alpha, "alpha"), _level(power, "power")
     if power <= alpha:
         raise ValidationError(f"power must exceed alpha, got power {power} and alpha {alpha}")
     high = 1.0
@@ -128,6 +120,7 @@ def t_min_effect(n: int, alpha: float = 0.05, power: float = 0.8) -> float:
     return float(optimize.brentq(lambda d: t_power(d, n, alpha) - power, 0.0, high, xtol=1e-12, rtol=1e-12))
 
 
+@checked(effect=_EFFECT, m=_SYSTEMS, n=_TOPICS, alpha=LEVEL)
 def anova_power(effect: float, m: int, n: int, alpha: float = 0.05) -> float:
     """Power of the one-way ANOVA of ``m`` systems on ``n`` topics each, at standardised range ``effect``.
 
@@ -149,27 +142,23 @@ def anova_power(effect: float, m: int, n: int, alpha: float = 0.05) -> float:
     """
     from scipy import stats
 
-    if isinstance(effect, bool) or not np.isfinite(effect):
-        raise ValidationError(f"effect must be a finite number, got {effect!r}")
-    m, n, alpha = _count(m, "m (systems)", 2), _count(n, "n", 2), _level(alpha, "alpha")
     df1, df2 = m - 1, m * (n - 1)
     crit = stats.f.isf(alpha, df1, df2)
     return float(stats.ncf.sf(crit, df1, df2, n * float(effect) ** 2 / 2.0))
 
 
+@checked(effect=_EFFECT, m=_SYSTEMS, alpha=LEVEL, power=LEVEL)
 def anova_topics(effect: float, m: int, alpha: float = 0.05, power: float = 0.8) -> int:
     """The fewest topics for which the one-way ANOVA of ``m`` systems reaches ``power`` at range ``effect``."""
-    effect, alpha, power = _positive(abs(effect), "effect"), _level(alpha, "alpha"), _level(power, "power")
-    m = _count(m, "m (systems)", 2)
+    effect = _size(effect)
     return _smallest(lambda n: anova_power(effect, m, n, alpha) >= power, 2)
 
 
+@checked(m=_SYSTEMS, n=_TOPICS, alpha=LEVEL, power=LEVEL)
 def anova_min_range(m: int, n: int, alpha: float = 0.05, power: float = 0.8) -> float:
     """The smallest standardised range ``Delta`` the one-way ANOVA of ``m`` systems detects at ``n`` topics."""
     from scipy import optimize
 
-    m, n = _count(m, "m (systems)", 2), _count(n, "n", 2)
-    alpha, power = _level(alpha, "alpha"), _level(power, "power")
     if power <= alpha:
         raise ValidationError(f"power must exceed alpha, got power {power} and alpha {alpha}")
     high = 1.0
@@ -279,6 +268,7 @@ class PowerAnalysis:
     pairs: pd.DataFrame
 
 
+@checked(alpha=LEVEL)
 def pair_power(scores: Any, systems: Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
     """The achieved power of the paired t-test of every pair of rows of a systems x topics table.
 
@@ -299,6 +289,8 @@ def pair_power(scores: Any, systems: Sequence[str], alpha: float = 0.05) -> pd.D
                          "effect_size": dz, "power": np.asarray(power, dtype=np.float64)})
 
 
+@checked(alpha=LEVEL, power=LEVEL, effect=Number(0, closed="neither", none=True),
+         n_systems=Integer(2, none=True, label="systems"), variance=Options(*VARIANCES))
 def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05, power: float = 0.8,
                    effect: float | None = None, systems: Sequence[str] | None = None,
                    n_systems: int | None = None, variance: str = "residual") -> PowerAnalysis:
@@ -333,17 +325,12 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
         Fewer than two systems or topics, topics missing for a system, a bad level or effect, a
         variance of zero.
     """
-    alpha, power = _level(alpha, "alpha"), _level(power, "power")
     if power <= alpha:
         raise ValidationError(f"power must exceed alpha, got power {power} and alpha {alpha}")
-    if variance not in VARIANCES:
-        raise ValidationError(f"unknown variance {variance!r}; choose one of {list(VARIANCES)}")
     X, names = _matrix(per_query, measure, systems)
     if len(names) < 2:
         raise ValidationError(f"power needs at least two systems, got {names}")
-    m_design = len(names) if n_systems is None else _count(n_systems, "systems", 2)
-    if effect is not None:
-        effect = _positive(effect, "effect")
+    m_design = len(names) if n_systems is None else n_systems
     v_e, v_d, v_w = topic_variances(X)
     sigma2 = {"residual": v_e, "within": v_w, "paired": v_d / 2.0}[variance]
     if not sigma2 > 0:

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, Number, checked
 from metrics.errors import ValidationError
 
 __all__ = ["DEPTH", "PERSISTENCE", "Reproduction", "effect_measures", "kendall_tau_union", "rank_biased_overlap",
@@ -56,6 +57,8 @@ DEPTH = 1000
 
 PERSISTENCE = 0.95
 """RBO's persistence ``p``, as ``repro_eval``."""
+
+_P = Number(0, 1, closed="neither", label="RBO's persistence p")
 
 
 def ranked_documents(run: Any) -> dict[str, np.ndarray]:
@@ -80,6 +83,7 @@ def ranked_documents(run: Any) -> dict[str, np.ndarray]:
     return {str(q[a]): d[a:b] for a, b in zip(starts, ends)}
 
 
+@checked(depth=COUNT)
 def kendall_tau_union(original: Sequence[str], reproduced: Sequence[str], depth: int = DEPTH) -> float:
     """Kendall's tau union of two rankings of one topic (see the module's notes); NaN when undefined."""
     from scipy import stats
@@ -95,6 +99,7 @@ def kendall_tau_union(original: Sequence[str], reproduced: Sequence[str], depth:
     return float(round(tau, 14)) if np.isfinite(tau) else float("nan")
 
 
+@checked(p=_P, depth=COUNT)
 def rank_biased_overlap(original: Sequence[str], reproduced: Sequence[str], p: float = PERSISTENCE,
                         depth: int = DEPTH) -> float:
     """Rank-biased overlap of two rankings of one topic, truncated at ``depth`` and normalised.
@@ -106,10 +111,6 @@ def rank_biased_overlap(original: Sequence[str], reproduced: Sequence[str], p: f
     >>> round(rank_biased_overlap(["a", "b"], ["b", "a"], p=0.5, depth=2), 6)
     0.333333
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 < p < 1.0:
-        raise ValidationError(f"RBO's persistence p must be between 0 and 1, got {p!r}")
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValidationError(f"depth must be a positive integer, got {depth!r}")
     a = [str(x) for x in original[:depth]]
     b = [str(x) for x in reproduced[:depth]]
     rank_a = {doc: i for i, doc in reversed(list(enumerate(a)))}  # first occurrence
@@ -235,6 +236,7 @@ class Reproduction:
         return out
 
 
+@checked(depth=COUNT, p=_P)
 def reproduce(qrels: Any, orig_b: Any, orig_a: Any, rep_b: Any, rep_a: Any,
               measures: Sequence[str] = ("AP", "nDCG@10", "P@10"), *, replication_qrels: Any = None,
               p: float = PERSISTENCE, depth: int = DEPTH, conventions: Any = None) -> Reproduction:
@@ -263,10 +265,6 @@ def reproduce(qrels: Any, orig_b: Any, orig_a: Any, rep_b: Any, rep_a: Any,
     from metrics.evaluate import evaluate, resolve_measures
     from metrics.io import read_run
 
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValidationError(f"depth must be a positive integer, got {depth!r}")
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0.0 < p < 1.0:
-        raise ValidationError(f"RBO's persistence p must be between 0 and 1, got {p!r}")
     runs = [r if hasattr(r, "table") else read_run(r) for r in (orig_b, orig_a, rep_b, rep_a)]
     measures = [str(m) for m in measures]
     original = evaluate(qrels, {"b": runs[0], "a": runs[1]}, measures, conventions=conventions)

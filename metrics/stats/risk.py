@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from metrics.checks import Number, checked
 from metrics.errors import ValidationError
 
 __all__ = ["RISK_COLUMNS", "TRISK_THRESHOLD", "TRisk", "georisk", "risk_adjusted_deltas", "risk_table", "trisk",
@@ -74,10 +75,7 @@ class TRisk:
     flag: str
 
 
-def _check_alpha(alpha: Any) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not np.isfinite(alpha) or alpha < 0:
-        raise ValidationError(f"risk alpha: expected a finite number >= 0, found {alpha!r}")
-    return float(alpha)
+_ALPHA = Number(0, label="risk alpha")
 
 
 def _pair(system: Any, baseline: Any) -> np.ndarray:
@@ -91,6 +89,7 @@ def _pair(system: Any, baseline: Any) -> np.ndarray:
     return s - b
 
 
+@checked(alpha=_ALPHA)
 def risk_adjusted_deltas(system: Any, baseline: Any, alpha: float = 1.0) -> np.ndarray:
     """Per-topic deltas ``s − b`` with each loss multiplied by ``1 + alpha``.
 
@@ -110,7 +109,6 @@ def risk_adjusted_deltas(system: Any, baseline: Any, alpha: float = 1.0) -> np.n
     >>> risk_adjusted_deltas([0.5, 0.2, 0.3], [0.4, 0.4, 0.3], alpha=1.0).round(3).tolist()
     [0.1, -0.4, 0.0]
     """
-    alpha = _check_alpha(alpha)
     delta = _pair(system, baseline)
     return np.where(delta < 0, (1.0 + alpha) * delta, delta)
 
@@ -181,6 +179,7 @@ def _matrix(values: Any) -> np.ndarray:
     return x
 
 
+@checked(alpha=_ALPHA)
 def zrisk(values: Any, alpha: float = 1.0) -> np.ndarray:
     """ZRisk_α of every system of a systems x topics matrix (Dinçer, Macdonald and Ounis, SIGIR 2016).
 
@@ -197,7 +196,6 @@ def zrisk(values: Any, alpha: float = 1.0) -> np.ndarray:
         One value per system: ``Σ_{z>0} z_ij + (1 + α) Σ_{z<0} z_ij``, ``z_ij = (x_ij − e_ij) / √e_ij``,
         ``e_ij = S_i T_j / N`` (a cell with ``e_ij = 0`` gives ``z_ij = 0``).
     """
-    alpha = _check_alpha(alpha)
     x = _matrix(values)
     rows, cols, total = x.sum(axis=1), x.sum(axis=0), x.sum()
     expected = np.outer(rows, cols) / total if total > 0 else np.zeros_like(x)
@@ -227,6 +225,7 @@ def georisk(values: Any, alpha: float = 1.0) -> np.ndarray:
     return np.sqrt(x.sum(axis=1) / c * special.ndtr(zrisk(x, alpha) / c))
 
 
+@checked(alpha=_ALPHA)
 def risk_table(per_query: pd.DataFrame, baseline: str, alpha: float = 1.0,
                measures: Sequence[str] | None = None) -> pd.DataFrame:
     """Every system against the baseline, per measure: URisk, TRisk, its p-value and flag, ZRisk, GeoRisk.
@@ -256,7 +255,6 @@ def risk_table(per_query: pd.DataFrame, baseline: str, alpha: float = 1.0,
         An unknown baseline or measure, fewer than two topics, or a system without a value on a topic the
         others have (evaluate with complete topics, trec_eval ``-c``).
     """
-    alpha = _check_alpha(alpha)
     frame = per_query[per_query["query"].astype(str) != "all"]
     systems = list(dict.fromkeys(frame["system"]))
     if baseline not in systems:

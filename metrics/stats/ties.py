@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from metrics.checks import Options, checked
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.evaluate import (
@@ -82,6 +83,7 @@ def is_exact(measure: Measure) -> bool:
     return not (name == "AP" and measure.denominator == "retrieved")
 
 
+@checked(order=Options("worst", "best", label="tie order"))
 def reorder_ties(rankings: Rankings, order: str) -> Rankings:
     """The same rankings with each group of equal scores re-ordered by grade.
 
@@ -98,8 +100,6 @@ def reorder_ties(rankings: Rankings, order: str) -> Rankings:
     Rankings
         A new object sharing the run, judgments and conventions; one sort of the ranked positions.
     """
-    if order not in ("worst", "best"):
-        raise ValidationError(f"tie order must be 'worst' or 'best', got {order!r}")
     n = len(rankings.rel)
     if n < 2:
         return rankings
@@ -121,6 +121,7 @@ def _as_rankings(qrels: Qrels | Source | None, runs: Runs | Sequence[Rankings],
     return rank_runs(qrels, runs, conventions, **options)
 
 
+@checked(inexact=Options("raise", "nan"))
 def tie_ranges(qrels: Qrels | Source | None, runs: Runs | Sequence[Rankings],
                measures: MeasureSpec | Iterable[MeasureSpec] = ("AP", "nDCG@10", "P@10", "RR"), *,
                conventions: Conventions | None = None, inexact: str = "raise", **options: Any) -> pd.DataFrame:
@@ -155,8 +156,6 @@ def tie_ranges(qrels: Qrels | Source | None, runs: Runs | Sequence[Rankings],
     """
     import pandas as pd
 
-    if inexact not in ("raise", "nan"):
-        raise ValidationError(f"inexact must be 'raise' or 'nan', got {inexact!r}")
     pairs = resolve_measures(measures)
     loose = [label for label, m in pairs if not is_exact(m)]
     if loose and inexact == "raise":

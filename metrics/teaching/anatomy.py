@@ -39,6 +39,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, Integer, check, checked
 from metrics.errors import ValidationError
 from metrics.gains import check_gain
 from metrics.measures.ndcg import discount as discount_divisor
@@ -141,6 +142,7 @@ def anatomy(rankings: Rankings | Sequence[Rankings], query: str, gain: str = "li
                   _max_grade(err_max_grade, top), docids, scores)
 
 
+@checked(rel=Integer())
 def anatomy_of_ranking(grades: Sequence, num_rel: int | None = None, *, ideal: Sequence[int] | None = None,
                        gain: str = "linear", discount: str = "log2", base: float = 2.0, rel: int = 1,
                        err_max_grade: int | None = None, docids: Sequence[str] | None = None,
@@ -208,8 +210,6 @@ def anatomy_of_ranking(grades: Sequence, num_rel: int | None = None, *, ideal: S
     7     8       0.50    1.00  0.67  2.29  2.56  0.89      0.77  0.77
     """
     check_gain(gain, discount, base)
-    if isinstance(rel, bool) or not isinstance(rel, (int, np.integer)):
-        raise ValidationError(f"rel must be an integer, got {rel!r}")
     codes = _codes(grades, "grades")
     level = max(int(rel), 0)
     found = int((codes >= level).sum())
@@ -310,9 +310,7 @@ def _one(rankings) -> Rankings:
 def _max_grade(given: int | None, top: int) -> int:
     if given is None:
         return max(top, 1)
-    if isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1:
-        raise ValidationError(f"err_max_grade must be a whole number >= 1, got {given!r}")
-    return min(int(given), int(np.iinfo(np.int64).max))  # grades are int64: a larger g_max caps none either
+    return min(check("err_max_grade", given, COUNT), int(np.iinfo(np.int64).max))  # grades are int64: a larger g_max caps none either
 
 
 def _codes(values: Sequence, name: str) -> np.ndarray:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from metrics.checks import Integer, Number, checked
 from metrics.errors import ValidationError
 
 __all__ = ["Contingency", "contingency"]
@@ -84,14 +85,13 @@ class Contingency:
         """
         return _ratio(self.a + self.d, self.N)
 
+    @checked(beta=Number(0))
     def F(self, beta: float = 1.0) -> float:
         """Weighted harmonic mean of precision and recall, ``(1 + β²) P R / (β² P + R)``.
 
         ``beta > 1`` weighs recall more, ``beta < 1`` precision; ``beta = 1`` is F1. NaN when precision or
         recall is undefined, 0 when both are 0.
         """
-        if beta < 0 or not math.isfinite(beta):
-            raise ValidationError(f"beta must be a finite number >= 0, got {beta!r}")
         p, r = self.precision, self.recall
         if math.isnan(p) or math.isnan(r):
             return math.nan
@@ -108,6 +108,7 @@ def _ratio(num: float, den: float, zero: float = math.nan) -> float:
     return float(num) / float(den) if den else zero
 
 
+@checked(cutoff=Integer(1, none=True))
 def contingency(rankings, query: str, N: int, cutoff: int | None = None, rel: int | None = None) -> Contingency:
     """The set-retrieval contingency table of one query of a ranked run.
 
@@ -156,8 +157,6 @@ def contingency(rankings, query: str, N: int, cutoff: int | None = None, rel: in
     >>> table.precision, table.recall, round(table.fallout, 3)
     (0.3333333333333333, 0.5, 0.25)
     """
-    if cutoff is not None and (int(cutoff) != cutoff or cutoff < 1):
-        raise ValidationError(f"cutoff must be a positive integer, got {cutoff!r}")
     where = np.flatnonzero(rankings.queries == query)
     if not len(where):
         raise ValidationError(f"query {query!r} is not among the evaluated queries of {rankings.system!r}")

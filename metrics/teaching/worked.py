@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, Integer, checked
 from metrics.errors import ValidationError
 from metrics.gains import DISCOUNTS, GAINS, IDEALS, TREC_EVAL
 from metrics.measures import parse_measure
@@ -64,6 +65,7 @@ def _sum(terms: Sequence[str]) -> str:
     return " + ".join(terms)
 
 
+@checked(num_rel=Integer(0))
 def worked(table: pd.DataFrame, num_rel: int, *, gain: str = "linear", discount: str = "log2",
            complete: bool = True) -> tuple[WorkedMeasure, ...]:
     """P, R, F1, AP, RR, DCG, nDCG and ERR of a ranking, each with its formula and its numbers.
@@ -96,8 +98,6 @@ def worked(table: pd.DataFrame, num_rel: int, *, gain: str = "linear", discount:
     """
     if not isinstance(table, pd.DataFrame) or table.empty:
         raise ValidationError("worked() needs an anatomy table with at least one row")
-    if isinstance(num_rel, bool) or not isinstance(num_rel, (int, np.integer)) or num_rel < 0:
-        raise ValidationError(f"num_rel must be a whole number >= 0, got {num_rel!r}")
     last = table.iloc[-1]
     n = int(last["rank"])
     relevant = table["relevant"].to_numpy(dtype=bool)
@@ -143,6 +143,7 @@ def worked(table: pd.DataFrame, num_rel: int, *, gain: str = "linear", discount:
     return tuple(out)
 
 
+@checked(cutoff=COUNT)
 def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     """One topic's numbers under each choice of each convention that changes them.
 
@@ -178,8 +179,6 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     from metrics.evaluate import per_query_frame, resolve_measures
     from metrics.teaching.anatomy import anatomy
 
-    if isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 1:
-        raise ValidationError(f"cutoff must be a positive integer, got {cutoff!r}")
     if not isinstance(rankings, Rankings):
         raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(rankings).__name__}")
     one = rankings.select_queries([query])
@@ -219,6 +218,7 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
+@checked(missing=Integer(0), missing_grade=COUNT)
 def ranking_files(grades: Sequence, missing: int = 0, *, missing_grade: int = 1, query: str = "1") -> tuple[str, str]:
     """A qrels and a run (TREC text) holding one topic's ranking given as its list of grades.
 
@@ -250,10 +250,6 @@ def ranking_files(grades: Sequence, missing: int = 0, *, missing_grade: int = 1,
     """
     if isinstance(grades, (str, bytes)):
         raise ValidationError("grades must be a sequence of whole numbers (or None for unjudged)")
-    if isinstance(missing, bool) or not isinstance(missing, (int, np.integer)) or missing < 0:
-        raise ValidationError(f"missing must be a whole number >= 0, got {missing!r}")
-    if isinstance(missing_grade, bool) or not isinstance(missing_grade, (int, np.integer)) or missing_grade < 1:
-        raise ValidationError(f"missing_grade must be a whole number >= 1, got {missing_grade!r}")
     clean = []
     for g in grades:
         if g is None or (isinstance(g, (float, np.floating)) and np.isnan(g)):

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from metrics.checks import COUNT, LEVEL, SEED, Number, Options, checked
 from metrics.errors import ValidationError
 
 TESTS = ("t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey")
@@ -50,24 +51,18 @@ def canonical(value: Any, allowed: Sequence[str], aliases: dict[str, str], what:
     return key
 
 
+FILL = Options(None, "zero")
+"""What a query one system lacks becomes: left out (None), or 0 (``"zero"``)."""
+
+
+@checked(n_resamples=COUNT, seed=SEED, confidence=LEVEL, tie_tolerance=Number(0),
+         zero_method=Options(*ZERO_METHODS), wilcoxon_method=Options(*WILCOXON_METHODS))
 def check_options(*, n_resamples: Any = 1, seed: Any = 0, confidence: Any = 0.95, tie_tolerance: Any = 0.0,
                   zero_method: str = "wilcox", wilcoxon_method: str = "auto", ci: str = "bca") -> dict[str, Any]:
-    """Check the options shared by the tests; returns them normalised (Python ints and floats)."""
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise ValidationError(f"n_resamples must be a positive integer, got {n_resamples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValidationError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 < confidence < 1.0:
-        raise ValidationError(f"confidence must be between 0 and 1, got {confidence!r}")
-    if (isinstance(tie_tolerance, bool) or not isinstance(tie_tolerance, (int, float))
-            or not np.isfinite(tie_tolerance) or tie_tolerance < 0):
-        raise ValidationError(f"tie_tolerance must be a non-negative number, got {tie_tolerance!r}")
-    if zero_method not in ZERO_METHODS:
-        raise ValidationError(f"unknown zero_method {zero_method!r}; choose one of {list(ZERO_METHODS)}")
-    if wilcoxon_method not in WILCOXON_METHODS:
-        raise ValidationError(f"unknown Wilcoxon method {wilcoxon_method!r}; choose one of {list(WILCOXON_METHODS)}")
-    return dict(n_resamples=int(n_resamples), seed=int(seed), confidence=float(confidence),
-                tie_tolerance=float(tie_tolerance), zero_method=zero_method, wilcoxon_method=wilcoxon_method,
+    """The options shared by the tests, checked by their declaration; returned normalised (Python ints and
+    floats, the bootstrap interval by its canonical name)."""
+    return dict(n_resamples=n_resamples, seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
+                zero_method=zero_method, wilcoxon_method=wilcoxon_method,
                 ci=canonical(ci, CI_METHODS, {}, "bootstrap interval"))
 
 
@@ -85,6 +80,7 @@ def sorted_queries(queries: Any) -> tuple[np.ndarray, np.ndarray]:
     return unique.astype(object), inverse.reshape(-1)
 
 
+@checked(fill=FILL)
 def align_scores(a: pd.Series, b: pd.Series, *, fill: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Align two per-query score Series on their query ids, in order of query id.
 
@@ -118,8 +114,6 @@ def align_scores(a: pd.Series, b: pd.Series, *, fill: str | None = None) -> tupl
     >>> q.tolist(), x.tolist(), y.tolist()
     (['1', '2'], [0.25, 0.5], [0.5, 0.5])
     """
-    if fill not in (None, "zero"):
-        raise ValidationError(f"fill must be None or 'zero', got {fill!r}")
     keyed = []
     for name, s in (("a", a), ("b", b)):
         if not isinstance(s, pd.Series):

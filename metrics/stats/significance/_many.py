@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from metrics.checks import LEVEL, checked
 from metrics.errors import ValidationError
 from metrics.stats.significance._corrections import adjust_families
-from metrics.stats.significance._inputs import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, TEST_ALIASES,
-                                                TESTS, canonical, check_options, listing, snap, sorted_queries)
+from metrics.stats.significance._inputs import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, FILL,
+                                                TEST_ALIASES, TESTS, canonical, check_options, listing, snap,
+                                                sorted_queries)
 from metrics.stats.significance._kernels import analyse, describe
 from metrics.stats.significance._maxt import MAXT, is_maxt, maxt_corrected
 from metrics.stats.significance._results import COLUMNS, Comparison
@@ -62,6 +64,7 @@ def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
     return X, queries
 
 
+@checked(alpha=LEVEL, fill=FILL)
 def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | None = None, test: str = "t",
                     baseline: str | None = None, correction: str = "holm", family: str = "per_measure",
                     alpha: float = 0.05, seed: int = 0, n_resamples: int = 10000, *, confidence: float = 0.95,
@@ -149,7 +152,7 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
     >>> c.frame[["system_a", "system_b", "p_value", "mean_diff", "wins"]].round(4).to_dict("records")
     [{'system_a': 'x', 'system_b': 'y', 'p_value': 0.25, 'mean_diff': 0.125, 'wins': 3}]
     """
-    test, correction, family, opts = _checked_options(test, correction, family, alpha, fill, n_resamples=n_resamples,
+    test, correction, family, opts = _checked_options(test, correction, family, n_resamples=n_resamples,
                                                       seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
                                                       zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
     frame, systems = _chosen_systems(_frame_checked(per_query), systems)
@@ -169,9 +172,10 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
 
 
 # ---- the steps of compare_systems, in the order it takes them ------------------------------------------------
-def _checked_options(test: str, correction: str, family: str, alpha: float, fill: str | None,
+def _checked_options(test: str, correction: str, family: str,
                      **options: Any) -> tuple[str, str, str, dict[str, Any]]:
-    """The test, correction and family by their canonical names, and the tests' options normalised."""
+    """The test, correction and family by their canonical names, and the tests' options normalised (alpha and
+    fill are checked by :func:`compare_systems`'s declaration)."""
     test = canonical(test, TESTS, TEST_ALIASES, "test")
     correction = MAXT if is_maxt(correction) else canonical(correction, CORRECTIONS + (MAXT,), CORRECTION_ALIASES,
                                                             "correction")
@@ -179,12 +183,7 @@ def _checked_options(test: str, correction: str, family: str, alpha: float, fill
     if correction == MAXT and test != "permutation":
         raise ValidationError(f"the maxt correction resamples the permutation test's sign flips: use test "
                               f"'permutation', not {test!r}")
-    opts = check_options(**options)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0.0 < alpha < 1.0:
-        raise ValidationError(f"alpha must be between 0 and 1, got {alpha!r}")
-    if fill not in (None, "zero"):
-        raise ValidationError(f"fill must be None or 'zero', got {fill!r}")
-    return test, correction, family, opts
+    return test, correction, family, check_options(**options)
 
 
 def _chosen_systems(frame: pd.DataFrame, systems: Sequence[str] | None) -> tuple[pd.DataFrame, list[str]]:

@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from metrics.checks import COUNT, SEED, checked
 from metrics.errors import ValidationError
-from metrics.stats.significance._inputs import EXACT_MAX, check_options
+from metrics.stats.significance._inputs import EXACT_MAX
 
 BLOCK = 256
 """Resamples drawn per block. The draws do not depend on it (each block takes the generator's next
@@ -49,6 +50,7 @@ def flip_bits(n: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:
         yield np.unpackbits(raw.view(np.uint8), axis=1, bitorder="little")[:, :n]
 
 
+@checked(n_queries=COUNT, n_resamples=COUNT, seed=SEED)
 def sign_flip_matrix(n_queries: int, n_resamples: int, seed: int = 0) -> np.ndarray:
     """The ±1 sign-flip matrix the randomisation test draws (materialised; for inspection and tests).
 
@@ -78,10 +80,7 @@ def sign_flip_matrix(n_queries: int, n_resamples: int, seed: int = 0) -> np.ndar
     >>> bool((m == sign_flip_matrix(5, 3, seed=1)).all())
     True
     """
-    if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)) or n_queries < 1:
-        raise ValidationError(f"n_queries must be a positive integer, got {n_queries!r}")
-    opts = check_options(n_resamples=n_resamples, seed=seed)
-    bits = np.concatenate(list(flip_bits(int(n_queries), opts["n_resamples"], opts["seed"])), axis=0)
+    bits = np.concatenate(list(flip_bits(n_queries, n_resamples, seed)), axis=0)
     return (1 - 2 * bits.astype(np.int8)).astype(np.int8)
 
 
