@@ -53,8 +53,7 @@ def interpolation() -> None:
                                key="curves_11pt", name="eleven-point")
         same = data.identical_curves(chosen, ("y",), "over all topics")
     else:
-        raw, interpolated = data.pr_curves(loaded, shown, topic, rule)
-        envelope = interpolated[interpolated["kind"] == "envelope"]
+        raw, envelope = data.pr_curves(loaded, shown, topic, rule)
         components.show_figure(figures.pr_chart(raw, envelope, colors, f"Precision–recall, {where}: raw, "
                                                 f"interpolated ({rule} rule) and the 11 points", chosen,
                                                 highlighted=marked),

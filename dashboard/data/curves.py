@@ -38,11 +38,12 @@ def eleven_point_table(points: pd.DataFrame, topic: str | None) -> pd.DataFrame:
 @st.cache_data(max_entries=32, show_spinner="Computing curves…")
 def _pr(key: tuple, systems: tuple[str, ...], topic: str, rule: str, _loaded: Loaded):
     chosen = _of(_loaded, systems)
-    return curves.pr_curve(chosen, queries=[topic]), curves.interpolated_pr(chosen, rule=rule, queries=[topic])
+    envelope = curves.interpolated_pr(chosen, rule=rule, queries=[topic]).envelope
+    return curves.pr_curve(chosen, queries=[topic]), envelope
 
 
 def pr_curves(loaded: Loaded, systems: tuple[str, ...], topic: str, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One topic's raw precision–recall points and its interpolated curve (rank points and envelope)."""
+    """One topic's raw precision–recall points and the envelope of its interpolated precision."""
     return _pr(loaded.key, tuple(systems), topic, rule, loaded)
 
 

@@ -22,8 +22,8 @@ def pr_chart(raw: pd.DataFrame, envelope: pd.DataFrame | None, colors: Mapping[s
     (thick), and the 11 interpolated points (diamonds).
 
     ``raw``: columns system, recall, precision (and rank, docid, grade for the hover); ``envelope``: system,
-    recall and precision or iprec (the step function's vertices, as metrics.curves.interpolated_pr gives
-    them with kind "envelope"); ``points``: system, recall, precision or iprec; ``highlighted``: see
+    recall and precision or iprec (the step function's vertices, metrics.curves.interpolated_pr's
+    ``envelope``); ``points``: system, recall, precision or iprec; ``highlighted``: see
     :func:`highlight`.
     """
     fig = base_figure(title, f"recall {UNIT}", f"precision {UNIT}", legend=UNDER)

@@ -9,7 +9,8 @@ systems are computed at once from the flat ranked arrays; nothing loops over que
 function                               x                   y
 =====================================  ==================  ==============================================
 :func:`pr_curve`                       recall at rank i    precision at rank i (the saw-tooth)
-:func:`interpolated_pr`                recall              interpolated precision (rank points, envelope)
+:func:`interpolated_pr`                recall              interpolated precision: rank points and envelope,
+                                                           two tables (:class:`InterpolatedPR`)
 :func:`eleven_point`                   recall level        interpolated precision at 0.0, 0.1, ..., 1.0
 :func:`precision_recall_at_k`          k                   P@k (R@k in the ``recall`` column)
 :func:`gain_curves`                    k                   nDCG@k (DCG@k and IDCG@k beside it)
@@ -50,7 +51,7 @@ Tables read off the curves
 from __future__ import annotations
 
 from metrics.curves._frames import ALL, LEVEL_NAMES, MAX_DEPTH
-from metrics.curves._precision_recall import eleven_point, eleven_point_rules, interpolated_pr, pr_curve
+from metrics.curves._precision_recall import InterpolatedPR, eleven_point, eleven_point_rules, interpolated_pr, pr_curve
 from metrics.curves._ranks import gain_curves, precision_recall_at_k
 from metrics.curves._tables import at_x, eleven_point_table, identical_series, mean_over_queries
 from metrics.gains import DISCOUNTS, GAINS, IDEALS
@@ -60,6 +61,7 @@ __all__ = [
     "DISCOUNTS",
     "GAINS",
     "IDEALS",
+    "InterpolatedPR",
     "LEVEL_NAMES",
     "MAX_DEPTH",
     "at_x",

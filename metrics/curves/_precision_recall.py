@@ -3,7 +3,7 @@ interpolated points under each interpolation rule."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -17,6 +17,24 @@ from metrics.rankings import Rankings, grades_or_nan
 
 # rule -> a, where recall x asks for k relevant documents when x lies between (k - a)/R and (k + 1 - a)/R
 _RULE_SHIFT = {"textbook": 1.0, "trec_eval-9": 0.9, "trec_eval-10": 0.5}
+
+
+@dataclass(frozen=True, eq=False)
+class InterpolatedPR:
+    """Interpolated precision as two tables, one shape each (see :func:`interpolated_pr`).
+
+    Attributes
+    ----------
+    points : pandas.DataFrame
+        One row per ranked position: ``system``, ``query``, ``x`` (= ``recall``), ``y`` (= ``iprec``),
+        ``recall``, ``iprec``, ``needed``, ``precision``, ``rank``, ``docid``, ``grade``, ``relevant``.
+    envelope : pandas.DataFrame
+        The vertices of the step function x -> interpolated precision at recall x: ``system``, ``query``,
+        ``x`` (= ``recall``), ``y`` (= ``iprec``), ``recall``, ``iprec``, ``needed``.
+    """
+
+    points: pd.DataFrame
+    envelope: pd.DataFrame
 
 
 # ---- curves --------------------------------------------------------------------------------------------
@@ -79,7 +97,7 @@ def pr_curve(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
 
 
 def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = None,
-                    rule: str | None = None, queries: Sequence[str] | None = None) -> pd.DataFrame:
+                    rule: str | None = None, queries: Sequence[str] | None = None) -> InterpolatedPR:
     """Interpolated precision: at every rank's recall point, and the whole envelope over recall 0 to 1.
 
     Parameters
@@ -95,15 +113,15 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
 
     Returns
     -------
-    pandas.DataFrame
-        Columns ``system``, ``query``, ``x`` (= ``recall``), ``y`` (= ``iprec``), ``kind``, ``recall``,
-        ``iprec``, ``needed``, ``precision``, ``rank``, ``docid``, ``grade``, ``relevant``. Per system and
-        query, first the rows of ``kind == "rank"``, one per ranked position: the recall at that rank, the
-        interpolated precision there, the raw ``precision`` at the rank and the document; then the rows
-        of ``kind == "envelope"``: the vertices of the step function x -> interpolated precision at recall
-        x under ``rule``, two per step (its left and right end), from x = 0 to x = 1, to be joined by
-        straight lines. ``needed`` is the number of relevant documents the rule asks for at that recall.
-        Columns that do not apply to a row kind are missing values (``rank`` is a nullable integer).
+    InterpolatedPR
+        Two tables, each with the columns ``system``, ``query``, ``x`` (= ``recall``), ``y`` (= ``iprec``),
+        ``recall``, ``iprec`` and ``needed`` (the number of relevant documents the rule asks for at that
+        recall), systems in the order given and queries in trec_eval's order. ``points`` has one row per
+        ranked position: the recall at that rank, the interpolated precision there, and beside them the raw
+        ``precision`` at the rank, its ``rank``, ``docid``, ``grade`` (NaN when not judged) and
+        ``relevant``. ``envelope`` has the vertices of the step function x -> interpolated precision at
+        recall x under ``rule``, two per step (its left and right end), from x = 0 to x = 1, to be joined
+        by straight lines.
 
     Notes
     -----
@@ -124,14 +142,16 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
     >>> from metrics import rank_runs
     >>> qrels = "1 0 a 1\\n1 0 b 0\\n1 0 c 1\\n"
     >>> run = "1 Q0 b 1 3 x\\n1 Q0 a 2 2 x\\n1 Q0 c 3 1 x\\n"
-    >>> frame = interpolated_pr(rank_runs(qrels, {"x": run}), rule="textbook")
-    >>> frame[frame["kind"] == "rank"][["rank", "recall", "precision", "iprec"]]
+    >>> curve = interpolated_pr(rank_runs(qrels, {"x": run}), rule="textbook")
+    >>> curve.points[["rank", "recall", "precision", "iprec"]]
        rank  recall  precision     iprec
     0     1     0.0   0.000000  0.666667
     1     2     0.5   0.500000  0.666667
     2     3     1.0   0.666667  0.666667
+    >>> curve.envelope["x"].tolist(), curve.envelope["needed"].tolist(), curve.envelope["y"].round(4).unique()
+    ([0.0, 0.0, 0.0, 0.5, 0.5, 1.0], [0, 0, 1, 1, 2, 2], array([0.6667]))
     """
-    frames = []
+    points, envelopes = [], []
     for r in _as_list(rankings, queries):
         rule_r = _rule(r, rule)
         nq = r.n_queries
@@ -147,12 +167,12 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
         seg, pos, count = r.seg[keep], r.pos[keep], cum[keep]
         iprec = _best_at(best, first, found, seg, np.maximum(count, 1))
         recall = count / num_rel[seg].astype(np.float64)
-        points = _frame({
+        points.append(_frame({
             "system": _repeat(r.system, len(seg)), "query": r.queries[seg].astype(object),
-            "x": recall, "y": iprec, "kind": _repeat("rank", len(seg)), "recall": recall, "iprec": iprec,
-            "needed": count, "precision": count / pos, "rank": pd.array(pos, dtype="Int64"),
+            "x": recall, "y": iprec, "recall": recall, "iprec": iprec,
+            "needed": count, "precision": count / pos, "rank": pos.astype(np.int64),
             "docid": r.docids()[keep].astype(object) if keep.any() else np.empty(0, dtype=object),
-            "grade": grades_or_nan(r.rel[keep]), "relevant": pd.array(r.relevant(rel)[keep], dtype="boolean")})
+            "grade": grades_or_nan(r.rel[keep]), "relevant": r.relevant(rel)[keep].astype(bool)}))
 
         # the envelope: for k = 0..R, the recall interval asking for k relevant documents, and its value
         with_rel = np.flatnonzero(num_rel > 0)
@@ -169,19 +189,10 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
         n = 2 * len(eseg)
         ex = np.column_stack((lo, hi)).ravel()
         ey = np.repeat(value, 2)
-        envelope = _frame({
+        envelopes.append(_frame({
             "system": _repeat(r.system, n), "query": np.repeat(r.queries[eseg], 2).astype(object),
-            "x": ex, "y": ey, "kind": _repeat("envelope", n), "recall": ex, "iprec": ey,
-            "needed": np.repeat(k, 2), "precision": np.full(n, np.nan), "rank": pd.array([pd.NA] * n, dtype="Int64"),
-            "docid": np.full(n, None, dtype=object), "grade": np.full(n, np.nan),
-            "relevant": pd.array([pd.NA] * n, dtype="boolean")})
-
-        both = pd.concat([points, envelope], ignore_index=True)
-        # per query: its rank rows, then its envelope rows (queries in trec_eval's order)
-        qindex = np.concatenate((seg, np.repeat(eseg, 2)))
-        order = np.lexsort((np.arange(len(qindex)), qindex))
-        frames.append(both.iloc[order].reset_index(drop=True))
-    return _concat(frames)
+            "x": ex, "y": ey, "recall": ex, "iprec": ey, "needed": np.repeat(k, 2)}))
+    return InterpolatedPR(points=_concat(points), envelope=_concat(envelopes))
 
 
 def eleven_point(rankings: Rankings | Sequence[Rankings], rel: int | None = None, rule: str | None = None,

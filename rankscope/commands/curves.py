@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from metrics.conventions import INTERPOLATIONS
 from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
 from rankscope.commands import add_convention_flags, check_range, rank
 from rankscope.commands.anatomy import write_frame
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["register", "run", "KINDS"]
 
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "pr":
         frame = curves.pr_curve(rankings)
     elif args.kind == "interpolated":
-        frame = curves.interpolated_pr(rankings, rule=args.interpolation)
+        frame = one_table(curves.interpolated_pr(rankings, rule=args.interpolation), rankings)
     elif args.kind == "11pt":
         frame = curves.eleven_point(rankings, rule=args.interpolation, average=average)
     elif args.kind == "dcg":
@@ -74,3 +78,23 @@ def run(args: argparse.Namespace) -> int:
         frame = frame[frame["query"] == args.query].reset_index(drop=True)
     write_frame(frame, args.format, sys.stdout)
     return 0
+
+
+def one_table(curve, rankings) -> pd.DataFrame:
+    """The two tables of :func:`metrics.curves.interpolated_pr` as the one table this command prints: per
+    system and query, the rank points (``kind`` "rank"), then the envelope's vertices (``kind`` "envelope"),
+    with the columns of the points left empty on the envelope's rows."""
+    import numpy as np
+    import pandas as pd
+
+    columns = ["system", "query", "x", "y", "kind", "recall", "iprec", "needed", "precision", "rank", "docid",
+               "grade", "relevant"]
+    both = pd.concat([curve.points.assign(kind="rank"), curve.envelope.assign(kind="envelope")],
+                     ignore_index=True).reindex(columns=columns)
+    both["rank"] = both["rank"].astype("Int64")
+    both["relevant"] = both["relevant"].astype("boolean")
+    both["docid"] = both["docid"].astype(object).where(both["kind"] == "rank", None)
+    place = {(r.system, q): (s, i) for s, r in enumerate(rankings) for i, q in enumerate(r.queries.tolist())}
+    keys = np.array([place[pair] for pair in zip(both["system"], both["query"])], dtype=np.int64).reshape(-1, 2)
+    order = np.lexsort((np.arange(len(both)), both["kind"] == "envelope", keys[:, 1], keys[:, 0]))
+    return both.iloc[order].reset_index(drop=True)

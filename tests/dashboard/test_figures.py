@@ -107,7 +107,7 @@ def test_pr_chart_has_raw_interpolated_and_eleven_points(collection):
     _, _, ranked = collection
     topic = ranked[0].queries[0]
     raw = curves.pr_curve(ranked, queries=[topic])
-    env = curves.interpolated_pr(ranked, queries=[topic]).query("kind == 'envelope'")
+    env = curves.interpolated_pr(ranked, queries=[topic]).envelope
     points = curves.eleven_point(ranked, queries=[topic], average=False)
     fig = figures.pr_chart(raw, env, figures.system_colors(SYSTEMS), "pr", points)
     assert len(fig.data) == 9  # raw, interpolated and 11 points of each system, and the key to the styles

@@ -29,7 +29,8 @@ def _two_systems(seed: int, **options):
 def test_one_topic_curves_equal_the_whole_runs_rows_of_that_topic(seed):
     c, runs, ranked = _two_systems(seed)
     topic = ranked[0].queries[len(ranked[0].queries) // 2]
-    for fn in (pr_curve, interpolated_pr):
+    for fn in (pr_curve, lambda r, **kw: interpolated_pr(r, **kw).points,
+               lambda r, **kw: interpolated_pr(r, **kw).envelope):
         whole = fn(ranked)
         one = fn(ranked, queries=[topic])
         pd.testing.assert_frame_equal(one, whole[whole["query"] == topic].reset_index(drop=True), check_dtype=False)

@@ -13,6 +13,7 @@ import pytest
 
 from metrics import ValidationError, parse_measure, rank_runs
 from rankscope.cli import main
+from rankscope.commands.curves import one_table
 from metrics.curves import (eleven_point, gain_curves, interpolated_pr, mean_over_queries, pr_curve,
                             precision_recall_at_k)
 from metrics.measures.interpolated import RECALL_LEVELS, required_relevant
@@ -152,8 +153,7 @@ def test_eleven_points_equal_iprec_at_recall_and_their_mean_11pt_avg(options, ru
 def test_envelope_gives_iprec_at_recall_at_the_eleven_levels(rule):
     for seed in SEEDS:
         _, r = _ranked(seed, preset="textbook", interpolation=rule)
-        envelope = interpolated_pr(r)
-        envelope = envelope[envelope["kind"] == "envelope"]
+        envelope = interpolated_pr(r).envelope
         num_rel = dict(zip(r.queries, r.num_rel()))
         for level in RECALL_LEVELS:
             expected = dict(zip(r.queries, _measure(f"iprec_at_recall_{level:.2f}", r)))
@@ -166,10 +166,7 @@ def test_envelope_gives_iprec_at_recall_at_the_eleven_levels(rule):
 def test_envelope_is_a_staircase_from_0_to_1():
     for seed in SEEDS:
         _, r = _ranked(seed)
-        frame = interpolated_pr(r)
-        for (_, kind), group in frame.groupby(["query", "kind"]):
-            if kind != "envelope":
-                continue
+        for _, group in interpolated_pr(r).envelope.groupby("query"):
             x, y = group["x"].to_numpy(), group["y"].to_numpy()
             assert x[0] == 0.0 and x[-1] == 1.0
             assert (np.diff(x) >= 0).all() and (np.diff(y) <= 0).all()
@@ -243,16 +240,15 @@ def test_interpolated_pr_matches_a_slow_implementation(rule):
         frame = interpolated_pr(r)
         for query, ranking, judged in _cases(seed):
             num_rel = sum(g >= 1 for g in judged.values())
-            rows = frame[frame["query"] == query]
+            points = frame.points[frame.points["query"] == query]
+            envelope = frame.envelope[frame.envelope["query"] == query]
             if not num_rel:
-                assert rows.empty
+                assert points.empty and envelope.empty
                 continue
-            points = rows[rows["kind"] == "rank"]
             curve = slow_precision_recall(ranking, judged, 1)
             # at a rank's recall: the highest precision at any rank whose recall is at least as high
             expected = [max(p for _, rec, p in curve if rec >= recall) for _, recall, _ in curve]
             assert list(points["iprec"]) == expected, f"seed {seed} query {query}"
-            envelope = rows[rows["kind"] == "envelope"]
             lo, hi, y = (envelope["x"].to_numpy()[0::2], envelope["x"].to_numpy()[1::2],
                          envelope["y"].to_numpy()[0::2])
             for x in np.concatenate(([0.0, 1.0], rng.random(20))):
@@ -435,8 +431,8 @@ def test_average_counts_every_evaluated_query_and_pads_past_the_ranking():
 def test_several_systems_and_column_layout():
     collection = random_collection(5)
     rk = rank_runs(collection.qrels_text, {"a": collection.run_text, "b": collection.run_text})
-    for frame in (pr_curve(rk), interpolated_pr(rk), eleven_point(rk), precision_recall_at_k(rk, depth=5),
-                  gain_curves(rk, depth=5)):
+    for frame in (pr_curve(rk), interpolated_pr(rk).points, interpolated_pr(rk).envelope, eleven_point(rk),
+                  precision_recall_at_k(rk, depth=5), gain_curves(rk, depth=5)):
         assert list(frame.columns[:4]) == ["system", "query", "x", "y"]
         assert list(pd.unique(frame["system"])) == ["a", "b"]
         a = frame[frame["system"] == "a"].drop(columns="system").reset_index(drop=True)
@@ -484,8 +480,8 @@ def test_empty_rankings_give_frames_with_the_columns():
     # every retrieved document unjudged, and -J drops them all
     r = rank_runs("1 0 a 1\n", {"s": "1 Q0 z 1 1 s\n"}, judged_only=True)[0]
     assert pr_curve(r).empty and list(pr_curve(r).columns)[:4] == ["system", "query", "x", "y"]
-    envelope = interpolated_pr(r)
-    assert (envelope["kind"] == "envelope").all() and (envelope["y"] == 0).all()
+    curve = interpolated_pr(r)
+    assert curve.points.empty and (curve.envelope["y"] == 0).all()
     assert precision_recall_at_k(r)["precision"].eq(0).all()
     assert gain_curves(r)["dcg"].eq(0).all()
 
@@ -503,7 +499,7 @@ def files(tmp_path):
 
 
 @pytest.mark.parametrize("kind, function", [("pr", lambda rk: pr_curve(rk)),
-                                            ("interpolated", lambda rk: interpolated_pr(rk)),
+                                            ("interpolated", lambda rk: one_table(interpolated_pr(rk), rk)),
                                             ("11pt", lambda rk: eleven_point(rk)),
                                             ("dcg", lambda rk: gain_curves(rk)),
                                             ("pk", lambda rk: precision_recall_at_k(rk))])
