@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from metrics.checks import Integer, check
 from metrics.errors import ValidationError
 from metrics.review.compare.caption import caption
 from metrics.review.compare.markers import BETTER, WORSE, _info, _letter_markers, _letters, _require, baseline_markers
@@ -171,7 +173,7 @@ class SummaryTable:
         SummaryTable
         """
         parts = _parts(means_frame, digits)
-        systems, measures = parts["systems"], parts["measures"]
+        systems, measures = parts.systems, parts.measures
         if baseline is not None and str(baseline) not in systems:
             raise ValidationError(f"baseline {baseline!r} is not one of the systems {systems}")
         marks = pd.DataFrame("", index=systems, columns=measures, dtype=object)
@@ -184,7 +186,7 @@ class SummaryTable:
                 marks.loc[str(system), str(measure)] = _GLYPHS[kind]
         return cls(markers=marks, baseline=None if baseline is None else str(baseline), test=test,
                    correction=correction, alpha=None if alpha is None else float(alpha),
-                   confidence=float(confidence), **_common(parts))
+                   confidence=float(confidence), **parts.fields())
 
 
 def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, baseline: str | None = None,
@@ -240,7 +242,7 @@ def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, b
     if comparison is not None and not isinstance(comparison, Comparison):
         raise ValidationError(f"expected a Comparison (from compare_systems) or None, got {type(comparison).__name__}")
     parts = _parts(means_frame, digits)
-    systems, measures = parts["systems"], parts["measures"]
+    systems, measures = parts.systems, parts.measures
     if baseline is None and comparison is not None:
         baseline = comparison.baseline
     baseline = None if baseline is None else str(baseline)
@@ -248,7 +250,7 @@ def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, b
         raise ValidationError(f"baseline {baseline!r} is not one of the systems {systems}")
     markers = pd.DataFrame("", index=systems, columns=measures, dtype=object)
     if comparison is None:
-        return SummaryTable(markers=markers, baseline=baseline, confidence=float(confidence), **_common(parts))
+        return SummaryTable(markers=markers, baseline=baseline, confidence=float(confidence), **parts.fields())
     frame = comparison.frame
     frame = frame[frame["measure"].isin(measures) & frame["system_a"].isin(systems) & frame["system_b"].isin(systems)]
     letters: dict[str, str] = {}
@@ -271,7 +273,7 @@ def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, b
         correction=comparison.correction, family=comparison.family, alpha=float(comparison.alpha),
         seed=comparison.seed if randomised else None, n_resamples=comparison.n_resamples if randomised else None,
         comparisons=family, untested=tuple(m for m in measures if m not in comparison.measures),
-        confidence=float(confidence), **_common(parts))
+        confidence=float(confidence), **parts.fields())
 
 
 # ---- helpers -----------------------------------------------------------------------------------------------
@@ -281,10 +283,32 @@ def _number(value: float, places: int) -> str:
     return f"{value:.{places}f}" if np.isfinite(value) else "–"
 
 
-def _parts(means_frame: pd.DataFrame, digits: int) -> dict:
+@dataclass(frozen=True, eq=False)
+class _Means:
+    """What both constructors read off a means table: its systems and measures in order, and the fields of
+    :class:`SummaryTable` that come from it (:meth:`fields`)."""
+
+    systems: list[str]
+    measures: list[str]
+    values: pd.DataFrame
+    ci_low: pd.DataFrame
+    ci_high: pd.DataFrame
+    best: pd.DataFrame
+    n_queries: int | None
+    digits: int
+    decimals: tuple[tuple[str, int], ...]
+    aggregations: tuple[tuple[str, str], ...]
+
+    def fields(self) -> dict[str, Any]:
+        """The keywords of :class:`SummaryTable` this table gives."""
+        return {"values": self.values, "ci_low": self.ci_low, "ci_high": self.ci_high, "best": self.best,
+                "n_queries": self.n_queries, "digits": self.digits, "decimals": self.decimals,
+                "aggregations": self.aggregations}
+
+
+def _parts(means_frame: pd.DataFrame, digits: int) -> _Means:
     """Values, intervals, decimals and best cells of a means table (shared by both constructors)."""
-    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 0 <= digits <= 12:
-        raise ValidationError(f"digits must be an integer between 0 and 12, got {digits!r}")
+    digits = check("digits", digits, Integer(0, 12))
     _require(means_frame, ("system", "measure", "value"), "means")
     if "query" in means_frame.columns:
         from metrics.evaluate import summarise
@@ -325,12 +349,6 @@ def _parts(means_frame: pd.DataFrame, digits: int) -> dict:
     if "n_queries" in frame.columns:
         counts = pd.unique(frame["n_queries"])
         n_queries = int(counts[0]) if len(counts) == 1 and pd.notna(counts[0]) else None
-    return {"systems": systems, "measures": measures, "values": values, "ci_low": wide("ci_low"),
-            "ci_high": wide("ci_high"), "best": best, "n_queries": n_queries, "digits": int(digits),
-            "decimals": tuple(decimals.items()), "aggregations": tuple((m, _info(m)[2]) for m in measures)}
-
-
-def _common(parts: dict) -> dict:
-    """The fields of :class:`SummaryTable` that come from the means table."""
-    return {k: parts[k] for k in ("values", "ci_low", "ci_high", "best", "n_queries", "digits", "decimals",
-                                  "aggregations")}
+    return _Means(systems=systems, measures=measures, values=values, ci_low=wide("ci_low"), ci_high=wide("ci_high"),
+                  best=best, n_queries=n_queries, digits=digits, decimals=tuple(decimals.items()),
+                  aggregations=tuple((m, _info(m)[2]) for m in measures))
