@@ -27,18 +27,16 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     mine = sorted((n for n in stored.heads() or [] if n.topic == topic and n.system == system),
                   key=lambda n: n.revision)
     merging = len(mine) > 1
-    base = [n.revision for n in mine] if merging else (mine[-1].revision if mine else None)
+    draft = stored.merged(mine) if kept else None  # the workspace's rule: tags together, comments in turn
+    base = draft.base if draft else None
     if merging:
         st.warning(f"{len(mine)} versions of this note were saved at the same time from the same revision; "
                    "all are kept. Merge them below: the form holds all of them, and saving it replaces them "
                    "with one note.", icon=":material/call_split:")
         st.text("\n".join(f"{n.author} ({n.created_at[:19].replace('T', ' ')} UTC): {n.tag} · {n.comment}"
                           for n in mine))
-    if kept:
-        tags = list(dict.fromkeys(t.strip() for n in (mine if merging else mine[-1:]) for t in n.tag.split(",")
-                                  if t.strip()))
-        comment = "\n---\n".join(n.comment for n in mine if n.comment) if merging else (mine[-1].comment
-                                                                                         if mine else "")
+    if draft:
+        tags, comment = list(draft.tags), draft.comment
     else:
         note = state.notes().get(topic, {"tags": [], "comment": ""})
         tags, comment = note["tags"], note["comment"]
@@ -48,7 +46,7 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     seen = st.session_state.setdefault(opened, base) if kept else None  # the revision the form was opened on
     if kept and seen != base and not merging:
         st.caption(f"Changed by {mine[-1].author} since you opened it; saving keeps both versions.")
-    suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, list) else seen or 0}" if kept else ""
+    suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, tuple) else seen or 0}" if kept else ""
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")

@@ -36,8 +36,8 @@ except ImportError:  # the workspace extra (sqlalchemy) is not installed: everyt
     _INSTALLED = False
 
 __all__ = ["ENV", "PARAM", "author", "author_input", "begin", "enabled", "heads", "history",
-           "loaded_of", "notes_frame", "parse", "parsed_qrels", "parsed_run", "put_notes", "run_table", "save_note",
-           "store"]
+           "loaded_of", "merged", "notes_frame", "parse", "parsed_qrels", "parsed_run", "put_notes", "run_table",
+           "save_note", "store"]
 
 ENV = "RANKSCOPE_WORKSPACE"
 PARAM = "collection"  # the URL's query parameter holding the collection id
@@ -363,18 +363,24 @@ def _refresh_notes(ws: Workspace, loaded: state.Loaded) -> None:
         st.error(f"The review notes cannot be read: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
         found = []
     st.session_state[_HEADS] = found
-    merged: dict[str, dict] = {}
+    by_topic: dict[str, list[Note]] = {}
     for note in found:
-        entry = merged.setdefault(note.topic, {"tags": [], "comment": ""})
-        entry["tags"] += [t.strip() for t in note.tag.split(",") if t.strip() and t.strip() not in entry["tags"]]
-        if note.comment:
-            entry["comment"] = "\n---\n".join(filter(None, [entry["comment"], note.comment]))
-    state.put_notes({t: n for t, n in merged.items() if n["tags"] or n["comment"]})
+        by_topic.setdefault(note.topic, []).append(note)
+    notes = {topic: merged(versions) for topic, versions in by_topic.items()}
+    state.put_notes({t: {"tags": list(n.tags), "comment": n.comment} for t, n in notes.items() if n.tags or n.comment})
 
 
 def heads() -> list[Note] | None:
     """The current notes of the stored collection (read this run), or None when it is not stored."""
     return st.session_state.get(_HEADS)
+
+
+def merged(versions: list[Note]):
+    """Versions of one note taken together by the workspace's rule (:func:`workspace.notes.merged`): their tags,
+    their comments in turn, and the base a save of them names."""
+    from workspace.notes import merged as merge
+
+    return merge(versions)
 
 
 def notes_frame(notes: list[Note]) -> pd.DataFrame:
@@ -385,10 +391,10 @@ def notes_frame(notes: list[Note]) -> pd.DataFrame:
 
 
 def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, comment: str,
-              base: int | list[int] | None) -> None:
+              base: int | tuple[int, ...] | None) -> None:
     """Save one note: in the workspace for a stored collection (a new revision), else in the session.
 
-    ``base``: the revision edited, or the revisions a merge replaces, or None for a new note.
+    ``base``: the revision edited, or the revisions a merge replaces (:func:`merged`), or None for a new note.
 
     Raises
     ------

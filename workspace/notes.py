@@ -14,6 +14,7 @@ edit on any version may name as its base a revision saved on another.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from sqlalchemy import Connection, and_, select, union
@@ -22,11 +23,62 @@ from workspace.errors import WorkspaceError
 from workspace.model import Note
 from workspace.schema import note_bases, notes
 
-__all__ = ["MAX_COMMENT", "MAX_TAG", "MAX_TOPIC", "heads", "history", "insert_note"]
+__all__ = ["MAX_COMMENT", "MAX_TAG", "MAX_TOPIC", "SEPARATOR", "Merged", "heads", "history", "insert_note", "merged",
+           "tags_of"]
 
 MAX_TOPIC = 256
 MAX_TAG = 64
 MAX_COMMENT = 20_000
+SEPARATOR = "\n---\n"
+"""Between the comments of versions merged into one note."""
+
+
+@dataclass(frozen=True)
+class Merged:
+    """Versions of one note taken together (see :func:`merged`).
+
+    Attributes
+    ----------
+    tags : tuple of str
+        Every tag of every version, once, in the order first seen.
+    comment : str
+        Their comments, one after the other, separated by :data:`SEPARATOR` (empty ones left out).
+    base : int, tuple of int or None
+        What a save of the result names as edited: the one version's revision, every version's (a merge,
+        which replaces them all), or None when there was no version.
+    """
+
+    tags: tuple[str, ...]
+    comment: str
+    base: int | tuple[int, ...] | None
+
+
+def tags_of(tag: str) -> list[str]:
+    """The tags of a note's ``tag`` field: comma-separated, stripped, empty ones left out."""
+    return [t.strip() for t in tag.split(",") if t.strip()]
+
+
+def merged(versions: Sequence[Note]) -> Merged:
+    """The rule for concurrent versions of a note: tags together, comments one after the other, every
+    version a base. One version gives itself; none gives an empty note with no base.
+
+    Examples
+    --------
+    >>> a = Note(revision=3, collection="c", topic="1", system=None, tag="easy, typo", comment="first",
+    ...          author="ana", created_at="", base=None)
+    >>> b = Note(revision=4, collection="c", topic="1", system=None, tag="typo, pool", comment="second",
+    ...          author="bea", created_at="", base=None)
+    >>> merged([a, b])
+    Merged(tags=('easy', 'typo', 'pool'), comment='first\n---\nsecond', base=(3, 4))
+    >>> merged([a]).base, merged([]).base
+    (3, None)
+    """
+    tags = tuple(dict.fromkeys(t for note in versions for t in tags_of(note.tag)))
+    comment = SEPARATOR.join(note.comment for note in versions if note.comment)
+    if not versions:
+        return Merged(tags=(), comment="", base=None)
+    base = versions[0].revision if len(versions) == 1 else tuple(note.revision for note in versions)
+    return Merged(tags=tags, comment=comment, base=base)
 
 
 def _text(value: object, what: str, limit: int, *, empty: bool, line: bool = True) -> str:

@@ -170,3 +170,38 @@ def test_merged_heads_match_a_textbook_loop_over_random_merges(target):
             edited |= set(bases or ())
         expected = sorted((n for n in saved if n.revision not in edited), key=lambda n: (n.topic, n.revision))
         assert ws.notes(cid) == expected
+
+
+def _slow_merge(versions):
+    """The merge rule written out: each tag once, first seen first; non-empty comments joined by ---."""
+    tags, comments = [], []
+    for note in versions:
+        for tag in note.tag.split(","):
+            if tag.strip() and tag.strip() not in tags:
+                tags.append(tag.strip())
+        if note.comment:
+            comments.append(note.comment)
+    return tags, "\n---\n".join(comments)
+
+
+def test_concurrent_versions_merge_by_one_rule_and_the_merge_resolves_them(target):
+    from workspace.notes import merged
+
+    rng = np.random.default_rng(11)
+    words = ["hard", "typo", "pool", "ties", ""]
+    with target.open() as ws:
+        cid = _collection(ws)
+        root = ws.save_note(cid, "7", None, "hard", "root", author="ana")
+        versions = [ws.save_note(cid, "7", None, ", ".join(rng.choice(words, size=3).tolist()),
+                                 str(rng.choice(["", "a comment", "another"])), author=f"p{i}", base=root.revision)
+                    for i in range(4)]
+        heads = [n for n in ws.notes(cid) if n.topic == "7"]
+        assert heads == versions
+        together = merged(heads)
+        assert (list(together.tags), together.comment) == _slow_merge(heads)
+        assert together.base == tuple(n.revision for n in versions)
+        saved = ws.save_note(cid, "7", None, ", ".join(together.tags), together.comment, author="cy",
+                             base=together.base)
+        assert [n for n in ws.notes(cid) if n.topic == "7"] == [saved] and saved.bases == together.base
+    assert merged([root]).base == root.revision and merged([root]).comment == "root"
+    assert merged([]) == type(merged([]))(tags=(), comment="", base=None)
