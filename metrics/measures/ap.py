@@ -43,6 +43,7 @@ class AP(Measure):
     """
 
     name = "AP"
+    perfect = 1.0
     aliases = ("MAP",)
     pretty_name = "Average precision"
     description = "Mean of the precision at each relevant document's rank (unretrieved ones count 0)."
@@ -69,6 +70,7 @@ class GMAP(Measure):
     """
 
     name = "GMAP"
+    perfect = 1.0
     pretty_name = "Geometric mean AP"
     description = "Average precision averaged with a geometric mean (rewards consistency over topics)."
     latex = r"GMAP = \exp\Big(\frac{1}{|Q|}\sum_{q} \ln \max(AP_q, 10^{-5})\Big)"

@@ -102,6 +102,10 @@ class Measure:
         the median of the per-query values.
     bounds : tuple
         (low, high) of a per-query value; None where unbounded.
+    perfect : float or None
+        The value, on every topic with a relevant document, of a perfect ranking: every judged document
+        retrieved, the relevant ones first by grade (best first). None where it depends on the collection
+        (P@k with fewer than k relevant documents, DCG, counts). The contract tests read it.
     integer : bool
         Counts: printed as integers.
     trec : tuple of Trec
@@ -117,6 +121,7 @@ class Measure:
     params: ClassVar[tuple[Param, ...]] = ()
     aggregation: ClassVar[str] = "mean"
     bounds: ClassVar[tuple[float | None, float | None]] = (0.0, 1.0)
+    perfect: ClassVar[float | None] = None
     integer: ClassVar[bool] = False
     trec: ClassVar[tuple[Trec, ...]] = ()
 

@@ -46,6 +46,7 @@ class Bpref(Measure):
     """
 
     name = "Bpref"
+    perfect = 1.0
     pretty_name = "Binary preference"
     description = "Fraction of judged non-relevant documents ranked below each relevant one (ignores unjudged)."
     latex = (r"bpref = \frac{1}{R}\sum_{d \in \mathrm{Rel}\cap\mathrm{Ret}}"
@@ -68,6 +69,7 @@ class GMBpref(Measure):
     """
 
     name = "GMBpref"
+    perfect = 1.0
     pretty_name = "Geometric mean bpref"
     description = "bpref averaged with a geometric mean (rewards consistency over topics)."
     latex = r"GMBpref = \exp\Big(\frac{1}{|Q|}\sum_{q} \ln \max(bpref_q, 10^{-5})\Big)"

@@ -79,6 +79,7 @@ class APCondensed(Measure):
     """
 
     name = "AP_condensed"
+    perfect = 1.0
     pretty_name = "Condensed average precision (AP')"
     description = "Average precision after removing unjudged documents from the ranking."
     latex = r"AP' = \frac{1}{|\mathrm{Rel}|}\sum_{i : d'_i \in \mathrm{Rel}} P'@i"
@@ -101,6 +102,7 @@ class nDCGCondensed(Measure):
     """
 
     name = "nDCG_condensed"
+    perfect = 1.0
     pretty_name = "Condensed nDCG@k (nDCG')"
     description = "nDCG at k after removing unjudged documents from the ranking."
     latex = r"nDCG'@k = \frac{1}{IDCG@k}\sum_{i=1}^{k} \frac{g(d'_i)}{\log_2(i+1)}"

@@ -23,6 +23,7 @@ class G(Measure):
     """
 
     name = "G"
+    perfect = 1.0
     pretty_name = "Normalised gain G"
     description = "Gain of each document, discounted by how far the ranking trails the ideal one so far."
     latex = r"G = \frac{1}{\sum_j g^*_j}\sum_{i} \frac{g_i}{\log_2\left(2 + C_i - S_i\right)}"
@@ -60,6 +61,7 @@ class BinG(Measure):
     """
 
     name = "binG"
+    perfect = 1.0
     pretty_name = "Binary G"
     description = "Mean over relevant documents of 1/log2(2 + non-relevant documents ranked above it)."
     latex = r"binG = \frac{1}{|\mathrm{Rel}|}\sum_{i : d_i \in \mathrm{Rel}} \frac{1}{\log_2(2 + n_i)}"

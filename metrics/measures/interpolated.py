@@ -108,6 +108,7 @@ class IPrec(Measure):
     """
 
     name = "IPrec"
+    perfect = 1.0
     pretty_name = "Interpolated precision@recall"
     description = "Highest precision at any rank whose recall is at least the given level."
     latex = r"IPrec@x = \max_{i\,:\,\mathrm{recall}@i \ge x} P@i"
@@ -138,6 +139,7 @@ class IPrecAvg(Measure):
     """
 
     name = "IPrecAvg"
+    perfect = 1.0
     aliases = ("AP11pt",)
     pretty_name = "11-point interpolated AP"
     description = "Interpolated precision averaged over the recall levels 0, 0.1, ..., 1."

@@ -24,6 +24,7 @@ class Judged(Measure):
     """
 
     name = "Judged"
+    perfect = 1.0
     pretty_name = "Judged@k"
     description = "Fraction of the top k documents that have a relevance judgment."
     latex = r"Judged@k = \frac{1}{k}\left|\{i \le k : d_i \in J\}\right|"

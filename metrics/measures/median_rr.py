@@ -26,6 +26,7 @@ class MedianRR(Measure):
     """
 
     name = "MedianRR"
+    perfect = 1.0
     aliases = ("MedRR",)
     pretty_name = "Median reciprocal rank"
     description = "Reciprocal rank of the first relevant document, summarised by the median over queries."

@@ -202,6 +202,7 @@ class nDCG(GainMapped, Measure):
     """
 
     name = "nDCG"
+    perfect = 1.0
     aliases = ("NDCG",)
     pretty_name = "nDCG@k"
     description = "Discounted cumulative gain of the ranking divided by that of the ideal ranking."

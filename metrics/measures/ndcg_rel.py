@@ -24,6 +24,7 @@ class nDCGRel(Measure):
     """
 
     name = "nDCG_rel"
+    perfect = 1.0
     pretty_name = "nDCG over relevant documents"
     description = "nDCG measured at each relevant document's rank, averaged over the relevant documents."
     latex = (r"nDCG_{rel} = \frac{1}{m}\Big(\sum_{i : g_i > 0} \frac{DCG@i}{IDCG@\min(i,m)}"

@@ -21,6 +21,7 @@ class R(Measure):
     """
 
     name = "R"
+    perfect = 1.0
     aliases = ("Recall",)
     pretty_name = "Recall@k"
     description = "Fraction of the relevant documents found in the top k."

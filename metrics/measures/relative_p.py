@@ -23,6 +23,7 @@ class RelP(Measure):
     """
 
     name = "RelP"
+    perfect = 1.0
     aliases = ("RelativeP",)
     pretty_name = "Relative precision@k"
     description = "Relevant documents in the top k divided by the most there could be, min(k, R)."

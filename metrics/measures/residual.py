@@ -90,6 +90,7 @@ class APResidual(Measure):
     """
 
     name = "AP_resid"
+    perfect = 1.0
     pretty_name = "Average precision residual"
     description = "Average precision if every unjudged retrieved document were relevant."
     latex = r"AP_{resid} = \frac{1}{|\mathrm{Rel} \cup \bar J_{ret}|}\sum_{i : d_i \in \mathrm{Rel} \cup \bar J} P_{resid}@i"
@@ -112,6 +113,7 @@ class RRResidual(Measure):
     """
 
     name = "RR_resid"
+    perfect = 1.0
     pretty_name = "Reciprocal rank residual"
     description = "Reciprocal rank if every unjudged retrieved document were relevant."
     latex = r"RR_{resid} = \frac{1}{\min\{i : d_i \in \mathrm{Rel} \cup \bar J\}}"
@@ -135,6 +137,7 @@ class nDCGResidual(Measure):
     """
 
     name = "nDCG_resid"
+    perfect = 1.0
     pretty_name = "nDCG@k residual"
     description = "nDCG at k if every unjudged retrieved document were judged with the highest grade."
     latex = r"nDCG_{resid}@k = \frac{DCG@k}{IDCG@k},\ g(d) = g_u \text{ for unjudged } d"

@@ -25,6 +25,7 @@ class RnDCG(Measure):
     """
 
     name = "RnDCG"
+    perfect = 1.0
     pretty_name = "nDCG at R levels"
     description = "nDCG averaged at each rank where the ideal ranking's gain changes, and at the end."
     latex = r"RnDCG = \frac{1}{|L|}\sum_{l \in L} \frac{DCG@\min(l,n)}{IDCG@l}"

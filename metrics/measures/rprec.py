@@ -24,6 +24,7 @@ class Rprec(Measure):
     """
 
     name = "Rprec"
+    perfect = 1.0
     pretty_name = "R-precision"
     description = "Precision after R documents, R = number of relevant documents (there P = recall)."
     latex = r"R\text{-}Prec = \frac{1}{R}\sum_{i=1}^{R} \mathrm{rel}(d_i),\quad R = |\mathrm{Rel}|"

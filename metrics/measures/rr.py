@@ -20,6 +20,7 @@ class RR(Measure):
     """
 
     name = "RR"
+    perfect = 1.0
     aliases = ("MRR",)
     pretty_name = "Reciprocal rank"
     description = "1 / rank of the first relevant document (0 if none); its mean is MRR."

@@ -23,6 +23,7 @@ class Success(Measure):
     """
 
     name = "Success"
+    perfect = 1.0
     pretty_name = "Success@k"
     description = "1 if a relevant document is in the top k, else 0; its mean is the fraction of queries answered."
     latex = r"S@k = \mathbb{1}\left[\exists\, i \le k : d_i \in \mathrm{Rel}\right]"

@@ -24,6 +24,7 @@ class Unjudged(Measure):
     """
 
     name = "Unjudged"
+    perfect = 0.0
     aliases = ("Unj",)
     pretty_name = "Unjudged@k"
     description = "Fraction of the top k documents without a judgment (high: scores are lower bounds)."

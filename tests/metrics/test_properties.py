@@ -175,8 +175,43 @@ def test_permuting_input_lines_changes_nothing(collection, options, rnd):
     assert a.equals(b)
 
 
-@pytest.mark.parametrize("name", ["AP", "nDCG", "RR"])
+def _perfect(name: str) -> float | None:
+    return type(parse_measure(name)).perfect
+
+
+PERFECT = [cls.name for cls in list_measures() if cls.perfect is not None]
+
+
+def test_the_declarations_say_which_measures_a_perfect_ranking_maxes():
+    assert {"AP", "nDCG", "RR"} <= set(PERFECT)
+    for name in PERFECT:
+        cls = type(parse_measure(name))
+        assert cls.perfect == (cls.bounds[1] if cls.higher_is_better else cls.bounds[0]), name
+
+
+@pytest.mark.parametrize("name", PERFECT)
 def test_perfect_ranking_scores_one(name):
+    """Each measure that declares the value of a perfect ranking gives it (1 for most, 0 for Unjudged)."""
     qrels = "1 0 a 3\n1 0 b 2\n1 0 c 1\n1 0 d 0\n"
     run = "1 Q0 a 1 4 s\n1 Q0 b 2 3 s\n1 Q0 c 3 2 s\n1 Q0 d 4 1 s\n"
-    assert math.isclose(evaluate(qrels, run, [name])["value"].iloc[0], 1.0)
+    assert math.isclose(evaluate(qrels, run, [name])["value"].iloc[0], _perfect(name))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_perfect_ranking_of_random_judgments_scores_the_declared_value(seed):
+    """On random graded judgments (unjudged pool entries left out), every judged document ranked by grade,
+    best first: each declaring measure gives its value on every topic with a relevant document."""
+    qrels_text = random_collection(seed).qrels_text
+    judged: dict[str, list[tuple[str, int]]] = {}
+    for line in qrels_text.splitlines():
+        query, _, doc, grade = line.split()
+        if int(grade) >= 0:
+            judged.setdefault(query, []).append((doc, int(grade)))
+    run = "".join(f"{query} Q0 {doc} {i + 1} {1000 - i} s\n" for query, docs in judged.items()
+                  for i, (doc, _) in enumerate(sorted(docs, key=lambda d: (-d[1], d[0]))))
+    relevant = {query for query, docs in judged.items() if any(g >= 1 for _, g in docs)}
+    frame = evaluate(qrels_text, {"s": run}, PERFECT)
+    frame = frame[frame["query"].isin(relevant)]
+    assert len(frame) == len(relevant) * len(PERFECT)
+    for name, rows in frame.groupby("measure"):
+        assert np.allclose(rows["value"], _perfect(name), rtol=1e-12, atol=0), (seed, name)
