@@ -1,21 +1,21 @@
 """Reading a run or a qrels file costs time and memory proportional to its size (never quadratic).
 
 Ten times the lines may cost at most about ten times the work; the bounds below leave room for noise
-(30x for time, where quadratic reading would take 100x) but not for a super-linear step. The numbers at
-scale are in ``benchmarks/read_scaling.py``.
+(30x for time, where quadratic reading would take 100x) but not for a super-linear step. Times are compared
+as a ratio within one run, the two sizes read in turns (:mod:`tests.cpu_time`). The numbers at scale are in
+``benchmarks/read_scaling.py``.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
 from metrics import read_qrels, read_run
+from tests.cpu_time import growth
 
 PROBE = """
 import json, resource, sys
@@ -34,24 +34,11 @@ def _text(kind: str, lines: int, seed: int = 0) -> str:
     return "".join(f"{i // per} 0 d{(i * 7919 + seed) % 100003} {i % 3}\n" for i in range(lines))
 
 
-def _cpu_seconds(reader, text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        gc.disable()
-        try:
-            start = time.process_time()
-            reader(text)
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
-
-
 @pytest.mark.parametrize("kind, reader", [("run", read_run), ("qrels", read_qrels)])
 def test_time_grows_linearly(kind, reader):
     small, large = _text(kind, 30_000), _text(kind, 300_000)
     assert len(reader(large)) == 300_000
-    assert _cpu_seconds(reader, large) < 30 * _cpu_seconds(reader, small) + 0.05
+    assert growth(reader, small, large) < 30
 
 
 @pytest.mark.parametrize("kind, reader", [("run", "read_run"), ("qrels", "read_qrels")])
