@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
 from dashboard import components, data, figures, state
 from metrics import Conventions, RankscopeError
 from metrics.conventions import RELEVANCE_LEVELS
-from metrics.stats.agreement import ordering_agreement, swapped_pairs, system_means
 
 STATISTICS = {"tau": ("Kendall's τ between the orderings", "τ"),
               "tau_ap": ("τ_AP between the orderings (mean of both directions)", "τ_AP")}
@@ -96,10 +93,7 @@ with between_conventions:
         else:
             other = Conventions.coerce(now, **{field: not getattr(now, field)})
         x, y = f"{measure}, {setting(field, now)}", f"{measure}, {setting(field, other)}"
-        a, b = (system_means(data.per_query(chosen, (measure,))).iloc[:, 0]
-                for chosen in (loaded, replace(loaded, conventions=other)))
-        means = pd.DataFrame({"system": a.index.astype(str), "x": a.to_numpy(), "y": b.reindex(a.index).to_numpy()})
-        show_ordering(ordering_agreement(a, b), swapped_pairs(a, b), means, x, y, key="agreement_conventions",
+        show_ordering(*data.convention_ordering(loaded, measure, other), x, y, key="agreement_conventions",
                       suffix=" between the conventions")
     except RankscopeError as err:
         components.error(err)

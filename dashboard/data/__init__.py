@@ -1,15 +1,18 @@
 """Every computation the pages show, as cached calls into ``metrics``; nothing here computes a number itself.
 
-Caches are keyed on immutable values only: content digests, names, tuples of options, the conventions. The
-bytes and the :class:`~dashboard.state.Loaded` value travel in arguments whose names start with ``_``
-(Streamlit does not hash those); the key beside them identifies them. Parsed files and rankings are shared
+Caches are keyed on immutable values only: content digests, names, tuples of options, the conventions. A
+computation of the loaded collection is cached one way, :func:`~dashboard.data.cache.on_collection`: keyed on
+the collection's key and the other arguments, the :class:`~dashboard.state.Loaded` value (its bytes) handed
+over unhashed. Parsed files are keyed on their digests, their bytes beside them in arguments whose names
+start with ``_`` (Streamlit does not hash those). Parsed files and rankings are shared
 read-only between sessions (``cache_resource``); tables are copied per caller (``cache_data``). Each run is
 parsed and ranked once per content and conventions, so adding a run, renaming one or changing a measure
 never re-reads or re-ranks the others.
 
 The package is split by what the pages ask for; this module re-exports every public name, so a page reads
 ``from dashboard import data`` and calls ``data.per_query(...)``. Its modules, lowest first (each imports
-only modules named before it): :mod:`~dashboard.data.constants` (the fixed choices), :mod:`~dashboard.data.files`
+only modules named before it): :mod:`~dashboard.data.cache` (the cache of a computation of the collection),
+:mod:`~dashboard.data.constants` (the fixed choices), :mod:`~dashboard.data.files`
 (parsed files, rankings, the collection, texts), :mod:`~dashboard.data.measures` (per-query values and
 means), :mod:`~dashboard.data.significance` (paired tests, results table, report),
 :mod:`~dashboard.data.statistics` (letter groups, power, agreement, reproducibility),
@@ -28,7 +31,7 @@ from dashboard.data.files import (document_texts, judgments, lint, rankings, rea
                                   read_topics, run_lines, runs, systems, topic_texts, topics_of)
 from dashboard.data.measures import by_mean, per_query, summary, tested_on_every_topic
 from dashboard.data.significance import comparison, reading, report, results, session_file
-from dashboard.data.statistics import agreement, letter_groups, ordering, power, reproduction
+from dashboard.data.statistics import agreement, convention_ordering, letter_groups, ordering, power, reproduction
 from dashboard.data.teaching import (anatomy, convention_effects, example_titles, printed, relevant_count,
                                      teaching_examples, typed_grades, typed_ranking, worked)
 from dashboard.data.topics import extremes, paired, side_by_side, side_by_side_texts, topic_labels, topic_table
@@ -38,7 +41,7 @@ from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_
 __all__ = [
     "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
     "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "agreement", "anatomy", "at_k", "by_mean", "cautions",
-    "comparison", "convention_effects", "document_texts", "eleven_point_table", "eleven_points", "example_titles",
+    "comparison", "convention_effects", "convention_ordering", "document_texts", "eleven_point_table", "eleven_points", "example_titles",
     "extremes", "gain_curves", "gain_table", "identical_curves", "judged_gaps", "judged_measure", "judged_residual",
     "judgments", "letter_groups", "lint", "measure_means", "ndcg_measure", "ordering", "paired", "per_query",
     "power", "pr_curves", "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run",

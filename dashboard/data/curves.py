@@ -5,11 +5,11 @@ curve, P@k and R@k, DCG@k against the ideal with its nDCG table, and which syste
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 import metrics
 from metrics import curves
 
+from dashboard.data.cache import on_collection
 from dashboard.data.files import _of
 from dashboard.data.measures import per_query, summary
 from dashboard.state import Loaded
@@ -20,14 +20,10 @@ def _queries(topic: str | None) -> list[str] | None:
     return None if topic is None else [topic]
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing curves…")
-def _eleven(key: tuple, systems: tuple[str, ...], topic: str | None, _loaded: Loaded) -> pd.DataFrame:
-    return curves.eleven_point_rules(_of(_loaded, systems), queries=_queries(topic))
-
-
+@on_collection(max_entries=32, show_spinner="Computing curves…")
 def eleven_points(loaded: Loaded, systems: tuple[str, ...], topic: str | None) -> pd.DataFrame:
     """The eleven interpolated points under every rule, per query and averaged (``rule`` column)."""
-    return _eleven(loaded.key, tuple(systems), topic, loaded)
+    return curves.eleven_point_rules(_of(loaded, tuple(systems)), queries=_queries(topic))
 
 
 def eleven_point_table(points: pd.DataFrame, topic: str | None) -> pd.DataFrame:
@@ -35,39 +31,27 @@ def eleven_point_table(points: pd.DataFrame, topic: str | None) -> pd.DataFrame:
     return curves.eleven_point_table(points, curves.ALL if topic is None else topic)
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing curves…")
-def _pr(key: tuple, systems: tuple[str, ...], topic: str, rule: str, _loaded: Loaded):
-    chosen = _of(_loaded, systems)
+@on_collection(max_entries=32, show_spinner="Computing curves…")
+def pr_curves(loaded: Loaded, systems: tuple[str, ...], topic: str, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One topic's raw precision–recall points and the envelope of its interpolated precision."""
+    chosen = _of(loaded, tuple(systems))
     envelope = curves.interpolated_pr(chosen, rule=rule, queries=[topic]).envelope
     return curves.pr_curve(chosen, queries=[topic]), envelope
 
 
-def pr_curves(loaded: Loaded, systems: tuple[str, ...], topic: str, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One topic's raw precision–recall points and the envelope of its interpolated precision."""
-    return _pr(loaded.key, tuple(systems), topic, rule, loaded)
-
-
-@st.cache_data(max_entries=32, show_spinner="Computing curves…")
-def _at_k(key: tuple, systems: tuple[str, ...], topic: str | None, depth: int, _loaded: Loaded) -> pd.DataFrame:
-    return curves.precision_recall_at_k(_of(_loaded, systems), depth=depth, queries=_queries(topic), per_query=False)
-
-
+@on_collection(max_entries=32, show_spinner="Computing curves…")
 def at_k(loaded: Loaded, systems: tuple[str, ...], topic: str | None, depth: int) -> pd.DataFrame:
     """P@k and R@k for k = 1..depth, for one topic or averaged (system, k, precision, recall)."""
-    return _at_k(loaded.key, tuple(systems), topic, int(depth), loaded)
+    return curves.precision_recall_at_k(_of(loaded, tuple(systems)), depth=int(depth), queries=_queries(topic),
+                                        per_query=False)
 
 
-@st.cache_data(max_entries=32, show_spinner="Computing gain curves…")
-def _gain(key: tuple, systems: tuple[str, ...], topic: str | None, gain: str, discount: str, ideal: str,
-          depth: int, _loaded: Loaded) -> pd.DataFrame:
-    return curves.gain_curves(_of(_loaded, systems), gain=gain, discount=discount, ideal=ideal, depth=depth,
-                              queries=_queries(topic), per_query=False)
-
-
+@on_collection(max_entries=32, show_spinner="Computing gain curves…")
 def gain_curves(loaded: Loaded, systems: tuple[str, ...], topic: str | None, gain: str, discount: str, ideal: str,
                 depth: int) -> pd.DataFrame:
     """DCG@k, IDCG@k and nDCG@k for k = 1..depth, for one topic or averaged (system, k, dcg, idcg, ndcg)."""
-    return _gain(loaded.key, tuple(systems), topic, gain, discount, ideal, int(depth), loaded)
+    return curves.gain_curves(_of(loaded, tuple(systems)), gain=gain, discount=discount, ideal=ideal,
+                              depth=int(depth), queries=_queries(topic), per_query=False)
 
 
 def identical_curves(frame: pd.DataFrame, values: tuple[str, ...], where: str, x: str = "x") -> str | None:

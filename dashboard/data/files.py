@@ -15,6 +15,7 @@ from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
 from dashboard import stored
+from dashboard.data.cache import on_collection
 from dashboard.data.constants import FILES_KEPT, FILES_TTL
 from dashboard.state import Loaded, Upload
 
@@ -102,14 +103,10 @@ def run_lines(loaded: Loaded) -> int:
     return sum(read_run(up, name).table.num_rows for name, up in loaded.runs)
 
 
-@st.cache_data(max_entries=16, show_spinner="Checking the files…")
-def _lint(key: tuple, _loaded: Loaded) -> pd.DataFrame:
-    return metrics.lint_frame(metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
-
-
+@on_collection(max_entries=16, show_spinner="Checking the files…")
 def lint(loaded: Loaded) -> pd.DataFrame:
     """The lint report of the loaded collection (severity, source, code, message, count, examples)."""
-    return _lint(loaded.key, loaded)
+    return metrics.lint_frame(metrics.lint(read_qrels(loaded.qrels), runs(loaded), rankings(loaded)))
 
 
 # ---- topic and document texts ---------------------------------------------------------------------------

@@ -10,40 +10,32 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import metrics
 from metrics.evaluate import per_query_frame
 from metrics.review.report import paired_conventions
 
 from dashboard import stored
+from dashboard.data.cache import on_collection
 from dashboard.data.files import _ranked_run
 from dashboard.state import Loaded
 
 
 # ---- measures ---------------------------------------------------------------------------------------------
-@st.cache_data(max_entries=64, show_spinner="Computing the measures…")
-def _per_query(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
-    pairs = metrics.resolve_measures(list(measures))
-    return pd.concat([stored.run_table("per_query", _loaded, name, up, {"measures": list(measures)},
-                                       lambda name=name, up=up: per_query_frame(_ranked_run(_loaded, name, up),
-                                                                                pairs))
-                      for name, up in _loaded.runs], ignore_index=True)  # a stored run's table: kept in the store
-
-
+@on_collection(max_entries=64, show_spinner="Computing the measures…")
 def per_query(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     """Tidy per-query values (system, query, measure, value)."""
-    return _per_query(loaded.key, tuple(measures), loaded)
+    pairs = metrics.resolve_measures(list(measures))
+    return pd.concat([stored.run_table("per_query", loaded, name, up, {"measures": list(measures)},
+                                       lambda name=name, up=up: per_query_frame(_ranked_run(loaded, name, up),
+                                                                                pairs))
+                      for name, up in loaded.runs], ignore_index=True)  # a stored run's table: kept in the store
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _summary(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
-    return metrics.summarise(per_query(_loaded, measures))
-
-
+@on_collection(max_entries=64)
 def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     """Means over queries with 95% confidence intervals (system, measure, value, ci_low, ci_high, ...)."""
-    return _summary(loaded.key, tuple(measures), loaded)
+    return metrics.summarise(per_query(loaded, measures))
 
 
 def by_mean(loaded: Loaded, measure: str) -> tuple[str, ...]:

@@ -5,7 +5,6 @@ tests the same measures on the same topics (one rule, :mod:`metrics.review.repor
 
 from __future__ import annotations
 
-import streamlit as st
 
 import metrics
 from metrics.review import compare
@@ -14,24 +13,13 @@ from metrics.review.report import compute_report, paired_measures
 from metrics.stats.significance import Comparison, compare_systems
 
 from dashboard import guard
+from dashboard.data.cache import on_collection
 from dashboard.data.constants import RESAMPLED, SEED, TESTS
 from dashboard.data.measures import per_query, summary, tested_on_every_topic
 from dashboard.state import Loaded
 
 
-@st.cache_data(max_entries=64, show_spinner="Testing…")
-def _comparison(key: tuple, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
-                alpha: float, _loaded: Loaded, family: str = "per_measure") -> Comparison:
-    tested = [label for label, _ in paired_measures(metrics.resolve_measures(list(measures)))]
-    if not tested:
-        raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
-                                      "(counts and sums are not)")
-    values = per_query(tested_on_every_topic(_loaded), measures)
-    return guard.call(f"the {TESTS.get(test, test)} test", compare_systems, values, measures=tested, test=test,
-                      baseline=baseline, correction=correction, family=family, alpha=alpha, seed=SEED,
-                      in_process=test not in RESAMPLED)
-
-
+@on_collection(max_entries=64, show_spinner="Testing…")
 def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
                alpha: float, family: str = "per_measure") -> Comparison:
     """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure
@@ -42,7 +30,14 @@ def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: s
     :class:`metrics.ValidationError` when there is nothing to test (one system, one topic, no measure
     averaged over topics).
     """
-    return _comparison(loaded.key, tuple(measures), test, baseline, correction, float(alpha), loaded, family)
+    tested = [label for label, _ in paired_measures(metrics.resolve_measures(list(measures)))]
+    if not tested:
+        raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
+                                      "(counts and sums are not)")
+    values = per_query(tested_on_every_topic(loaded), tuple(measures))
+    return guard.call(f"the {TESTS.get(test, test)} test", compare_systems, values, measures=tested, test=test,
+                      baseline=baseline, correction=correction, family=family, alpha=float(alpha), seed=SEED,
+                      in_process=test not in RESAMPLED)
 
 
 def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str = "holm",
@@ -69,26 +64,28 @@ def reading(tested: Comparison) -> tuple[str, ...]:
 
 
 # ---- the report and its exports ---------------------------------------------------------------------------
-@st.cache_resource(max_entries=8, show_spinner="Preparing the report (every number recomputed from the files)…")
-def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
-            notes_json: str, family: str, _loaded: Loaded):
+@on_collection(max_entries=8, show_spinner="Preparing the report (every number recomputed from the files)…",
+               resource=True)
+def _report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str,
+            alpha: float, notes_json: str, family: str):
     import json
 
-    sources = {name: up.data for name, up in _loaded.runs}
-    what = f"the report on {_loaded.qrels.name} and {len(sources)} run{'s' * (len(sources) != 1)}"
-    return guard.call(what, compute_report, _loaded.qrels.data, sources, list(measures), _loaded.conventions,
-                      baseline, test, correction, alpha, SEED, json.loads(notes_json), qrels_name=_loaded.qrels.name,
-                      file_names={name: up.name for name, up in _loaded.runs}, family=family,
-                      in_process=guard.small(_loaded.qrels.data, *sources.values()) and test not in RESAMPLED)
+    sources = {name: up.data for name, up in loaded.runs}
+    what = f"the report on {loaded.qrels.name} and {len(sources)} run{'s' * (len(sources) != 1)}"
+    return guard.call(what, compute_report, loaded.qrels.data, sources, list(measures), loaded.conventions,
+                      baseline, test, correction, alpha, SEED, json.loads(notes_json), qrels_name=loaded.qrels.name,
+                      file_names={name: up.name for name, up in loaded.runs}, family=family,
+                      in_process=guard.small(loaded.qrels.data, *sources.values()) and test not in RESAMPLED)
 
 
 def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
            notes: dict, family: str = "per_measure"):
-    """Everything the HTML report shows, with its manifest (:func:`metrics.review.report.compute_report`)."""
+    """Everything the HTML report shows, with its manifest (:func:`metrics.review.report.compute_report`);
+    shared between sessions, the notes in a canonical spelling."""
     import json
 
-    return _report(loaded.key, tuple(measures), baseline, test, correction, float(alpha),
-                   json.dumps(notes, sort_keys=True), family, loaded)
+    return _report(loaded, tuple(measures), baseline, test, correction, float(alpha),
+                   json.dumps(notes, sort_keys=True), family)
 
 
 def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> bytes:

@@ -5,11 +5,13 @@ a reproduction among the loaded runs.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
-import streamlit as st
 
 import metrics
 
+from dashboard.data.cache import on_collection
 from dashboard.data.files import read_qrels, read_run
 from dashboard.data.measures import per_query, tested_on_every_topic
 from dashboard.data.significance import comparison
@@ -21,76 +23,76 @@ def _labels(measures: tuple[str, ...]) -> list[str]:
     return [label for label, _ in metrics.resolve_measures(list(measures))]
 
 
-@st.cache_data(max_entries=32, show_spinner="Grouping the systems…")
-def _letter_groups(key: tuple, measures: tuple[str, ...], test: str, correction: str, alpha: float, family: str,
-                   _loaded: Loaded) -> dict[str, pd.DataFrame]:
-    from metrics.stats.significance import grouped_leaderboard
-
-    tested = comparison(_loaded, measures, test, None, correction, alpha, family)
-    return {m: grouped_leaderboard(tested, m, higher_is_better=type(metrics.parse_measure(m)).higher_is_better)
-            for m in tested.measures}
-
-
+@on_collection(max_entries=32, show_spinner="Grouping the systems…")
 def letter_groups(loaded: Loaded, measures: tuple[str, ...], test: str, correction: str, alpha: float,
                   family: str = "per_measure") -> dict[str, pd.DataFrame]:
     """Per tested measure, the compact letter display (system, mean, group) of the corrected tests of every
     pair (:func:`comparison` without a baseline; :func:`metrics.stats.significance.grouped_leaderboard`): two
     systems share a letter when their difference is not significant."""
-    return _letter_groups(loaded.key, tuple(measures), test, correction, float(alpha), family, loaded)
+    from metrics.stats.significance import grouped_leaderboard
+
+    tested = comparison(loaded, tuple(measures), test, None, correction, float(alpha), family)
+    return {m: grouped_leaderboard(tested, m, higher_is_better=type(metrics.parse_measure(m)).higher_is_better)
+            for m in tested.measures}
 
 
-@st.cache_data(max_entries=32, show_spinner="Weighing the power…")
-def _power(key: tuple, measure: str, alpha: float, power: float, effect: float | None, _loaded: Loaded):
-    from metrics.stats.power import power_analysis
-
-    label = _labels((measure,))[0]
-    return power_analysis(per_query(tested_on_every_topic(_loaded), (measure,)), label, alpha=alpha, power=power,
-                          effect=effect)
-
-
+@on_collection(max_entries=32, show_spinner="Weighing the power…")
 def power(loaded: Loaded, measure: str, alpha: float, power: float, effect: float | None = None):
     """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's achieved
     power, on the topics of :func:`tested_on_every_topic` (:func:`metrics.stats.power.power_analysis`)."""
-    return _power(loaded.key, measure, float(alpha), float(power), None if effect is None else float(effect), loaded)
+    from metrics.stats.power import power_analysis
+
+    label = _labels((measure,))[0]
+    return power_analysis(per_query(tested_on_every_topic(loaded), (measure,)), label, alpha=float(alpha),
+                          power=float(power), effect=None if effect is None else float(effect))
 
 
-@st.cache_data(max_entries=32, show_spinner="Comparing the orderings…")
-def _agreement(key: tuple, measures: tuple[str, ...], statistic: str, _loaded: Loaded) -> pd.DataFrame:
-    from metrics.stats.agreement import agreement_matrix
-
-    return agreement_matrix(per_query(_loaded, measures), _labels(measures), statistic=statistic)
-
-
+@on_collection(max_entries=32, show_spinner="Comparing the orderings…")
 def agreement(loaded: Loaded, measures: tuple[str, ...], statistic: str) -> pd.DataFrame:
     """Measures × measures agreement (``statistic`` of :data:`metrics.stats.agreement.STATISTICS`) of the systems'
     orderings by mean (:func:`metrics.stats.agreement.agreement_matrix`)."""
-    return _agreement(loaded.key, tuple(measures), statistic, loaded)
+    from metrics.stats.agreement import agreement_matrix
+
+    return agreement_matrix(per_query(loaded, tuple(measures)), _labels(tuple(measures)), statistic=statistic)
 
 
+def _ordering(a: pd.Series, b: pd.Series) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The agreement row, the swapped pairs and the means (system, x, y) of two orderings of the systems."""
+    from metrics.stats.agreement import ordering_agreement, swapped_pairs
+
+    means = pd.DataFrame({"system": a.index.astype(str), "x": a.to_numpy(), "y": b.reindex(a.index).to_numpy()})
+    return ordering_agreement(a, b), swapped_pairs(a, b), means
+
+
+@on_collection(max_entries=32, show_spinner="Comparing the orderings…")
 def ordering(loaded: Loaded, x: str, y: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """Two measures' orderings of the systems: the agreement row (tau, tau_AP both ways, swaps), the swapped
     pairs (:func:`metrics.stats.agreement.swapped_pairs`) and the systems' means (system, x, y)."""
-    from metrics.stats.agreement import ordering_agreement, swapped_pairs, system_means
+    from metrics.stats.agreement import system_means
 
     lx, ly = _labels((x, y))
     means = system_means(per_query(loaded, (x, y)), list(dict.fromkeys([lx, ly])))
-    a, b = means[lx], means[ly]
-    return (ordering_agreement(a, b), swapped_pairs(a, b),
-            pd.DataFrame({"system": means.index.astype(str), "x": a.to_numpy(), "y": b.to_numpy()}))
+    return _ordering(means[lx], means[ly])
 
 
-@st.cache_data(max_entries=16, show_spinner="Comparing the reproduction with the original…")
-def _reproduction(key: tuple, systems: tuple[str, str, str, str], measures: tuple[str, ...], _loaded: Loaded):
-    from metrics.stats.reproducibility import reproduce
+def convention_ordering(loaded: Loaded, measure: str, other: metrics.Conventions):
+    """One measure's orderings of the systems under the collection's conventions and under ``other``: the
+    agreement row, the swapped pairs and the means (system, x under the first, y under the second)."""
+    from metrics.stats.agreement import system_means
 
-    named = {name: read_run(up, name) for name, up in _loaded.runs}
-    return reproduce(read_qrels(_loaded.qrels), *(named[s] for s in systems), list(measures),
-                     conventions=_loaded.conventions)
+    a, b = (system_means(per_query(chosen, (measure,))).iloc[:, 0]
+            for chosen in (loaded, replace(loaded, conventions=other)))
+    return _ordering(a, b)
 
 
+@on_collection(max_entries=16, show_spinner="Comparing the reproduction with the original…")
 def reproduction(loaded: Loaded, original_baseline: str, original_advanced: str, reproduced_baseline: str,
                  reproduced_advanced: str, measures: tuple[str, ...]):
     """Breuer et al.'s measures of a reproduction among the loaded runs: per-topic Kendall's tau union and
     RBO, RMSE, effect ratio, delta RI and p-values (:func:`metrics.stats.reproducibility.reproduce`)."""
+    from metrics.stats.reproducibility import reproduce
+
     systems = (original_baseline, original_advanced, reproduced_baseline, reproduced_advanced)
-    return _reproduction(loaded.key, systems, tuple(measures), loaded)
+    named = {name: read_run(up, name) for name, up in loaded.runs}
+    return reproduce(read_qrels(loaded.qrels), *(named[s] for s in systems), list(measures),
+                     conventions=loaded.conventions)

@@ -6,27 +6,22 @@ examples of ``sample_data/teaching`` with what their sources print.
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 import metrics
 from metrics import Conventions
 from metrics.teaching import anatomy as anatomy_module
 from metrics.teaching import worked as worked_module
 
+from dashboard.data.cache import on_collection
 from dashboard.data.files import _of
 from dashboard.state import Loaded, Upload
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def _anatomy(key: tuple, system: str, topic: str, gain: str, discount: str, level: int | None,
-             _loaded: Loaded) -> pd.DataFrame:
-    return anatomy_module.anatomy(_of(_loaded, (system,)), topic, gain=gain, discount=discount, rel=level)
-
-
+@on_collection(max_entries=128)
 def anatomy(loaded: Loaded, system: str, topic: str, gain: str = "linear", discount: str = "log2",
             level: int | None = None) -> pd.DataFrame:
     """The per-rank table of one system's ranking of one topic (metrics.teaching.anatomy)."""
-    return _anatomy(loaded.key, system, topic, gain, discount, level, loaded)
+    return anatomy_module.anatomy(_of(loaded, (system,)), topic, gain=gain, discount=discount, rel=level)
 
 
 def relevant_count(loaded: Loaded, system: str, topic: str, level: int | None = None) -> int:
@@ -38,14 +33,10 @@ def worked(table: pd.DataFrame, num_rel: int, gain: str, discount: str, complete
     return worked_module.worked(table, num_rel, gain=gain, discount=discount, complete=complete)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
-def _effects(key: tuple, system: str, topic: str, cutoff: int, _loaded: Loaded) -> pd.DataFrame:
-    return worked_module.convention_effects(_of(_loaded, (system,))[0], topic, cutoff)
-
-
+@on_collection(max_entries=128)
 def convention_effects(loaded: Loaded, system: str, topic: str, cutoff: int) -> pd.DataFrame:
     """The topic's numbers under each choice of each convention (metrics.teaching.worked.convention_effects)."""
-    return _effects(loaded.key, system, topic, int(cutoff), loaded)
+    return worked_module.convention_effects(_of(loaded, (system,))[0], topic, int(cutoff))
 
 
 def typed_grades(text: str) -> tuple[int | None, ...]:

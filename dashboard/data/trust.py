@@ -6,13 +6,13 @@ against a baseline, and the lint's judged-rate gaps.
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 import metrics
 from metrics.judgments import coverage
 from metrics.review import topic_by_topic
 
 from dashboard import stored
+from dashboard.data.cache import on_collection
 from dashboard.data.constants import RESIDUALS
 from dashboard.data.files import _ranked_run, rankings, read_qrels, runs
 from dashboard.data.measures import per_query, tested_on_every_topic
@@ -21,13 +21,13 @@ from dashboard.state import Loaded
 
 
 # ---- can this conclusion be trusted: provenance, cautions, tie ranges, judged and residual, risk --------
-@st.cache_data(max_entries=64, show_spinner=False)
-def _provenance(key: tuple, measures: tuple[str, ...], ties: str, settings: tuple, _loaded: Loaded):
+@on_collection(max_entries=64)
+def _provenance(loaded: Loaded, measures: tuple[str, ...], ties: str, settings: tuple):
     from metrics.review.provenance import build_provenance, provenance_of
 
     if not measures:  # curves: the conventions and rules, no mean
-        return build_provenance(_loaded.conventions, (), ties=ties)
-    return provenance_of(per_query(_loaded, measures), _loaded.conventions, list(measures), dict(settings),
+        return build_provenance(loaded.conventions, (), ties=ties)
+    return provenance_of(per_query(loaded, measures), loaded.conventions, list(measures), dict(settings),
                          ties=ties)
 
 
@@ -35,7 +35,7 @@ def provenance(loaded: Loaded, measures: tuple[str, ...] = (), ties: str = "doci
     """The provenance card of the numbers of ``measures`` (:func:`metrics.review.provenance.provenance_of`);
     ``ties``: a rule of :data:`metrics.review.provenance.TIE_RULES`; ``settings``: the paired tests' ``test``,
     ``correction`` and ``family`` when numbers were tested."""
-    return _provenance(loaded.key, tuple(measures), ties, tuple(sorted(settings.items())), loaded)
+    return _provenance(loaded, tuple(measures), ties, tuple(sorted(settings.items())))
 
 
 def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
@@ -56,20 +56,16 @@ def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str
     return tuple(c.sentence for c in found)
 
 
-@st.cache_data(max_entries=32, show_spinner="Ordering the tied scores…")
-def _tie_ranges(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
-    from metrics.stats.ties import tie_ranges as ranges
-
-    return pd.concat([stored.run_table("tie_ranges", _loaded, name, up, {"measures": list(measures)},
-                                       lambda name=name, up=up: ranges(None, [_ranked_run(_loaded, name, up)],
-                                                                       list(measures), inexact="nan"))
-                      for name, up in _loaded.runs], ignore_index=True)
-
-
+@on_collection(max_entries=32, show_spinner="Ordering the tied scores…")
 def tie_ranges(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     """Per system, topic and measure: ``low``, ``reported`` and ``high`` over the orders of tied scores
     (:func:`metrics.stats.ties.tie_ranges`; NaN bounds for a measure without exact ones)."""
-    return _tie_ranges(loaded.key, tuple(measures), loaded)
+    from metrics.stats.ties import tie_ranges as ranges
+
+    return pd.concat([stored.run_table("tie_ranges", loaded, name, up, {"measures": list(measures)},
+                                       lambda name=name, up=up: ranges(None, [_ranked_run(loaded, name, up)],
+                                                                       list(measures), inexact="nan"))
+                      for name, up in loaded.runs], ignore_index=True)
 
 
 def tie_summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
@@ -105,17 +101,13 @@ def judged_residual(loaded: Loaded, measure: str, judged: str, systems: tuple[st
                                     systems)
 
 
-@st.cache_data(max_entries=32, show_spinner="Weighing the losses…")
-def _risk(key: tuple, measure: str, baseline: str, alpha: float, _loaded: Loaded) -> pd.DataFrame:
-    from metrics.stats.risk import risk_table
-
-    return risk_table(per_query(tested_on_every_topic(_loaded), (measure,)), baseline, alpha, [measure])
-
-
+@on_collection(max_entries=32, show_spinner="Weighing the losses…")
 def risk(loaded: Loaded, measure: str, baseline: str, alpha: float) -> pd.DataFrame:
     """Every system against the baseline: URisk, TRisk (flagged beyond ±2), ZRisk and GeoRisk, on the
     topics of :func:`tested_on_every_topic` (:func:`metrics.stats.risk.risk_table`)."""
-    return _risk(loaded.key, measure, baseline, float(alpha), loaded)
+    from metrics.stats.risk import risk_table
+
+    return risk_table(per_query(tested_on_every_topic(loaded), (measure,)), baseline, float(alpha), [measure])
 
 
 def risk_topics(loaded: Loaded, measure: str, system: str, baseline: str, alpha: float) -> pd.DataFrame:
@@ -138,13 +130,13 @@ def judged_measure(measure: str) -> str:
     return f"Judged@{cutoff or JUDGED_CUTOFF}"
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _judged_gaps(key: tuple, cutoff: int, _loaded: Loaded) -> tuple[str, ...]:
-    found = metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
+@on_collection(max_entries=16)
+def _judged_gaps(loaded: Loaded, cutoff: int) -> tuple[str, ...]:
+    found = metrics.lint(read_qrels(loaded.qrels), runs(loaded), rankings(loaded), judged_cutoff=cutoff)
     return tuple(f"{item.source}: {item.message}" for item in found if item.code == "judged-rate-gap")
 
 
 def judged_gaps(loaded: Loaded, judged: str) -> tuple[str, ...]:
     """The lint's judged-rate warnings at the k of ``judged`` (``Judged@k``): pairs of systems whose mean
     Judged@k differ enough to bias their comparison (:func:`metrics.judgments.coverage.judged_rate_gaps`)."""
-    return _judged_gaps(loaded.key, int(metrics.parse_measure(judged).values["cutoff"]), loaded)
+    return _judged_gaps(loaded, int(metrics.parse_measure(judged).values["cutoff"]))

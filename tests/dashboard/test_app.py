@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
+from tests.dashboard.conftest import ROOT, errors, new_app, open_page, upload  # noqa: E402
+
 DEMO_QRELS = ROOT / "sample_data" / "demo" / "qrels.txt"
 TEACHING = ROOT / "sample_data" / "teaching"
 PAGES = ["data", "overview", "curves", "gain", "queries", "significance", "learn", "report"]
@@ -27,29 +26,8 @@ RUN_A = b"1 Q0 a 1 2.0 A\n1 Q0 b 2 1.0 A\n2 Q0 c 1 3.0 A\n2 Q0 d 2 1.0 A\n"
 RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n"
 
 
-def open_page(page: str, query: dict | None = None, at: AppTest | None = None) -> AppTest:
-    if at is None:
-        at = AppTest.from_file(APP, default_timeout=120)
-        if query:
-            at.query_params.update(query)
-        at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    return at
-
-
-def errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def metrics_shown(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
-
-
-def _upload(at: AppTest, label: str, files):
-    uploader = next(u for u in at.get("file_uploader") if u.proto.label == label)
-    uploader.set_value(files)
-    at.run()
 
 
 def _titles(at: AppTest) -> list[str]:
@@ -95,19 +73,19 @@ def test_data_page_shows_the_demo_summary():
 
 def test_uploading_runs_and_qrels_replaces_the_demo_and_a_bad_file_keeps_the_rest():
     at = open_page("data")
-    _upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain")])
+    upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain")])
     assert errors(at) == []
     assert metrics_shown(at)["Systems"] == "2"
     # a broken run: the message names the file and line, and both good runs stay loaded
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain"),
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain"),
                          ("broken.run", b"1 Q0 a 1 2.0 X\n1 Q0 b 2\n", "text/plain")])
     assert [e.value for e in at.exception] == []
     messages = [e.value for e in at.error]
     assert len(messages) == 1 and "broken.run:2" in messages[0].replace("\\", "")
     assert metrics_shown(at)["Systems"] == "2"
     # a broken qrels file keeps the loaded qrels
-    _upload(at, "Qrels", ("bad.qrels", b"1 0 a x\n", "text/plain"))
+    upload(at, "Qrels", ("bad.qrels", b"1 0 a x\n", "text/plain"))
     assert "bad.qrels:1" in " ".join(e.value for e in at.error).replace("\\", "")
     assert metrics_shown(at)["Topics judged"] == "2"
     # every page works on the uploads
@@ -167,8 +145,7 @@ VIEWS = {
 @pytest.mark.parametrize("page", list(VIEWS))
 def test_a_link_restores_the_view(page):
     query, expected = VIEWS[page]
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update(query)
+    at = new_app(query)
     at.run()
     at.switch_page(f"app_pages/{page}.py")
     at.run()
@@ -195,8 +172,7 @@ def test_the_restored_view_is_what_the_page_shows():
 
 
 def test_the_root_url_keeps_the_links_parameters():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"topic": "414", "measure": "AP"})
+    at = new_app({"topic": "414", "measure": "AP"})
     at.run()
     assert at.title[0].value == "Overview"  # a first visit opens on the overview of the demo collection
     at.switch_page("app_pages/queries.py")
@@ -263,7 +239,7 @@ def test_review_notes_and_the_session_file_round_trip_through_the_ui():
 
     fresh = open_page("data")  # another browser: the demo, no notes, default conventions
     assert "rankscope_notes" not in fresh.session_state or not fresh.session_state["rankscope_notes"]
-    _upload(fresh, "Session file", ("session.json", saved, "application/json"))
+    upload(fresh, "Session file", ("session.json", saved, "application/json"))
     assert errors(fresh) == []
     assert fresh.session_state["rankscope_notes"] == notes
     assert fresh.session_state["rankscope_loaded"].conventions.relevance_level == 2
@@ -272,7 +248,7 @@ def test_review_notes_and_the_session_file_round_trip_through_the_ui():
 
     # a bad session file: a clear message, and nothing of the state lost
     open_page("data", at=fresh)
-    _upload(fresh, "Session file", ("broken.json", b'{"format": "rankscope-session", "version": 1', "application/json"))
+    upload(fresh, "Session file", ("broken.json", b'{"format": "rankscope-session", "version": 1', "application/json"))
     shown = " ".join(e.value for e in fresh.error).replace("\\", "")
     assert "broken.json" in shown and "JSON" in shown
     assert fresh.session_state["rankscope_notes"] == notes
@@ -285,7 +261,7 @@ def test_a_session_file_for_other_files_says_so_and_keeps_the_notes():
 
     saved = data.session_file(example("lecture"), {"1": {"tags": ["x"], "comment": ""}}, {"page": "overview"})
     at = open_page("data")
-    _upload(at, "Session file", ("lecture-session.json", saved, "application/json"))
+    upload(at, "Session file", ("lecture-session.json", saved, "application/json"))
     assert [e.value for e in at.exception] == []
     assert any("not loaded" in w.value for w in at.warning)
     assert at.session_state["rankscope_notes"] == {"1": {"tags": ["x"], "comment": ""}}
@@ -297,12 +273,12 @@ def test_user_text_is_never_rendered_as_html():
     hostile = "<img/src=x/onerror=alert(1)>"
     run = f"1 Q0 {hostile} 1 2.0 A\n1 Q0 b 2 1.0 A\n".encode()
     at = open_page("data")
-    _upload(at, "Qrels", ("q.qrels", b"1 0 b 1\n", "text/plain"))
-    _upload(at, "Runs", [(f"{hostile}.run", run, "text/plain")])
+    upload(at, "Qrels", ("q.qrels", b"1 0 b 1\n", "text/plain"))
+    upload(at, "Runs", [(f"{hostile}.run", run, "text/plain")])
     assert errors(at) == []
     assert metrics_shown(at)["Systems"] == "1"
     # a message that quotes the hostile name shows it as text
-    _upload(at, "Runs", [(f"{hostile}.run", run, "text/plain"), (f"{hostile}2.run", b"1 Q0 <b>x</b> 1\n", "text/plain")])
+    upload(at, "Runs", [(f"{hostile}.run", run, "text/plain"), (f"{hostile}2.run", b"1 Q0 <b>x</b> 1\n", "text/plain")])
     assert "onerror" in " ".join(e.value for e in at.error)
     for page in PAGES:
         open_page(page, at=at)
@@ -329,8 +305,8 @@ def test_presentation_mode_from_the_link_hides_the_sidebar_and_enlarges_the_char
 
 def test_identical_runs_are_named_under_the_curves():
     at = open_page("data")
-    _upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("copy.run", RUN_A.replace(b" A\n", b" C\n"), "text/plain"),
+    upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("copy.run", RUN_A.replace(b" A\n", b" C\n"), "text/plain"),
                          ("b.run", RUN_B, "text/plain")])
     for page in ("curves", "gain"):
         open_page(page, at=at)

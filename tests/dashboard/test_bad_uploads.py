@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-from tests.dashboard.test_app import QRELS, RUN_A, RUN_B, _upload, metrics_shown, open_page  # noqa: E402
+from tests.dashboard.conftest import open_page, upload  # noqa: E402
+from tests.dashboard.test_app import QRELS, RUN_A, RUN_B, metrics_shown  # noqa: E402
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 CASES = [c for c in json.loads((BAD / "cases.json").read_text(encoding="utf-8"))["cases"]
@@ -25,8 +26,8 @@ def _shown_errors(at) -> list[str]:
 
 
 def _load_good(at) -> None:
-    _upload(at, "Qrels", ("good.qrels", QRELS, "text/plain"))
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain")])
+    upload(at, "Qrels", ("good.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("b.run", RUN_B, "text/plain")])
 
 
 def test_the_corpus_has_error_and_legal_cases_for_both_uploaders():
@@ -42,7 +43,7 @@ def test_every_corpus_file_through_the_uploaders():
     for case in CASES:
         data = (BAD / case["file"]).read_bytes()
         before = metrics_shown(at)
-        _upload(at, UPLOADER[case["read_as"]], ([(case["file"], data, "application/octet-stream")]
+        upload(at, UPLOADER[case["read_as"]], ([(case["file"], data, "application/octet-stream")]
                                                 if case["read_as"] == "run" else
                                                 (case["file"], data, "application/octet-stream")))
         if at.exception:
@@ -62,7 +63,7 @@ def test_every_corpus_file_through_the_uploaders():
             if case["read_as"] == "run" and int(after["Systems"]) != int(before["Systems"]) + 1:
                 problems.append(f"{case['file']}: legal run not added ({before['Systems']} -> {after['Systems']})")
             if case["read_as"] == "qrels":
-                _upload(at, "Qrels", ("good.qrels", QRELS, "text/plain"))  # back to the judgments of the runs
+                upload(at, "Qrels", ("good.qrels", QRELS, "text/plain"))  # back to the judgments of the runs
         for element in at.markdown:
             if "<" in element.value and element.proto.allow_html:
                 problems.append(f"{case['file']}: Markdown with HTML allowed: {element.value[:80]!r}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,9 +16,8 @@ from dashboard import figures, leaderboard
 from metrics import summarise
 from metrics.review.compare import summary_table
 from metrics.stats.significance import compare_systems
+from tests.dashboard.conftest import errors, new_app
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
 MEASURES = ("AP", "P@10")
 FAMILIES = ("bm25", "Dense", "SPLADE", "rm3-DENSE", "a.b")  # "a.b": a dot is a plain character, not a pattern
 SYSTEMS, TOPICS, DOCS = 120, 20, 30
@@ -302,10 +300,6 @@ def oracle_ap(qrels: bytes, runs: dict[str, bytes]) -> dict[str, float]:
     return means
 
 
-def _app_errors(at) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def _figure(chart):
     import plotly.io
 
@@ -329,10 +323,8 @@ def _legends(at, systems_only: bool = False) -> list[int]:
 @pytest.fixture(scope="module")
 def loaded_app():
     pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-    from streamlit.testing.v1 import AppTest
-
     qrels, runs = collection()
-    at = AppTest.from_file(APP, default_timeout=300)
+    at = new_app(timeout=300)
     at.run()
     at.switch_page("app_pages/data.py")
     at.run()
@@ -355,7 +347,7 @@ def loaded_app():
 def _open(at, page: str):
     at.switch_page(f"app_pages/{page}.py")
     at.run()
-    assert _app_errors(at) == [], page
+    assert errors(at) == [], page
     return at
 
 
@@ -377,7 +369,7 @@ def test_the_overview_of_120_systems_searches_cuts_and_pins_the_baseline(loaded_
     at.text_input(key="overview_search").input("").run()
     at.toggle(key="overview_ascending").set_value(True).run()
     assert at.dataframe[0].value["system"].tolist()[1:] == [s for s in by_ap[::-1] if s != baseline][:5]
-    assert _app_errors(at) == []
+    assert errors(at) == []
     assert len(at.get("plotly_chart")) == 1
     assert max(_legends(at)) <= 9
     chart = _figure(at.get("plotly_chart")[0])
@@ -391,7 +383,7 @@ def test_the_significance_page_of_120_systems_draws_one_matrix_ordered_by_mean(l
     names = _names(SYSTEMS)
     at = _open(at, "significance")
     at.selectbox(key="measure").set_value("AP").run()
-    assert _app_errors(at) == []
+    assert errors(at) == []
     charts = at.get("plotly_chart")
     assert len(charts) == 3
     assert max(_legends(at)) <= 9

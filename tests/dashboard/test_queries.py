@@ -4,16 +4,14 @@ named and listed with their query texts, the list is filtered by review tag, and
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 from streamlit.testing.v1 import AppTest
 
-from tests.dashboard.test_app import _upload, errors
+from tests.dashboard.conftest import errors, new_app, upload
 
-APP = str(Path(__file__).resolve().parents[2] / "dashboard" / "app.py")
 # four topics, one relevant document each ("t<n>"); AP of B − A: topic 1 0, 2 −0.5, 3 −1, 4 +0.5
 QRELS = b"".join(f"{t} 0 t{t} 1\n{t} 0 n{t} 0\n".encode() for t in (1, 2, 3, 4))
 RANKS = {"lucene": {1: 1, 2: 1, 3: 1, 4: 2}, "weak": {1: 1, 2: 2, 3: None, 4: 1}, "first": {1: 2, 2: 2, 3: 2, 4: 2},
@@ -43,9 +41,7 @@ def _loaded(texts: bool = True):
 
 
 def _queries(texts: bool = True, **query) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"measure": "AP", **query})
-    at.session_state["rankscope_loaded"] = _loaded(texts)
+    at = new_app({"measure": "AP", **query}, {"rankscope_loaded": _loaded(texts)})
     at.run()
     at.switch_page("app_pages/queries.py")
     at.run()
@@ -138,15 +134,14 @@ def test_the_topics_table_is_filtered_by_review_tag():
 
 
 def test_query_and_document_texts_uploaded_on_the_data_page_are_shown():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"measure": "AP", "a": "lucene", "b": "weak"})
+    at = new_app({"measure": "AP", "a": "lucene", "b": "weak"})
     at.run()
     at.switch_page("app_pages/data.py")
     at.run()
-    _upload(at, "Qrels", ("q.qrels", QRELS, "text/plain"))
-    _upload(at, "Runs", [(f"{n}.run", _run(n), "text/plain") for n in ("first", "second", "lucene", "weak")])
-    _upload(at, "Topics (optional)", ("topics.tsv", TOPICS, "text/plain"))
-    _upload(at, "Documents (optional)", ("docs.jsonl", DOCUMENTS, "application/json"))
+    upload(at, "Qrels", ("q.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [(f"{n}.run", _run(n), "text/plain") for n in ("first", "second", "lucene", "weak")])
+    upload(at, "Topics (optional)", ("topics.tsv", TOPICS, "text/plain"))
+    upload(at, "Documents (optional)", ("docs.jsonl", DOCUMENTS, "application/json"))
     assert errors(at) == []
     shown = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "topics.tsv, 4 query texts" in shown and "docs.jsonl, 10 documents" in shown
@@ -176,8 +171,7 @@ def test_query_and_document_texts_uploaded_on_the_data_page_are_shown():
 
 @pytest.mark.parametrize("page", ["curves", "gain", "learn"])
 def test_the_query_text_is_shown_where_a_topic_is_picked(page):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["rankscope_loaded"] = _loaded()
+    at = new_app(session={"rankscope_loaded": _loaded()})
     at.run()
     at.switch_page(f"app_pages/{page}.py")
     at.run()

@@ -32,26 +32,19 @@ from metrics.stats.significance import CORRECTIONS, FAMILIES, MAXT, compare_syst
 from sample_data import demo_paths
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import AppTest  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
+from tests.dashboard.conftest import errors as problems  # noqa: E402
+from tests.dashboard.conftest import open_page as dashboard_page  # noqa: E402
+
 DEFAULT = tuple(metrics.DEFAULT_MEASURES)
 ALPHA = 0.05
 
 
 # ---- helpers ----------------------------------------------------------------------------------------------
 def open_page(page: str, at: AppTest | None = None) -> AppTest:
-    if at is None:
-        at = AppTest.from_file(APP, default_timeout=180)
-        at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    return at
-
-
-def problems(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    """A statistics page: the tests behind them take longer than other pages."""
+    return dashboard_page(page, at=at, timeout=180)
 
 
 def shown_metrics(at: AppTest) -> dict[str, str]:

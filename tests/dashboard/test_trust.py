@@ -23,7 +23,7 @@ from metrics.review.cautions import comparison_cautions  # noqa: E402
 from metrics.review.provenance import build_provenance, provenance_of  # noqa: E402
 from metrics.stats.risk import risk_table  # noqa: E402
 from metrics.stats.ties import tie_flips, tie_ranges, tie_summary  # noqa: E402
-from tests.dashboard.test_app import APP, _upload, errors, open_page  # noqa: E402
+from tests.dashboard.conftest import errors, new_app, open_page, upload  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # three topics; "tied" scores whole groups equally (x and y unjudged), "sharp" has no ties, "holes" ranks
@@ -48,8 +48,8 @@ def _texts() -> tuple[str, dict[str, str]]:
 def crafted(query: dict | None = None) -> AppTest:
     """The crafted collection loaded through the data page (the runs in the order of RUNS)."""
     at = open_page("data", query)
-    _upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
-    _upload(at, "Runs", [(f"{name}.run", data, "text/plain") for name, data in RUNS.items()])
+    upload(at, "Qrels", ("tiny.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [(f"{name}.run", data, "text/plain") for name, data in RUNS.items()])
     assert errors(at) == []
     return at
 
@@ -283,7 +283,7 @@ def _expected_cards() -> dict[str, str]:
 
 def test_every_page_with_numbers_shows_its_provenance_card():
     expected = _expected_cards()
-    at = AppTest.from_file(APP, default_timeout=120)
+    at = new_app()
     at.run()
     for page in PAGES:  # the overview's chart picks AP, and the measure follows to the queries page
         open_page(page, at=at)

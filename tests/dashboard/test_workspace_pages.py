@@ -17,10 +17,10 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from tests.dashboard.conftest import errors as _errors  # noqa: E402
+from tests.dashboard.conftest import open_page, upload  # noqa: E402
 from workspace import UnknownCollection, open_workspace  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n3 0 e 1\n"
 RUN_A = b"1 Q0 a 1 2.0 A\n1 Q0 b 2 1.0 A\n2 Q0 c 1 3.0 A\n2 Q0 d 2 1.0 A\n3 Q0 e 1 1.0 A\n"
 RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n3 Q0 x 1 1.0 B\n"
@@ -42,29 +42,11 @@ def _stored(ws) -> str:
 
 
 def _open(page: str, query: dict | None = None, name: str | None = "bea") -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    if query:
-        at.query_params.update(query)
-    if name:
-        at.session_state["rankscope_author"] = name
-    at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    return at
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    return open_page(page, query, session={"rankscope_author": name} if name else None)
 
 
 def _loaded(at: AppTest):
     return at.session_state["rankscope_loaded"]
-
-
-def _upload(at: AppTest, label: str, files) -> None:
-    uploader = next(u for u in at.get("file_uploader") if u.proto.label == label)
-    uploader.set_value(files)
-    at.run()
 
 
 def test_a_collection_link_opens_the_stored_collection_on_every_page(ws):
@@ -95,14 +77,14 @@ def test_an_unknown_or_deleted_id_says_so_and_shows_nothing_else(ws):
 
 def test_uploads_make_a_collection_and_adding_a_run_a_new_version(ws):
     at = _open("data")
-    _upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
+    upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
     at.run()
     first = _loaded(at).collection
     assert _errors(at) == [] and first and at.query_params["collection"] == first
     assert ws.collection(first).systems == ("a",) and ws.collection(first).version == 1
     assert ws.collection(first).created_by == "bea"
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("c.run", RUN_C, "text/plain")])
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("c.run", RUN_C, "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)
     assert second.id != first and second.parent == first and second.version == 2 and second.systems == ("a", "c")
@@ -243,8 +225,8 @@ def test_a_read_only_workspace_shows_one_line_and_keeps_the_data(ws, tmp_path):
     with _read_only(folder):
         with pytest.raises(OSError):
             (folder / "probe").write_bytes(b"x")  # really read-only, whoever runs the test
-        _upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
-        _upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
+        upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
+        upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
         at.run()
     messages = [e.value for e in at.error]
     assert len(messages) == 1 and messages[0].startswith("The files are loaded but not saved in the workspace")
@@ -264,8 +246,8 @@ def test_a_store_that_fails_on_write_shows_one_line_and_keeps_the_data(ws, monke
     _stored(ws)  # not empty: nothing to seed
     monkeypatch.setattr(Workspace, "add_collection", full)
     at = _open("data")
-    _upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
-    _upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
+    upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
+    upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
     at.run()
     assert [e.value for e in at.error] == ["The files are loaded but not saved in the workspace: "
                                           "workspace.db: database or disk is full"]
@@ -356,7 +338,7 @@ def test_names_and_texts_changed_in_the_session_are_saved_as_new_versions_conven
     assert second.info.systems == ("bm25 <i>", "b") and at.query_params["collection"] == second.info.id
     assert [r.sha256 for r in second.runs] == [r.sha256 for r in ws.load(cid).runs]
     assert second.conventions == ws.load(cid).conventions and _loaded(at).conventions.relevance_level == 2
-    _upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
+    upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
     at.run()
     third = ws.load(_loaded(at).collection)
     assert _errors(at) == [] and third.info.parent == second.info.id
@@ -393,12 +375,12 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
     monkeypatch.setattr(guard, "parse", counted)
     monkeypatch.setattr(workspace.store, "read_run", refuse)
     monkeypatch.setattr(workspace.store, "read_qrels", refuse)
-    _upload(at, "Qrels", [("once.qrels", QRELS + b"4 0 f 1\n", "text/plain")])
-    _upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain")])
+    upload(at, "Qrels", [("once.qrels", QRELS + b"4 0 f 1\n", "text/plain")])
+    upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain")])
     at.run()
     first = _loaded(at).collection
     assert _errors(at) == [] and first and ws.collection(first).systems == ("once_a",)
-    _upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain"),
+    upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain"),
                          ("once_b.run", RUN_B + b"4 Q0 f 1 1.0 B\n", "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)

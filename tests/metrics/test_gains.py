@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,6 @@ TABLES = {"gain": GAINS, "discount": DISCOUNTS, "ideal": IDEALS}
 QRELS = "1 0 a 3\n1 0 b 0\n1 0 c 1\n1 0 d 2\n1 0 e 1\n2 0 a 1\n2 0 f 2\n"
 RUN = "".join(f"{q} Q0 {d} {i + 1} {10 - i} x\n"
               for q, docs in (("1", "bxcaz"), ("2", "fya")) for i, d in enumerate(docs))
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _options(command: str) -> dict[str, argparse.Action]:
@@ -61,12 +59,9 @@ def test_the_measures_take_the_tables(measure):
 @pytest.mark.parametrize("page, params", [("gain", ("gain", "discount", "ideal")), ("learn", ("gain", "discount"))])
 def test_the_dashboard_offers_the_tables(page, params):
     pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-    from streamlit.testing.v1 import AppTest
+    from tests.dashboard.conftest import open_page
 
-    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=120)
-    at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
+    at = open_page(page)
     assert [e.value for e in at.exception] == []
     for param in params:
         picker = at.radio(key=param)
