@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from metrics.errors import ValidationError
+from metrics.errors import MissingTopicsError, ValidationError
 from metrics.significance._corrections import adjust_families
 from metrics.significance._inputs import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, TEST_ALIASES,
                                           TESTS, canonical, check_options, listing, snap, sorted_queries)
@@ -57,8 +57,7 @@ def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
     if (seen == 0).any() and fill != "zero":
         parts = [f"{s!r} has no {measure} value for {listing(queries[seen[i] == 0].tolist())}"
                  for i, s in enumerate(systems) if (seen[i] == 0).any()]
-        raise ValidationError("the systems were not evaluated on the same queries: " + "; ".join(parts)
-                              + " (evaluate with complete=True / rankscope -c, or pass fill='zero')")
+        raise MissingTopicsError("the systems were not evaluated on the same queries: " + "; ".join(parts))
     return X, queries
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 
 from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
-                                significance_settings_of)
+                                significance_settings_of, topics_differ)
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from metrics.compare import summary_table, to_latex, to_text
-    from metrics.errors import ValidationError
+    from metrics.errors import MissingTopicsError, ValidationError
     from metrics.evaluate import aggregate
     from metrics.significance import compare_systems
 
@@ -66,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
     else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
         per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
                                           conventions, "compare")
-    comparison = compare_systems(per_query, **settings)
-    risk = _risk(per_query, comparison, args.risk_alpha)
+    try:
+        comparison = compare_systems(per_query, **settings)
+        risk = _risk(per_query, comparison, args.risk_alpha)
+    except MissingTopicsError as err:
+        raise topics_differ(err, dataset=args.input is not None) from None
     means = aggregate(per_query)
     card, cautions = _card(per_query, comparison, conventions, args)
     out = sys.stdout

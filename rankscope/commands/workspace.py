@@ -111,8 +111,9 @@ def _add(ws, args) -> int:
     conventions = conventions_of(args).as_dict()
     info = ws.add_collection(args.name, qrels=_read(args.qrels), runs=[_read(path) for path in args.runs],
                              conventions=conventions, author=author_of(args))
-    print(f"{info.id}\tadded {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
-          f"{info.size / 1024:.0f} KB")
+    print(info.id)  # the id alone on stdout: ID=$(rankscope workspace add ...) works
+    print(f"added {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
+          f"{info.size / 1024:.0f} KB", file=sys.stderr)
     return 0
 
 
