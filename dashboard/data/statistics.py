@@ -49,7 +49,7 @@ def _power(key: tuple, measure: str, alpha: float, power: float, effect: float |
 
 
 def power(loaded: Loaded, measure: str, alpha: float, power: float, effect: float | None = None):
-    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's achieved
+    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's post hoc
     power, on the topics of :func:`tested_on_every_topic` (:func:`metrics.power.power_analysis`)."""
     return _power(loaded.key, measure, float(alpha), float(power), None if effect is None else float(effect), loaded)
 
