@@ -17,6 +17,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from dashboard import review  # noqa: E402
 from workspace import UnknownCollection, open_workspace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,6 +201,61 @@ def test_notes_are_stored_with_author_history_and_concurrent_saves(ws):
     assert merged.comment == "both views, merged" and merged.author == "ana"
     assert merged.bases == tuple(sorted(n.revision for n in current))
     assert not any("versions of this note" in w.value for w in ana.warning)
+
+
+def _form_comment(at: AppTest, topic: str):
+    return at.text_area(key=next(k for k in _keys(at, "text_area") if k.startswith(f"queries_comment_{topic}_")))
+
+
+def test_a_note_opened_after_another_save_edits_that_save_and_a_real_concurrent_edit_says_who_and_when(ws):
+    cid = _stored(ws)
+    bea = _open("queries", {"collection": cid}, name="bea")  # on "All topics": the note editor is not open
+    assert not _keys(bea, "text_area")
+    ana = _open("queries", {"collection": cid}, name="ana")
+    _note(ana, "1", ["hard topic"], "ana's first look")
+    (first,) = ws.notes(cid)
+    _note(bea, "1", ["hard topic"], "bea builds on it")  # opens topic 1 after ana's save, sees it, edits it
+    assert _errors(bea) == [] and not bea.warning
+    (edit,) = ws.notes(cid)  # one current version: no conflict
+    assert (edit.author, edit.base, edit.comment) == ("bea", first.revision, "bea builds on it")
+    # leaving the editor (another topic) and coming back after another save opens it on that save
+    _note(bea, "2", [], "elsewhere")
+    _note(ana, "1", ["hard topic"], "ana again")
+    _note(bea, "1", [], "bea again")
+    assert [n.comment for n in ws.notes(cid) if n.topic == "1"] == ["bea again"] and not bea.warning
+    # a real concurrent edit: both open topic 3, ana saves, then bea (who never saw it) saves
+    for who in (ana, bea):
+        who.session_state["view"], who.session_state["topic"] = "One topic", "3"
+        who.run()
+    _note(ana, "3", ["ties matter"], "ana on 3")
+    bea.run()  # a rerun while bea's editor is open: told who saved, and when, before saving
+    (theirs,) = [n for n in ws.notes(cid) if n.topic == "3"]
+    said = " ".join(w.value for w in bea.warning)
+    assert f"Since you opened this note, ana saved a new version of it at {review.when(theirs.created_at)}" in \
+        said.replace("\\", "")
+    assert _form_comment(bea, "3").value == ""  # the form still holds what bea opened
+    _note(bea, "3", ["judgments doubtful"], "bea on 3")
+    heads = [n for n in ws.notes(cid) if n.topic == "3"]
+    assert sorted(n.author for n in heads) == ["ana", "bea"] and {n.base for n in heads} == {None}
+    words = " ".join(w.value for w in bea.warning).replace("\\", "")
+    times = sorted(heads, key=lambda n: n.revision)
+    assert (f"2 versions of this note were saved without seeing each other: ana at {review.when(times[0].created_at)}"
+            f" and bea at {review.when(times[1].created_at)}, each writing it anew") in words
+    assert "at the same time" not in words
+
+
+def test_conflict_words_name_the_revision_edited():
+    from workspace import Note
+
+    def note(revision, author, at, base=None, bases=()):
+        return Note(revision=revision, collection="c" * 16, topic="1", system=None, tag="", comment="",
+                    author=author, created_at=f"2026-03-01T10:{at}.123456+00:00", base=base, bases=bases)
+
+    start = note(4, "cy", "00:00")
+    heads = [note(6, "bo", "00:16", 4, (4,)), note(5, "al", "00:03", 4, (4,))]
+    assert review.conflict_words(heads, [start, *heads]).startswith(
+        "2 versions of this note were saved without seeing each other: al at 2026-03-01 10:00:03 UTC and bo at "
+        "2026-03-01 10:00:16 UTC, each editing revision 4 (cy, 2026-03-01 10:00:00 UTC). All are kept.")
 
 
 def test_a_note_needs_an_author(ws):
