@@ -1,0 +1,89 @@
+"""Shared review notes in two real browsers on one server: a note opened after someone else saved it edits
+that save (no conflict), and a real concurrent edit is reported with who saved what and when.
+
+Skipped when Chromium or Playwright is missing, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
+from tests.e2e.test_team import Team, _save_note
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+from playwright.sync_api import expect  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def team(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("notes") / "ws"
+    made = Team(str(folder), folder / "files")
+    made.url = made.serve()
+    yield made
+    made.stop()
+
+
+def _tab(browser, url: str, name: str):  # noqa: F811
+    """A new browser (its own cookies) on ``url``, with ``name`` typed as the author; actions wait as long as
+    the expectations do (a shared, busy machine)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(60_000)
+    tab = context.new_page()
+    tab.goto(url)
+    _settled(tab)
+    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
+    box.fill(name)
+    box.press("Enter")
+    _settled(tab)
+    return tab
+
+
+def _form(tab):
+    return tab.locator('[data-testid="stForm"] textarea').first
+
+
+def _when(created_at: str) -> str:
+    return created_at[:19].replace("T", " ") + " UTC"
+
+
+def test_a_note_opened_after_another_browser_saved_it_is_no_conflict(team, browser):  # noqa: F811
+    bob = _tab(browser, f"{team.url}/queries?collection={team.cid}", "bob")  # the queries page, all topics
+    alice = _tab(browser, f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=1", "alice")
+    _save_note(alice, "1", "alice: judged too leniently")
+    bob.get_by_role("tab", name="One topic").click()  # bob opens topic 1 after alice's save
+    _settled(bob)
+    expect(bob.locator('[data-testid="stMain"] h3').filter(has_text="Topic 1")).to_be_visible()
+    expect(_form(bob)).to_have_value("alice: judged too leniently")  # he sees her note in the form
+    _save_note(bob, "1", "alice: judged too leniently\nbob: agreed, and ties matter")
+    expect(bob.get_by_text("versions of this note", exact=False)).to_have_count(0)
+    expect(bob.get_by_text("Since you opened this note", exact=False)).to_have_count(0)
+    ws = team.open()
+    (note,) = [n for n in ws.notes(team.cid) if n.topic == "1"]
+    (first, second) = ws.note_history(team.cid, "1", None)
+    ws.close()
+    assert (note.author, note.revision, note.base) == ("bob", second.revision, first.revision)
+    assert first.author == "alice"
+    for tab in (alice, bob):
+        tab.context.close()
+
+
+def test_a_real_concurrent_edit_is_reported_with_who_saved_what_and_when(team, browser):  # noqa: F811
+    link = f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=2"
+    alice, bob = _tab(browser, link, "alice"), _tab(browser, link, "bob")  # both open topic 2's empty note
+    _save_note(alice, "2", "alice on 2")
+    _save_note(bob, "2", "bob on 2, not having seen alice's")
+    ws = team.open()
+    heads = sorted((n for n in ws.notes(team.cid) if n.topic == "2"), key=lambda n: n.revision)
+    ws.close()
+    assert [n.author for n in heads] == ["alice", "bob"] and {n.base for n in heads} == {None}
+    warning = bob.locator('[data-testid="stAlertContentWarning"]').filter(has_text="versions of this note")
+    expect(warning).to_contain_text(f"2 versions of this note were saved without seeing each other: alice at "
+                                    f"{_when(heads[0].created_at)} and bob at {_when(heads[1].created_at)}")
+    expect(warning).not_to_contain_text(re.compile("same time"))
+    expect(bob.get_by_role("button", name="Merge the 2 versions of the note on topic 2")).to_be_visible()
+    for tab in (alice, bob):
+        tab.context.close()
