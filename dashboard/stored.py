@@ -25,7 +25,8 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from dashboard import guard, state
+from dashboard import authors, guard, state
+from dashboard.authors import author  # noqa: F401  (re-exported: pages ask stored who writes)
 from metrics import Conventions, RankscopeError
 from metrics.errors import ValidationError
 
@@ -44,7 +45,6 @@ PARAM = "collection"  # the URL's query parameter holding the collection id
 DEMO = "Demo collection"
 EXAMPLE = "Worked example: {}"
 SEEDED = "seeded with the demo collection"  # the store's marker of the seeding, recorded once per workspace
-_AUTHOR = "rankscope_author"
 _MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
 _UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
 _HEADS = "rankscope_note_heads"
@@ -103,26 +103,10 @@ def _bundled_id(ws: Workspace, loaded: state.Loaded) -> str | None:
     return None
 
 
-# ---- authors --------------------------------------------------------------------------------------------
-def author() -> str | None:
-    """Who writes: the logged-in user (Streamlit OIDC login) or the name typed in the sidebar."""
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        return str(user.get("email") or user.get("name") or "").strip() or None
-    return (st.session_state.get(_AUTHOR) or "").strip() or None
-
-
 def author_input() -> None:
-    """The sidebar's name field (once per browser session), unless a login names the author."""
-    if not enabled():
-        return
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        st.caption("Signed in as")
-        st.text(author() or "")
-        return
-    st.text_input("Your name (for notes and saved collections)", key=_AUTHOR, max_chars=100,
-                  help="Shown beside what you save in the shared workspace; asked once per browser session.")
+    """The sidebar's name field (:func:`dashboard.authors.name_input`), when a workspace is configured."""
+    if enabled():
+        authors.name_input()
 
 
 # ---- collections ----------------------------------------------------------------------------------------

@@ -87,3 +87,29 @@ def test_a_real_concurrent_edit_is_reported_with_who_saved_what_and_when(team, b
     expect(bob.get_by_role("button", name="Merge the 2 versions of the note on topic 2")).to_be_visible()
     for tab in (alice, bob):
         tab.context.close()
+
+
+def test_the_typed_name_is_kept_across_reloads_and_new_tabs_of_one_browser(team, browser):  # noqa: F811
+    name = "Ana Lucía <b>&</b>"
+    link = f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=5"
+    ana = _tab(browser, link, name)
+    ana.wait_for_function("document.cookie.includes('rankscope_author=')")  # kept by this browser
+    ana.reload()
+    _settled(ana)
+    box = "Your name (for notes and saved collections)"
+    expect(ana.get_by_role("textbox", name=box)).to_have_value(name)
+    again = ana.context.new_page()  # a new tab of the same browser
+    again.goto(link)
+    _settled(again)
+    expect(again.get_by_role("textbox", name=box)).to_have_value(name)
+    _save_note(again, "5", "saved under the remembered name")
+    stranger = browser.new_context(viewport=VIEWPORT).new_page()  # another browser knows nothing of it
+    stranger.goto(link)
+    _settled(stranger)
+    expect(stranger.get_by_role("textbox", name=box)).to_have_value("")
+    ws = team.open()
+    (note,) = [n for n in ws.notes(team.cid) if n.topic == "5"]
+    ws.close()
+    assert note.author == name and note.comment == "saved under the remembered name"
+    for tab in (ana, stranger):
+        tab.context.close()
