@@ -33,7 +33,7 @@ def remembered_author(cookies) -> str | None:
     """The name this browser kept in its cookie (:func:`author_cookie_script`), or None: one line of at most
     :data:`AUTHOR_CHARS` characters, else nothing."""
     raw = cookies.get(AUTHOR_COOKIE) if cookies is not None else None
-    if not raw:
+    if not isinstance(raw, str) or not raw:  # (a test harness's context may hold anything)
         return None
     name = unquote(raw).strip()
     return name if name and len(name) <= AUTHOR_CHARS and name.isprintable() else None

@@ -38,6 +38,6 @@ def test_the_name_read_back_is_the_one_typed(name):
 
 
 @pytest.mark.parametrize("cookies", [{}, None, {AUTHOR_COOKIE: ""}, {AUTHOR_COOKIE: quote("a" * (AUTHOR_CHARS + 1))},
-                                     {AUTHOR_COOKIE: quote("two\nlines")}, {AUTHOR_COOKIE: "%20%20"}])
+                                     {AUTHOR_COOKIE: quote("two\nlines")}, {AUTHOR_COOKIE: "%20%20"}, {AUTHOR_COOKIE: 3}])
 def test_a_missing_or_unfit_cookie_gives_no_name(cookies):
     assert remembered_author(cookies) is None

@@ -94,7 +94,7 @@ def test_an_unknown_or_deleted_id_says_so_and_shows_nothing_else(ws):
     assert len(at.error) == 1 and "deleted" in at.error[0].value and len(at.get("plotly_chart")) == 0
 
 
-def test_uploads_make_a_collection_and_adding_a_run_a_new_version(ws):
+def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection_with_one_version(ws):
     at = _open("data")
     _upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
     _upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
@@ -102,18 +102,58 @@ def test_uploads_make_a_collection_and_adding_a_run_a_new_version(ws):
     first = _loaded(at).collection
     assert _errors(at) == [] and first and at.query_params["collection"] == first
     assert ws.collection(first).systems == ("a",) and ws.collection(first).version == 1
-    assert ws.collection(first).created_by == "bea"
+    assert ws.collection(first).created_by == "bea" and ws.collection(first).name == "tiny: a"
     _upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("c.run", RUN_C, "text/plain")])
+    _upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
+    _upload(at, "Documents (optional)", [("docs.tsv", b"a\ttitle a\nc\ttitle c\n", "text/plain")])
+    at.run()
+    assert _errors(at) == []
+    (listed,) = [c for c in ws.collections() if c.created_by == "bea"]  # one new collection, one version
+    assert listed.id == _loaded(at).collection == at.query_params["collection"] != first
+    assert (listed.version, listed.parent, listed.lineage) == (1, None, first)
+    assert listed.systems == ("a", "c") and listed.name == "tiny: a, c"
+    held = ws.load(listed.id)
+    assert held.topics.read().startswith(b"1\tfirst") and held.documents.read().startswith(b"a\ttitle")
+    assert ws.load(first).info.systems == ("a",)  # the amended form still opens, unchanged
+
+
+def test_another_sessions_change_is_a_new_version_and_the_same_files_open_their_collection(ws):
+    cid = _stored(ws)  # made by ana, elsewhere
+    at = _open("data", {"collection": cid})
+    _upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)
-    assert second.id != first and second.parent == first and second.version == 2 and second.systems == ("a", "c")
-    assert ws.collection(first).systems == ("a",)  # collections never change
+    assert second.parent == cid and second.version == 2 and second.systems == ("a", "b", "c")
+    assert sorted(c.id for c in ws.collections()) == sorted([cid, second.id])  # collections never change
+    again = _open("data")  # someone uploads the files of the first collection again
+    _upload(again, "Qrels", [("copy.qrels", QRELS, "text/plain")])
+    _upload(again, "Runs", [("b.run", RUN_B, "text/plain"), ("a.run", RUN_A, "text/plain")])
+    assert any(cid in t.value and "already" in t.value for t in again.toast)  # said in the run that found it
+    again.run()
+    assert _errors(again) == [] and _loaded(again).collection == cid  # opened, not a new lineage
+    assert _loaded(again).systems == ("a", "b") and len(ws.collections()) == 2
+    _upload(again, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n", "text/plain")])
+    again.run()
+    third = ws.collection(_loaded(again).collection)  # texts added to it: a version of it (ana's, not amended)
+    assert third.parent == cid and third.version == 2 and len(ws.collections()) == 3
 
 
 def test_rename_archive_and_delete_with_confirmation(ws):
     cid = _stored(ws)
-    at = _open("collections")
-    assert _errors(at) == []
+    at = _open("collections", {"collection": cid})  # the session's collection is not preselected for a change
+    assert _errors(at) == [] and at.selectbox(key="collections_chosen").value is None
+    assert not at.button and cid in at.dataframe[0].value["id"].tolist()  # no action offered, the full id listed
+    at.selectbox(key="collections_chosen").set_value(cid)
+    at.run()
+    assert [c.value for c in at.code] == [cid]  # the full id, to copy
+    at.text_input(key=f"collections_name_{cid}").input("robust <b>04</b>")
+    at.button(key="collections_rename").click()
+    at.run()
+    assert ws.collection(cid).name == "robust <b>04</b>"
+    assert any("Renamed tiny to robust" in s.value for s in at.success)
+    at.button(key="collections_undo").click()  # a rename can be undone
+    at.run()
+    assert ws.collection(cid).name == "tiny" and not at.success
     at.selectbox(key="collections_chosen").set_value(cid)
     at.run()
     at.text_input(key=f"collections_name_{cid}").input("robust <b>04</b>")
@@ -414,15 +454,16 @@ def test_names_and_texts_changed_in_the_session_are_saved_as_new_versions_conven
     assert second.conventions == ws.load(cid).conventions and _loaded(at).conventions.relevance_level == 2
     _upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
     at.run()
-    third = ws.load(_loaded(at).collection)
-    assert _errors(at) == [] and third.info.parent == second.info.id
+    third = ws.load(_loaded(at).collection)  # the same sitting: it amends the version this session made
+    assert _errors(at) == [] and (third.info.parent, third.info.version) == (cid, 2)
+    assert ws.collection(second.info.id).replaced_by == third.info.id
     assert third.topics.read() == b"1\tfirst topic\n2\tsecond\n" and third.info.systems == second.info.systems
     at.run()
     assert _loaded(at).collection == third.info.id  # nothing changed: no new version
     other = _open("overview", {"collection": second.info.id})  # a link opens the version's own conventions
-    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 1
+    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 1  # (amended, still opens)
     assert _loaded(other).systems == ("bm25 <i>", "b") and _loaded(other).topics is None
-    assert len(ws.collections()) == 3
+    assert sorted(c.id for c in ws.collections()) == sorted([cid, third.info.id])
 
 
 def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypatch):
@@ -458,7 +499,7 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
                          ("once_b.run", RUN_B + b"4 Q0 f 1 1.0 B\n", "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)
-    assert _errors(at) == [] and second.parent == first and second.systems == ("once_a", "once_b")
+    assert _errors(at) == [] and second.lineage == first and second.systems == ("once_a", "once_b")  # amended
     assert parses == {"once.qrels": 1, "once_a.run": 1, "once_b.run": 1}
     stored_run = ws.load(second.id).runs[1]
     assert ws.parsed_run(stored_run.sha256).table.num_rows == 6  # the cache written from the dashboard's parse

@@ -82,6 +82,23 @@ def test_add_list_export_report_and_rm(target, tmp_path):
     assert cid not in _rankscope(target, "workspace", "list").stdout
 
 
+def test_add_prints_the_id_alone_for_a_shell_variable_and_names_by_default(target, tmp_path):
+    (tmp_path / "robust.qrels").write_bytes(qrels_bytes(5))
+    (tmp_path / "bm25.run").write_bytes(run_bytes(5))
+    (tmp_path / "dense.run").write_bytes(run_bytes(6))
+    env = {**child_env(), "RANKSCOPE_WORKSPACE_FILES": target.files}
+    script = ('ID=$("$PY" -m rankscope workspace add robust.qrels bm25.run dense.run --workspace "$WS" '
+              '--author ana) && "$PY" -m rankscope workspace notes "$ID" --workspace "$WS" && echo "id=$ID"')
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**env, "PY": sys.executable, "WS": target.location})
+    assert done.returncode == 0, done.stderr
+    cid = done.stdout.splitlines()[-1].removeprefix("id=")
+    assert done.stdout.splitlines()[0].startswith("revision\tbase")  # notes of that id: the id was the output
+    assert "added 'robust: bm25, dense' version 1: 2 runs" in done.stderr
+    with target.open() as ws:
+        assert ws.collection(cid).name == "robust: bm25, dense"
+
+
 def test_bad_input_exits_2_with_one_line(target, tmp_path):
     (tmp_path / "q.txt").write_bytes(qrels_bytes(1))
     (tmp_path / "bad.run").write_bytes(b"1 Q0 d1 1 x t\n")
