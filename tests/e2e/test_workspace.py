@@ -1,5 +1,6 @@
-"""Shared review notes in two real browsers on one server: a note opened after someone else saved it edits
-that save (no conflict), and a real concurrent edit is reported with who saved what and when.
+"""The shared workspace in real browsers on one server: a note opened after someone else saved it edits that
+save (no conflict), and a real concurrent edit is reported with who saved what and when; the typed name is
+kept by the browser; one upload sitting of qrels, runs, topics and documents is one collection, one version.
 
 Skipped when Chromium or Playwright is missing, except under CI=true, where that is a failure.
 """
@@ -11,7 +12,7 @@ import re
 import pytest
 
 from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
-from tests.e2e.test_team import Team, _save_note
+from tests.e2e.test_team import QRELS, TOPICS, Team, _run, _save_note
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
@@ -113,3 +114,38 @@ def test_the_typed_name_is_kept_across_reloads_and_new_tabs_of_one_browser(team,
     assert note.author == name and note.comment == "saved under the remembered name"
     for tab in (ana, stranger):
         tab.context.close()
+
+
+def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection_with_one_version(team, browser,  # noqa: F811
+                                                                                                   tmp_path):
+    files = {"sitting.qrels": QRELS, "one.run": _run("one", 1), "two.run": _run("two", 2),
+             "topics.tsv": "".join(f"{t}\ttopic {t} words\n" for t in TOPICS).encode(),
+             "documents.tsv": "".join(f"d{t}-{i}\ttitle {t} {i}\n" for t in TOPICS for i in range(4)).encode()}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    ws = team.open()
+    before = {c.id for c in ws.collections(archived=True)}
+    ws.close()
+    cy = _tab(browser, f"{team.url}/data", "cy")
+
+    def upload(label: str, *names: str) -> None:
+        box = cy.locator('[data-testid="stFileUploader"]').filter(has_text=label)
+        box.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(tmp_path / n) for n in names])
+        _settled(cy)
+
+    upload("Qrels", "sitting.qrels")
+    upload("Runs", "one.run", "two.run")
+    expect(cy.get_by_text("2 systems · qrels sitting.qrels")).to_be_visible()
+    upload("Topics (optional)", "topics.tsv")
+    upload("Documents (optional)", "documents.tsv")
+    expect(cy.get_by_text("documents.tsv, 80 documents")).to_be_visible()
+    expect(cy).to_have_url(re.compile(r"[?&]collection=[\w-]{16}"))
+    ws = team.open()
+    new = [c for c in ws.collections(archived=True) if c.id not in before]
+    (made,) = new  # one new collection, with one version
+    held = ws.load(made.id)
+    ws.close()
+    assert (made.version, made.parent, made.name) == (1, None, "sitting: one, two")
+    assert held.topics.read() == files["topics.tsv"] and held.documents.read() == files["documents.tsv"]
+    expect(cy).to_have_url(re.compile(rf"[?&]collection={made.id}(&|$)"))
+    cy.context.close()
