@@ -248,11 +248,9 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
         with st.spinner("Saving the collection in the workspace…", show_time=True):
             saved = _opened(_save(ws, loaded, who))
         held = st.session_state.pop(_FOUND, None)
-        if held is not None:
-            from dashboard import components
-
-            st.toast(f"These files are in the workspace already: opened {components.plain(held.name)} "
-                     f"v{held.version} ({held.id}).", icon=":material/folder_open:")
+        if held is not None:  # its id and version only: no user text in the toast's Markdown
+            st.toast(f"These files are in the workspace already: opened their collection, version {held.version} "
+                     f"({held.id}).", icon=":material/folder_open:")
         return saved
     except RankscopeError as err:
         message = f"The files are loaded but not saved in the workspace: {str(err).splitlines()[0]}"

@@ -7,7 +7,7 @@ import json
 import math
 import sys
 
-from metrics.power import VARIANCES
+from metrics.stats.power import VARIANCES
 from rankscope.commands import add_convention_flags, conventions_of, json_records, text_table, topics_differ
 
 __all__ = ["register", "run"]
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import MissingTopicsError, ValidationError
     from metrics.evaluate import evaluate, resolve_measures
-    from metrics.power import power_analysis
+    from metrics.stats.power import power_analysis
     from rankscope.runs import expand_runs
 
     runs = expand_runs(args.runs)
