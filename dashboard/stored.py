@@ -25,7 +25,8 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from dashboard import guard, state
+from dashboard import authors, guard, state
+from dashboard.authors import author  # noqa: F401  (re-exported: pages ask stored who writes)
 from metrics import Conventions, RankscopeError
 from metrics.errors import ValidationError
 
@@ -44,12 +45,13 @@ PARAM = "collection"  # the URL's query parameter holding the collection id
 DEMO = "Demo collection"
 EXAMPLE = "Worked example: {}"
 SEEDED = "seeded with the demo collection"  # the store's marker of the seeding, recorded once per workspace
-_AUTHOR = "rankscope_author"
 _MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
 _UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
 _HEADS = "rankscope_note_heads"
 _SHOWN = "rankscope_collection_shown"  # the id last put in (or taken from) the URL
 _STORED_AS = "rankscope_stored_as"  # (id, what it holds): the stored version the session's collection came from
+_MADE = "rankscope_made"  # ids of the versions this browser session made: its next change may amend them
+_FOUND = "rankscope_found"  # the stored collection an upload turned out to be, to say so once
 FILES_KEPT, FILES_TTL = 32, "1h"  # parsed files kept per server process, and for how long
 
 
@@ -103,26 +105,10 @@ def _bundled_id(ws: Workspace, loaded: state.Loaded) -> str | None:
     return None
 
 
-# ---- authors --------------------------------------------------------------------------------------------
-def author() -> str | None:
-    """Who writes: the logged-in user (Streamlit OIDC login) or the name typed in the sidebar."""
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        return str(user.get("email") or user.get("name") or "").strip() or None
-    return (st.session_state.get(_AUTHOR) or "").strip() or None
-
-
 def author_input() -> None:
-    """The sidebar's name field (once per browser session), unless a login names the author."""
-    if not enabled():
-        return
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        st.caption("Signed in as")
-        st.text(author() or "")
-        return
-    st.text_input("Your name (for notes and saved collections)", key=_AUTHOR, max_chars=100,
-                  help="Shown beside what you save in the shared workspace; asked once per browser session.")
+    """The sidebar's name field (:func:`dashboard.authors.name_input`), when a workspace is configured."""
+    if enabled():
+        authors.name_input()
 
 
 # ---- collections ----------------------------------------------------------------------------------------
@@ -174,8 +160,21 @@ def _parsed_files(loaded: state.Loaded, runs) -> dict:
     return found
 
 
+def _made(info):
+    """Remember that this session made version ``info`` (its next change may amend it)."""
+    st.session_state.setdefault(_MADE, set()).add(info.id)
+    return info
+
+
+def _mine(cid: str) -> bool:
+    """Whether this browser session made version ``cid`` (see :mod:`workspace.versions`: one sitting, one
+    version)."""
+    return cid in st.session_state.get(_MADE, ())
+
+
 def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
-    """A new version of the stored collection with the session's system names and texts."""
+    """A new version of the stored collection with the session's system names and texts (amending it when this
+    session made it)."""
     old = ws.load(loaded.collection)
     names = {f.sha256: f.system for f in old.runs}
     renames = {names[up.digest]: name for name, up in loaded.runs if names.get(up.digest, name) != name}
@@ -185,12 +184,13 @@ def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded
             texts[role] = (up.name, up.data)
     if not renames and not texts:  # nothing the stored version does not hold already
         return replace(loaded_of(old, loaded), conventions=loaded.conventions)
-    info = ws.new_version(old.info.id, rename_systems=renames, author=who, **texts)
+    info = _made(ws.new_version(old.info.id, rename_systems=renames, author=who, amend=_mine(old.info.id), **texts))
     return replace(loaded_of(ws.load(info.id), loaded), conventions=loaded.conventions)
 
 
 def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
-    """Store the session's files: a new version of their parent when the qrels are the same, else new."""
+    """Store the session's files: a new version of their parent when the qrels are the same (amending it when
+    this session made it), the collection that holds these files already, else a new collection."""
     if _changed(loaded):
         return _save_changes(ws, loaded, who)
     parent = None
@@ -206,16 +206,23 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
         removed = [f.system for f in parent.runs if f.sha256 not in keep]
         if not added and not removed:  # a rerun that saved these runs already: the version holding them
             return loaded_of(parent, loaded)
-        info = ws.new_version(parent.info.id, author=who, add_runs=[(up.name, up.data) for up in added],
-                              remove_systems=removed, parsed=_parsed_files(replace(loaded, qrels=None), added))
+        info = _made(ws.new_version(parent.info.id, author=who, add_runs=[(up.name, up.data) for up in added],
+                                    remove_systems=removed, amend=_mine(parent.info.id),
+                                    parsed=_parsed_files(replace(loaded, qrels=None), added)))
     else:
-        name = loaded.qrels.name.rsplit(".", 1)[0] if "." in loaded.qrels.name else loaded.qrels.name
+        held = ws.holding(loaded.qrels.digest, [up.digest for _, up in loaded.runs])
+        if held is not None:  # files the workspace holds already: their collection, with this session's texts
+            st.session_state[_FOUND] = held
+            found = loaded_of(ws.load(held.id), loaded)
+            return _save_changes(ws, replace(found, conventions=loaded.conventions,
+                                             topics=loaded.topics or found.topics,
+                                             documents=loaded.documents or found.documents), who)
         topics, documents = ((up.name, up.data) if up else None for up in (loaded.topics, loaded.documents))
-        info = ws.add_collection(name, qrels=(loaded.qrels.name, loaded.qrels.data),
-                                 runs=[(up.name, up.data) for _, up in loaded.runs],
-                                 conventions=loaded.conventions.as_dict(), author=who, topics=topics,
-                                 documents=documents,
-                                 parsed=_parsed_files(loaded, [up for _, up in loaded.runs]))
+        info = _made(ws.add_collection(None, qrels=(loaded.qrels.name, loaded.qrels.data),
+                                       runs=[(up.name, up.data) for _, up in loaded.runs],
+                                       conventions=loaded.conventions.as_dict(), author=who, topics=topics,
+                                       documents=documents,
+                                       parsed=_parsed_files(loaded, [up for _, up in loaded.runs])))
     return loaded_of(ws.load(info.id), loaded)
 
 
@@ -239,7 +246,12 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
         return loaded
     try:
         with st.spinner("Saving the collection in the workspace…", show_time=True):
-            return _opened(_save(ws, loaded, who))
+            saved = _opened(_save(ws, loaded, who))
+        held = st.session_state.pop(_FOUND, None)
+        if held is not None:  # its id and version only: no user text in the toast's Markdown
+            st.toast(f"These files are in the workspace already: opened their collection, version {held.version} "
+                     f"({held.id}).", icon=":material/folder_open:")
+        return saved
     except RankscopeError as err:
         message = f"The files are loaded but not saved in the workspace: {str(err).splitlines()[0]}"
         st.session_state[_UNSAVED] = (_held(loaded), message)

@@ -8,12 +8,13 @@ dashboard) can catch that one class and show its message; any other exception is
     RankscopeError
     ├── ParseError            a qrels or run file that cannot be read (names file and line)
     ├── ValidationError       a well-formed input that is not acceptable (bad option, mismatched queries)
+    │   └── MissingTopicsError  systems not evaluated on the same topics where each needs every topic
     └── UnknownMeasureError   a measure name or parameter the registry does not know
 """
 
 from __future__ import annotations
 
-__all__ = ["ParseError", "RankscopeError", "UnknownMeasureError", "ValidationError"]
+__all__ = ["MissingTopicsError", "ParseError", "RankscopeError", "UnknownMeasureError", "ValidationError"]
 
 
 class RankscopeError(Exception):
@@ -43,6 +44,22 @@ class ParseError(RankscopeError):
 
 class ValidationError(RankscopeError, ValueError):
     """A well-formed input or option that cannot be used (e.g. mismatched query sets)."""
+
+
+class MissingTopicsError(ValidationError):
+    """Systems not evaluated on the same topics, where every system needs a value on every topic (paired
+    tests, power).
+
+    Parameters
+    ----------
+    detail : str
+        Which system has no value for which topics. The message adds the remedy in Python's words
+        (``complete=True`` or ``fill='zero'``); the command line names its flag instead.
+    """
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(f"{detail} (evaluate with complete=True, as trec_eval -c does, or pass fill='zero')")
 
 
 class UnknownMeasureError(RankscopeError, KeyError):

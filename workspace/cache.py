@@ -16,9 +16,10 @@ import os
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
-from metrics.io import Qrels, Run
+from metrics.errors import RankscopeError
+from metrics.io import Qrels, Run, read_qrels, read_run
 
-__all__ = ["SUFFIX", "from_arrow", "to_arrow"]
+__all__ = ["SUFFIX", "from_arrow", "parsed", "to_arrow"]
 
 SUFFIX = ".arrow"
 _KIND, _NAME, _TAG, _SOURCE = b"rankscope.kind", b"rankscope.name", b"rankscope.tag", b"rankscope.source"
@@ -55,3 +56,22 @@ def from_arrow(source: bytes | str | os.PathLike, source_sha256: str, kind: str)
     name, tag = meta[_NAME].decode(), meta.get(_TAG, b"").decode()
     table = table.replace_schema_metadata({k: v for k, v in meta.items() if not k.startswith(b"rankscope.")} or None)
     return Run(name=name, table=table, tag=tag) if kind == "run" else Qrels(name=name, table=table)
+
+
+def parsed(blobs, sha256: str, kind: str, label: str) -> Run | Qrels:
+    """The stored file with this digest in ``blobs`` (a :class:`workspace.files.BlobStore`), parsed: from its
+    Arrow cache when there is one that reads back, else from its bytes (and the cache written, when the store
+    can be written). ``kind``: ``"run"`` or ``"qrels"``; ``label`` names it in messages."""
+    local = blobs.local_path(sha256, SUFFIX)
+    if local is not None or blobs.exists(sha256, SUFFIX):
+        source = local if local is not None else blobs.get(sha256, label, SUFFIX)
+        found = from_arrow(source, sha256, kind)
+        if found is not None:
+            return found
+    data = blobs.get(sha256, label)
+    found = read_run(data, name=label) if kind == "run" else read_qrels(data, name=label)
+    try:
+        blobs.put(sha256, to_arrow(found, sha256), SUFFIX)
+    except RankscopeError:  # a read-only file store still serves the parse
+        pass
+    return found

@@ -22,7 +22,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
-__all__ = ["FORMAT", "SUFFIX", "from_bytes", "key_of", "to_bytes"]
+from metrics.errors import RankscopeError
+from workspace.errors import StoreUnavailable
+
+__all__ = ["FORMAT", "SUFFIX", "from_bytes", "keep", "key_of", "read", "to_bytes"]
 
 SUFFIX = ".frame"
 FORMAT = 1
@@ -75,3 +78,30 @@ def from_bytes(data: bytes, key: bytes) -> pd.DataFrame | None:
     if (table.schema.metadata or {}).get(_KEY) != key:
         return None
     return table.to_pandas()
+
+
+def read(blobs, kind: str, inputs: dict[str, Any]) -> pd.DataFrame | None:
+    """The table kept in ``blobs`` (a :class:`workspace.files.BlobStore`) for ``kind`` and ``inputs``, or
+    None when there is none or it cannot be used."""
+    sha, key = key_of(kind, inputs)
+    try:
+        local = blobs.local_path(sha, SUFFIX)
+        if local is not None:
+            data = local.read_bytes()
+        elif blobs.exists(sha, SUFFIX):
+            data = blobs.get(sha, kind, SUFFIX)
+        else:
+            return None
+    except (OSError, RankscopeError):
+        return None
+    return from_bytes(data, key)
+
+
+def keep(blobs, kind: str, inputs: dict[str, Any], frame: pd.DataFrame) -> bool:
+    """Keep ``frame`` in ``blobs``, whole or not at all; False when the store cannot be written."""
+    sha, key = key_of(kind, inputs)
+    try:
+        blobs.put(sha, to_bytes(frame, key), SUFFIX)
+    except StoreUnavailable:
+        return False
+    return True

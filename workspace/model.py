@@ -40,6 +40,9 @@ class CollectionInfo:
     lineage : str
         The id of the first version of its chain of parents (its own id for version 1); review notes are
         shared by all versions of one lineage.
+    replaced_by : str or None
+        The version that amended this one (see :mod:`workspace.versions`): it is then no longer listed, but
+        still opens by its id.
     """
 
     id: str
@@ -53,6 +56,7 @@ class CollectionInfo:
     systems: tuple[str, ...]
     topics: int
     lineage: str
+    replaced_by: str | None = None
 
 
 @dataclass(frozen=True)

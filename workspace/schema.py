@@ -15,6 +15,9 @@ topic and system saved on different versions before the upgrade did not see each
 Version 4 adds ``note_bases`` (every revision a merge edited, when a save resolves several heads at once;
 ``notes.base`` keeps the latest of them) and ``markers`` (one row per one-time action, such as seeding an
 empty workspace, its unique name inserted in the same transaction as the action's rows).
+Version 5 adds ``collections.replaced_by``: the id of the version that amended this one (the same author's
+next change in one sitting, see :mod:`workspace.versions`), NULL for every version before the upgrade. A
+replaced version is not listed, but still opens by its id.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from workspace.errors import SchemaTooNew
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
            "markers", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -59,6 +62,8 @@ collections = Table(
     Column("conventions", Text, nullable=False),  # JSON object
     Column("lineage", String(16), nullable=False, server_default=""),  # id of the first version of the chain
     Index("collections_lineage", "lineage"),
+    # ---- schema 5: amended versions ----
+    Column("replaced_by", String(16), nullable=True),  # the version that amended this one, else NULL
 )
 
 collection_files = Table(
@@ -156,7 +161,13 @@ def _v3_to_v4(conn: Connection) -> None:
     markers.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+# ---- schema 5: amended versions ----------------------------------------------------------------------------
+def _v4_to_v5(conn: Connection) -> None:
+    """``collections.replaced_by``, NULL for every existing version (none was amended before)."""
+    conn.execute(text("ALTER TABLE collections ADD COLUMN replaced_by VARCHAR(16)"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
-from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
-from workspace import cache, derived, notes as notes_rows
+from workspace import cache, derived, notes as notes_rows, versions
 from workspace.checks import ID as _ID
 from workspace.checks import NamedBytes, Parsed
 from workspace.checks import conventions_of as _conventions
@@ -104,7 +103,7 @@ class Workspace:
 
     # -- collections ---------------------------------------------------------------------------------------
 
-    def add_collection(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
+    def add_collection(self, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                        conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
                        documents: NamedBytes | None = None, parsed: Parsed | None = None) -> CollectionInfo:
         """Add a new collection (version 1): qrels, named runs, conventions and optional texts.
@@ -115,8 +114,8 @@ class Workspace:
 
         Parameters
         ----------
-        name : str
-            One line.
+        name : str or None
+            One line; None: :func:`workspace.versions.default_name` of the qrels file and the systems.
         qrels : (str, bytes)
             File name and bytes.
         runs : sequence of (str, bytes)
@@ -174,8 +173,9 @@ class Workspace:
             return [self._insert(conn, *args, parent=None, version=1) for args in prepared]
 
     def collections(self, *, archived: bool = False) -> list[CollectionInfo]:
-        """The collections, newest first, every version listed; archived ones only when ``archived``."""
-        query = select(collections).where(collections.c.deleted.is_(False))
+        """The collections, newest first, every version listed but those amended (:mod:`workspace.versions`);
+        archived ones only when ``archived``."""
+        query = select(collections).where(collections.c.deleted.is_(False), collections.c.replaced_by.is_(None))
         if not archived:
             query = query.where(collections.c.archived.is_(False))
         with transaction(self._engine, self.location, read=True) as conn:
@@ -186,6 +186,13 @@ class Workspace:
         """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted."""
         with transaction(self._engine, self.location, read=True) as conn:
             return _info(self._row(conn, cid))
+
+    def holding(self, qrels: str, runs: Sequence[str]) -> CollectionInfo | None:
+        """The listed collection (newest first, archived ones last) whose qrels and runs are exactly the files
+        with these SHA-256 digests, in any order; None when no collection holds them."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            found = versions.holding(conn, qrels, list(runs))
+            return _info(self._row(conn, found[0])) if found else None
 
     def load(self, cid: str) -> StoredCollection:
         """A collection with its files (read lazily, checked on read) and conventions."""
@@ -208,7 +215,7 @@ class Workspace:
     def new_version(self, cid: str, *, add_runs: Sequence[NamedBytes] = (), remove_systems: Iterable[str] = (),
                     rename_systems: Mapping[str, str] | None = None, conventions: dict[str, Any] | None = None,
                     topics: NamedBytes | None = None, documents: NamedBytes | None = None,
-                    parsed: Parsed | None = None, author: str) -> CollectionInfo:
+                    parsed: Parsed | None = None, author: str, amend: bool = False) -> CollectionInfo:
         """A new version of ``cid`` with some changes; the old one stays.
 
         Parameters
@@ -227,11 +234,17 @@ class Workspace:
         parsed : mapping, optional
             ``{sha256: Run}`` of added runs already parsed, as for :meth:`add_collection`.
         author : str
+        amend : bool, default=False
+            Amend ``cid`` rather than follow it, when the rules of :mod:`workspace.versions` allow (the same
+            author, nothing built on it, made less than 30 minutes ago): the new version then takes its
+            place (its parent, version number and lineage) and ``cid`` is no longer listed.
 
         Returns
         -------
         CollectionInfo
-            The new version: a new id, ``parent=cid``, ``version`` one more than the parent's.
+            The new version: a new id, ``parent=cid``, ``version`` one more than the parent's (or, amending,
+            ``cid``'s parent and version). A name that was the default one (:func:`workspace.versions.default_name`)
+            becomes the default name of the new systems.
         """
         _line(author, "author")
         old = self.load(cid)
@@ -251,8 +264,11 @@ class Workspace:
             elif before is not None:
                 entries.append(_entry(before, role))
         chosen = old.conventions if conventions is None else _conventions(conventions)
-        return self._commit(old.info.name, entries, chosen, author, old.info.topics, parent=cid,
-                            version=old.info.version + 1)
+        name = old.info.name
+        if name == versions.default_name(old.qrels.name, old.info.systems):  # the name follows the content
+            name = versions.default_name(old.qrels.name, [e["system"] for e in entries if e["role"] == "run"])
+        return self._commit(name, entries, chosen, author, old.info.topics, parent=cid,
+                            version=old.info.version + 1, amend=cid if amend else None)
 
     def rename(self, cid: str, name: str, *, author: str) -> CollectionInfo:
         """Give collection ``cid`` a new name."""
@@ -317,18 +333,7 @@ class Workspace:
         A stored table that is damaged, or was written for other inputs, is None (the caller computes it
         again). See :mod:`workspace.derived`.
         """
-        sha, key = derived.key_of(kind, inputs)
-        try:
-            local = self._blobs.local_path(sha, derived.SUFFIX)
-            if local is not None:
-                data = local.read_bytes()
-            elif self._blobs.exists(sha, derived.SUFFIX):
-                data = self._blobs.get(sha, kind, derived.SUFFIX)
-            else:
-                return None
-        except (OSError, RankscopeError):
-            return None
-        return derived.from_bytes(data, key)
+        return derived.read(self._blobs, kind, inputs)
 
     def keep_derived_frame(self, kind: str, inputs: dict[str, Any], frame: pd.DataFrame) -> bool:
         """Store a table computed from ``inputs`` (immutable: file digests and options), whole or not at all.
@@ -338,12 +343,7 @@ class Workspace:
         bool
             Whether it was stored; a read-only or full file store keeps nothing and says False.
         """
-        sha, key = derived.key_of(kind, inputs)
-        try:
-            self._blobs.put(sha, derived.to_bytes(frame, key), derived.SUFFIX)
-        except StoreUnavailable:
-            return False
-        return True
+        return derived.keep(self._blobs, kind, inputs, frame)
 
     # -- internals ---------------------------------------------------------------------------------------------
 
@@ -360,11 +360,12 @@ class Workspace:
     def _read(self, sha256: str, name: str) -> bytes:
         return self._blobs.get(sha256, name)
 
-    def _prepare(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
+    def _prepare(self, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                  conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
                  documents: NamedBytes | None = None, parsed: Parsed | None = None) -> tuple:
         """A new collection's files stored: ``(name, entries, conventions, author, topics)`` to commit."""
-        _line(name, "collection name")
+        if name is not None:
+            _line(name, "collection name")
         _line(author, "author")
         conventions = _conventions(conventions)
         parsed = dict(parsed or {})
@@ -372,6 +373,8 @@ class Workspace:
         entries = [self._store(qrels[0], qrels[1], "qrels", None, parsed)]
         topic_count = entries[0].pop("topics")
         entries += self._store_runs(runs, taken=(), parsed=parsed)
+        if name is None:
+            name = _line(versions.default_name(qrels[0], [e["system"] for e in entries[1:]]), "collection name")
         for role, item in (("topics", topics), ("documents", documents)):
             if item is not None:
                 item = _named(item, role)
@@ -415,19 +418,29 @@ class Workspace:
             entries.append(self._store(name, data, "run", system, parsed))
         return entries
 
-    def _commit(self, name, entries, conventions, author, topics, *, parent, version) -> CollectionInfo:
+    def _commit(self, name, entries, conventions, author, topics, *, parent, version,
+                amend: str | None = None) -> CollectionInfo:
         with transaction(self._engine, self.location) as conn:
-            return self._insert(conn, name, entries, conventions, author, topics, parent=parent, version=version)
+            amended = versions.amendable(conn, amend, author) if amend else None
+            if amended is None:
+                return self._insert(conn, name, entries, conventions, author, topics, parent=parent,
+                                    version=version)
+            info = self._insert(conn, name, entries, conventions, author, topics, parent=amended.parent,
+                                version=amended.version, lineage=amended.lineage)
+            versions.mark_replaced(conn, amend, info.id, author, info.created_at)
+            return info
 
-    def _insert(self, conn, name, entries, conventions, author, topics, *, parent, version) -> CollectionInfo:
-        """The rows of one collection whose files are stored, inside the caller's transaction."""
+    def _insert(self, conn, name, entries, conventions, author, topics, *, parent, version,
+                lineage: str | None = None) -> CollectionInfo:
+        """The rows of one collection whose files are stored, inside the caller's transaction; ``lineage``
+        that of the version it amends, else its parent's (its own id for a first version)."""
         cid = _new_id()
         row = {"id": cid, "name": name, "version": version, "parent": parent, "created_by": author,
                "created_at": _now(), "archived": False, "deleted": False,
                "size": sum(e["size"] for e in entries),
                "systems": json.dumps([e["system"] for e in entries if e["role"] == "run"]),
                "topics": topics, "conventions": json.dumps(conventions, sort_keys=True)}
-        row["lineage"] = cid if parent is None else self._row(conn, parent).lineage
+        row["lineage"] = lineage or (cid if parent is None else self._row(conn, parent).lineage)
         dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
         for sha, size in {e["sha256"]: e["size"] for e in entries}.items():
             conn.execute(dialect.insert(blobs).values(sha256=sha, size=size, created_at=row["created_at"])
@@ -457,20 +470,7 @@ class Workspace:
                                  .limit(1)).first()
         if named is None:
             return None
-        label = named.system or named.name
-        local = self._blobs.local_path(sha256, cache.SUFFIX)
-        if local is not None or self._blobs.exists(sha256, cache.SUFFIX):
-            source = local if local is not None else self._blobs.get(sha256, label, cache.SUFFIX)
-            parsed = cache.from_arrow(source, sha256, kind)
-            if parsed is not None:
-                return parsed
-        data = self._blobs.get(sha256, label)
-        parsed = read_run(data, name=label) if kind == "run" else read_qrels(data, name=label)
-        try:
-            self._blobs.put(sha256, cache.to_arrow(parsed, sha256), cache.SUFFIX)
-        except RankscopeError:  # a read-only file store still serves the parse
-            pass
-        return parsed
+        return cache.parsed(self._blobs, sha256, kind, named.system or named.name)
 
 
 class _Row:
@@ -482,7 +482,7 @@ def _info(row) -> CollectionInfo:
     return CollectionInfo(id=row.id, name=row.name, version=row.version, parent=row.parent,
                           created_by=row.created_by, created_at=row.created_at, archived=bool(row.archived),
                           size=row.size, systems=tuple(json.loads(row.systems)), topics=row.topics,
-                          lineage=row.lineage)
+                          lineage=row.lineage, replaced_by=getattr(row, "replaced_by", None))
 
 
 def _entry(f: StoredFile, role: str) -> dict:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, state, stored
+from dashboard import components, stored
 from metrics import RankscopeError
 
 st.title("Collections")
 components.start_here("Every collection saved in the shared workspace, newest first. Open one to evaluate it "
-                      "(its link opens it anywhere); uploading files on the data page saves a new one, and "
-                      "adding or removing a run saves a new version of it.")
+                      "(its link opens it anywhere); uploading files on the data page saves a new one (or opens "
+                      "the one that holds them), and a later change saves a new version of it: what one person "
+                      "changes in one sitting is one version.")
 ws = stored.store()
 if ws is None:
     st.info("No workspace is configured: start the dashboard with `rankscope dashboard --workspace FOLDER`.")
@@ -29,41 +30,27 @@ words = query.strip().lower().split()
 shown = [c for c in listed
          if all(any(w in field.lower() for field in (c.name, c.created_by, c.id, *c.systems)) for w in words)]
 
-current = state.get().collection
-TABLE = {"name": "name", "version": "version", "parent": "parent", "created_by": "created by",
+TABLE = {"name": "name", "id": st.column_config.TextColumn("id", width="medium", help="The id of the version: "
+                                                            "its link is ?collection=ID"),
+         "version": "version", "parent": "parent", "created_by": "created by",
          "created_at": "created (UTC)", "size": st.column_config.NumberColumn("size (bytes)", format="localized"),
-         "systems": "systems", "topics": "topics", "archived": "archived", "id": "id"}
-rows = [{"name": c.name, "version": c.version, "parent": (names[c.parent].name + f" v{names[c.parent].version}"
-                                                          if c.parent in names else c.parent or ""),
+         "systems": "systems", "topics": "topics", "archived": "archived"}
+rows = [{"name": c.name, "id": c.id, "version": c.version,
+         "parent": names[c.parent].name + f" v{names[c.parent].version}" if c.parent in names else c.parent or "",
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
-         "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived, "id": c.id} for c in shown]
+         "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
 st.caption(f"{len(shown)} of {len(listed)} collection{'s' * (len(listed) != 1)}"
            + (" (archived included)" if archived else "") + ".")
 if not shown:
     st.stop()
 
-labels = {c.id: f"{c.name} · v{c.version} · {c.created_by} · {c.id}" for c in shown}
-ids = list(labels)
-chosen = st.selectbox("Collection", ids, format_func=labels.get, key="collections_chosen",
-                      index=ids.index(current) if current in ids else 0)
-info = names[chosen]
-versions = [c for c in listed if c.id == info.parent or c.parent == info.id]
-if versions:
-    st.caption("Linked versions")
-    for c in versions:
-        st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
-                     query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
-
 who = stored.author()
-left, mid, right, last = st.columns(4, vertical_alignment="bottom")
-left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
-               icon=":material/open_in_new:")
-new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200)
 
 
-def _act(action, done: str) -> None:
-    """Run one change; a store error is shown as one line and nothing else changes."""
+def _act(action, done: str, undo: tuple | None = None) -> None:
+    """Run one change; a store error is shown as one line and nothing else changes. ``undo``: what the next
+    run offers to undo (a rename's id, old and new names), else nothing."""
     if who is None:
         st.error("Type your name in the sidebar first.", icon=":material/person:")
         return
@@ -73,12 +60,42 @@ def _act(action, done: str) -> None:
         components.error(err)
         return
     st.session_state.pop("collections_confirm", None)
+    st.session_state["collections_renamed"] = undo
     st.toast(done)
     st.rerun()
 
 
+renamed = st.session_state.get("collections_renamed")  # (id, old name, new name) of the last rename
+if renamed and renamed[0] in names:
+    note, undo = st.columns([4, 1], vertical_alignment="center")
+    note.success(f"Renamed {components.plain(renamed[1])} to {components.plain(renamed[2])} ({renamed[0]}).",
+                 icon=":material/edit:")
+    if undo.button("Undo the rename", key="collections_undo", icon=":material/undo:"):
+        _act(lambda: ws.rename(renamed[0], renamed[1], author=who), "Name restored.")
+
+labels = {c.id: f"{c.name} · v{c.version} · {c.created_by} · {c.id}" for c in shown}
+chosen = st.selectbox("Collection", list(labels), format_func=labels.get, key="collections_chosen", index=None,
+                      placeholder="Choose a collection to open, rename, archive or delete")
+if chosen is None or chosen not in names:
+    st.stop()
+info = names[chosen]
+st.code(chosen, language=None)  # the full id, to copy
+versions = [c for c in listed if c.id == info.parent or c.parent == info.id]
+if versions:
+    st.caption("Linked versions")
+    for c in versions:
+        st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
+                     query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
+
+left, mid, right, last = st.columns(4, vertical_alignment="bottom")
+left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
+               icon=":material/open_in_new:")
+new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200)
+
+
 if mid.button("Rename", key="collections_rename", icon=":material/edit:") and new_name.strip() != info.name:
-    _act(lambda: ws.rename(chosen, new_name.strip(), author=who), "Renamed.")
+    _act(lambda: ws.rename(chosen, new_name.strip(), author=who), "Renamed.",
+         undo=(chosen, info.name, new_name.strip()))
 if right.button("Unarchive" if info.archived else "Archive", key="collections_archive", icon=":material/archive:"):
     _act(lambda: ws.archive(chosen, not info.archived, author=who), "Unarchived." if info.archived else "Archived.")
 if last.button("Delete…", key="collections_delete", icon=":material/delete:"):

@@ -103,6 +103,8 @@ for kind, f in texts.items():  # marked as seen once kept (or refused): a rerun 
     except RankscopeError as err:
         st.session_state["data_text_errors"].append(str(err))
     seen.add(f.file_id)
+if texts and state.get() is not at_start:
+    st.rerun()  # saved in the workspace now, with the rest of this sitting (and the sidebar shows them)
 for message in st.session_state.get("data_text_errors", []):
     components.error(message)
 if loaded.topics is not None:

@@ -144,7 +144,8 @@ with one:
 
     st.subheader("Review notes")
     used = [tag for n in notes.values() for tag in n["tags"]]
-    review.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
+    if one.open is not False:  # drawn in the hidden tab, the editor would be "opened" before anyone reads it
+        review.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
     if stored.heads():
         st.dataframe(stored.notes_frame(stored.heads()), hide_index=True, width="stretch", key="queries_notes")
     elif notes:

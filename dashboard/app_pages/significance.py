@@ -111,8 +111,11 @@ shown[2].metric(f"Topics for {effect:g}, paired t-test", f"{pair_t['topics_neede
 shown[3].metric(f"Topics for {effect:g}, ANOVA", f"{anova['topics_needed']:,.0f}")
 st.caption(f"With these {found.n_topics} topics, a paired t-test at α = {alpha} finds a true difference of "
            f"{pair_t['min_effect']:.4f} in {components.plain(measure)} {aim:.0%} of the time (Sakai's topic set size "
-           f"design; per-topic variance {found.sigma2:.4g}, the {found.variance} estimate). "
-           "Below: the power each pair's own observed difference gives; a low power makes a non-significant "
-           "result weak evidence of no difference.")
-components.table(found.pairs, key="sig_power_pairs", numbers=["mean_diff", "sd_diff", "effect_size", "power"])
+           f"design; per-topic variance {found.sigma2:.4g}, the {found.variance} estimate).")
+st.caption("Below, each pair's post hoc power: the power of the t-test at the pair's own observed difference. It "
+           "is a function of the pair's p-value (a pair that is not significant always has a low one), so it "
+           "adds nothing to the p-value and says nothing of a difference not observed: plan with the smallest "
+           "difference above.")
+components.table(found.pairs.rename(columns={"power": "post_hoc_power"}), key="sig_power_pairs",
+                 numbers=["mean_diff", "sd_diff", "effect_size", "post_hoc_power"])
 

@@ -88,10 +88,9 @@ with risk_tab:
         st.stop()
     components.show_figure(figures.risk_chart(risks, measure), key="trust_risk", name=f"risk-{measure}")
     components.provenance(loaded, (measure,))
-    components.table(risks, key="trust_risk_table", numbers=["urisk", "trisk", "zrisk", "georisk", "weighted_losses"],
+    components.table(risks, key="trust_risk_table", numbers=["urisk", "trisk", "t_critical", "zrisk", "georisk"],
                      p_value=st.column_config.NumberColumn("p_value", format="%.3g"))
-    st.caption("TRisk beyond ±2 is flagged: riskier than the baseline (below −2) or safer (above 2). GeoRisk "
-               "weighs the mean with the risk against every system at once.")
+    st.caption(data.risk_caption(risks))
     components.show_figure(figures.risk_topics_chart(topics, system, baseline, measure), key="trust_topics",
                            name=f"risk-topics-{measure}")
     risk_card = data.provenance(loaded, (measure,))

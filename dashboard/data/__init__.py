@@ -36,7 +36,7 @@ from dashboard.data.teaching import (anatomy, convention_effects, example_titles
                                      teaching_examples, typed_grades, typed_ranking, worked)
 from dashboard.data.topics import extremes, paired, side_by_side, side_by_side_texts, topic_labels, topic_table
 from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_residual, provenance, residual_of,
-                                  risk, risk_topics, tie_flips, tie_ranges, tie_summary)
+                                  risk, risk_caption, risk_topics, tie_flips, tie_ranges, tie_summary)
 
 __all__ = [
     "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
@@ -46,7 +46,7 @@ __all__ = [
     "judgments", "letter_groups", "lint", "measure_means", "ndcg_measure", "ordering", "paired", "per_query",
     "power", "pr_curves", "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run",
     "read_topics", "reading", "relevant_count", "report", "reproduction", "residual_of", "results", "risk",
-    "risk_topics", "run_lines", "runs", "session_file", "side_by_side", "side_by_side_texts", "summary", "systems",
+    "risk_caption", "risk_topics", "run_lines", "runs", "session_file", "side_by_side", "side_by_side_texts", "summary", "systems",
     "teaching_examples", "tested_on_every_topic", "tie_flips", "tie_ranges", "tie_summary", "topic_labels",
     "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",
 ]

@@ -38,7 +38,7 @@ def letter_groups(loaded: Loaded, measures: tuple[str, ...], test: str, correcti
 
 @on_collection(max_entries=32, show_spinner="Weighing the power…")
 def power(loaded: Loaded, measure: str, alpha: float, power: float, effect: float | None = None):
-    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's achieved
+    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's post hoc
     power, on the topics of :func:`tested_on_every_topic` (:func:`metrics.stats.power.power_analysis`)."""
     from metrics.stats.power import power_analysis
 

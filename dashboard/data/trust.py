@@ -103,11 +103,25 @@ def judged_residual(loaded: Loaded, measure: str, judged: str, systems: tuple[st
 
 @on_collection(max_entries=32, show_spinner="Weighing the losses…")
 def risk(loaded: Loaded, measure: str, baseline: str, alpha: float) -> pd.DataFrame:
-    """Every system against the baseline: URisk, TRisk (flagged beyond ±2), ZRisk and GeoRisk, on the
-    topics of :func:`tested_on_every_topic` (:func:`metrics.stats.risk.risk_table`)."""
+    """Every system against the baseline: URisk, TRisk (flagged when its two-sided p-value is below 0.05),
+    ZRisk and GeoRisk, on the topics of :func:`tested_on_every_topic` (:func:`metrics.stats.risk.risk_table`)."""
     from metrics.stats.risk import risk_table
 
     return risk_table(per_query(tested_on_every_topic(loaded), (measure,)), baseline, float(alpha), [measure])
+
+
+def risk_caption(risks: pd.DataFrame) -> str:
+    """What the risk table's flag and loss count mean, in words, with the critical value of its topics."""
+    from metrics.stats.risk import TRISK_LEVEL
+
+    if risks.empty:
+        return ""
+    first = risks.iloc[0]
+    return (f"A system is flagged riskier (TRisk below 0) or safer (above 0) than the baseline when TRisk's "
+            f"two-sided p-value is below {TRISK_LEVEL:g}: here |TRisk| beyond {first['t_critical']:.2f}, with "
+            f"{int(first['n'])} topics (the rule of thumb |TRisk| > 2 holds only for many topics). "
+            f"weighted_loss_count is the number of losses times 1 + α = {1 + float(first['alpha']):g}, a count. "
+            "GeoRisk weighs the mean with the risk against every system at once.")
 
 
 def risk_topics(loaded: Loaded, measure: str, system: str, baseline: str, alpha: float) -> pd.DataFrame:

@@ -21,7 +21,7 @@ __all__ = ["RISK_PANELS", "judged_residual_chart", "risk_chart", "risk_topics_ch
 
 RISK_PANELS = (("urisk", "URisk"), ("trisk", "TRisk"), ("georisk", "GeoRisk"))
 """The columns of :func:`metrics.stats.risk.risk_table` drawn by :func:`risk_chart`, one panel each, with titles."""
-FLAGGED = {"riskier": WORSE, "safer": BETTER}  # TRisk beyond ∓2 (metrics.stats.risk.TRISK_THRESHOLD)
+FLAGGED = {"riskier": WORSE, "safer": BETTER}  # TRisk's p-value below the level (metrics.stats.risk.trisk)
 
 
 def _number(value: float) -> str:
@@ -133,7 +133,8 @@ def risk_chart(table: pd.DataFrame, measure: str) -> go.Figure:
     -------
     plotly.graph_objects.Figure
         One bar trace per panel of :data:`RISK_PANELS`; TRisk's bars flagged (riskier in orange, safer in
-        green) beyond ±2, drawn as dotted lines.
+        green) where its p-value is below the level, that is beyond the critical values ``±t_critical``,
+        drawn as dotted lines.
     """
     rows = table[table["measure"] == measure]
     systems = [safe(s) for s in rows["system"]]
@@ -149,7 +150,8 @@ def risk_chart(table: pd.DataFrame, measure: str) -> go.Figure:
                              hovertemplate=(f"%{{customdata[0]}}<br>{title} %{{x:.4f}} %{{customdata[1]}}"
                                             "<extra></extra>")),
                       row=1, col=col)
-    for x in (-2.0, 2.0):
+    critical = float(rows["t_critical"].iloc[0]) if len(rows) else float("nan")
+    for x in ((-critical, critical) if np.isfinite(critical) else ()):
         fig.add_vline(x=x, line_dash="dot", line_color="#666", row=1, col=2)
     fig.update_layout(title=f"{safe(measure)} against {baseline}, losses weighted 1 + α = {1 + alpha:g}",
                       showlegend=False, **LAYOUT)

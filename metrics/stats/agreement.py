@@ -11,8 +11,14 @@ systems. Their agreement is read with
   ``tau_AP = 2 / (N - 1) sum_{i=2}^{N} C(i) / (i - 1) - 1``, ``C(i)`` the systems above position ``i``
   that ``x`` also puts above it. It is not symmetric: ``x`` is the reference. The *symmetric* tau_AP
   (:func:`tau_ap` with ``symmetric=True``, the default of :func:`agreement_matrix`) is the mean of both
-  directions, ``(tau_AP(x, y) + tau_AP(y, x)) / 2``. Ties are broken by the system's name (ascending),
-  in both orderings, so tau_AP is defined for any input;
+  directions, ``(tau_AP(x, y) + tau_AP(y, x)) / 2``. **Ties** (two systems with the same mean) follow
+  Urbano and Marrero's tau_AP,b ("The treatment of ties in AP correlation", ICTIR 2017), the variant for
+  two orderings that may both tie: a tie is taken as a tie, never broken by the systems' names or order.
+  Each system ``i`` below the top tie group of ``y`` counts the systems strictly above it in ``y``,
+  ``p_i - 1`` of them, and those of them ``x`` also puts strictly above it, ``C_i``; then
+  ``tau_AP,b(x, y) = 2 / |I| sum_{i in I} C_i / (p_i - 1) - 1`` over those systems ``I``, and the
+  symmetric value is the mean of both directions. Without ties it is the tau_AP above; when every system
+  ties in ``y`` there is no ``I`` and the value is NaN;
 * the **swaps**: the pairs of systems the two orderings put the other way round (a tie in either is not
   a swap).
 
@@ -81,42 +87,47 @@ def kendall_tau(x: Any, y: Any) -> float:
     return float((concordant - discordant) / denominator) if denominator > 0 else float("nan")
 
 
-def _order(scores: np.ndarray, names: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Positions of the systems best first, ties by name."""
-    return np.lexsort((names.astype(str), -scores if higher_is_better else scores))
-
-
-def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, names: np.ndarray, higher_is_better: bool) -> float:
-    order = _order(ranked, names, higher_is_better)
-    place = np.empty(order.size, dtype=np.int64)
-    place[_order(reference, names, higher_is_better)] = np.arange(order.size)  # position in the reference
-    p = place[order]  # reference positions, in the order of ``ranked``
-    n = p.size
-    total = 0.0
-    for i in range(1, n):
-        total += np.count_nonzero(p[:i] < p[i]) / i
-    return float(2.0 * total / (n - 1) - 1.0)
+def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, higher_is_better: bool) -> float:
+    """tau_AP,b of ``reference`` with the systems in the order of ``ranked`` (see the module's notes)."""
+    x, y = (reference, ranked) if higher_is_better else (-reference, -ranked)
+    above_y = y[None, :] > y[:, None]  # [i, j]: j strictly above i in the ranked ordering
+    above = above_y.sum(axis=1)  # p_i - 1
+    pivots = above > 0  # every system below the top tie group
+    if not pivots.any():
+        return float("nan")
+    agreed = (above_y & (x[None, :] > x[:, None])).sum(axis=1)  # C_i
+    return float(2.0 * np.sum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
 
 
 def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = True) -> float:
     """tau_AP between two score vectors: ``x`` the reference, the systems taken in the order of ``y``.
+
+    Tied scores follow Urbano and Marrero's tau_AP,b (see the module's notes), so the value never depends
+    on the systems' names or order; without ties it is Yilmaz et al.'s tau_AP.
 
     Parameters
     ----------
     x, y : array-like or pandas.Series
         One score per system (Series are aligned on system name).
     symmetric : bool, default=True
-        The mean of ``tau_AP(x, y)`` and ``tau_AP(y, x)``.
+        The mean of ``tau_AP(x, y)`` and ``tau_AP(y, x)`` (with ties, Urbano and Marrero's tau_AP,b).
     higher_is_better : bool, default=True
+
+    Returns
+    -------
+    float
+        NaN when every system ties in the ordering the systems are taken in (in either, if symmetric).
 
     Examples
     --------
     >>> tau_ap([0.3, 0.2, 0.1], [0.3, 0.2, 0.1]), tau_ap([0.3, 0.2, 0.1], [0.1, 0.2, 0.3])
     (1.0, -1.0)
+    >>> tau_ap([0.3, 0.3, 0.1], [0.2, 0.3, 0.1]), tau_ap([0.3, 0.3, 0.1], [0.3, 0.2, 0.1])  # names play no part
+    (0.5, 0.5)
     """
-    a, b, names = _scores(x, y)
-    one = _tau_ap_one(a, b, names, higher_is_better)
-    return (one + _tau_ap_one(b, a, names, higher_is_better)) / 2.0 if symmetric else one
+    a, b, _ = _scores(x, y)
+    one = _tau_ap_one(a, b, higher_is_better)
+    return (one + _tau_ap_one(b, a, higher_is_better)) / 2.0 if symmetric else one
 
 
 def swapped_pairs(x: pd.Series, y: pd.Series) -> pd.DataFrame:

@@ -18,19 +18,25 @@ Two designs, as Sakai's Excel tools:
   noncentral F. In Cohen's terms, ``f**2 = Delta**2 / (2 m)`` and ``lambda = f**2 m n``.
 
 **Which variance.** Sakai (2016) estimates the within-system variance ``sigma**2`` from a topic-by-run
-matrix and takes the paired-difference variance as ``sigma_d**2 = 2 sigma**2``. Three estimates:
+matrix and takes the paired-difference variance as ``sigma_d**2 = 2 sigma**2``. Two estimates:
 
 * ``variance="residual"`` (the default): the residual variance ``V_E`` of the two-way (system x topic, no
   interaction) ANOVA, the variance left once the topics' difficulty is removed, which is what a paired
-  design (every system on the same topics) sees; then ``sigma_d**2 = 2 V_E`` is unbiased for the mean
-  variance of the pairs' differences when the errors are independent;
+  design (every system on the same topics) sees. It is also the paired-difference estimate: on a complete
+  systems x topics table the mean, over every pair of systems, of the sample variance (ddof=1) of the
+  pair's per-topic differences is exactly ``2 V_E`` (an identity of the sums of squares, not an
+  approximation), so a third choice "paired" would only repeat this one (:func:`topic_variances` returns
+  that mean beside ``V_E`` as a check);
 * ``variance="within"``: the pooled within-system variance of the one-way ANOVA,
   ``sum_st (x_st - xbar_s.)**2 / (m (n - 1))`` (topic difficulty included), as Sakai's IRJ 2016 paper
-  does for its tools: larger, so more topics (conservative for paired data);
-* ``variance="paired"``: the mean, over every pair of systems, of the sample variance (ddof=1) of the
-  pair's per-topic differences, and ``sigma**2 = sigma_d**2 / 2``. The achieved power of each pair (:func:`pair_power`) uses that pair's
-own standardised effect, its mean difference over the standard deviation of its differences (Cohen's
-``d_z``): a post-hoc number, to say how fragile a non-significant result is, not a new test.
+  does for its tools: larger, so more topics (conservative for paired data).
+
+**Post hoc power.** :func:`pair_power` gives each pair the power of the paired t-test at that pair's own
+observed standardised effect, its mean difference over the standard deviation of its differences (Cohen's
+``d_z``). This *post hoc* (observed) power is a function of the pair's p-value alone (Hoenig and Heisey,
+"The abuse of power", The American Statistician 55(1), 2001): a pair that is not significant always has
+low post hoc power, so it says nothing the p-value does not. Plan with the minimum detectable effect and
+the topics needed instead.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ from metrics.errors import ValidationError
 __all__ = ["MAX_TOPICS", "VARIANCES", "PowerAnalysis", "anova_min_range", "anova_power", "anova_topics",
            "pair_power", "power_analysis", "t_min_effect", "t_power", "t_topics", "topic_variances"]
 
-VARIANCES = ("residual", "within", "paired")
+VARIANCES = ("residual", "within")
 """How the per-topic variance is estimated (see the module's notes)."""
 
 MAX_TOPICS = 10_000_000
@@ -216,8 +222,8 @@ def topic_variances(scores: Any) -> tuple[float, float, float]:
     -------
     residual, paired, within : float
         ``V_E = sum (x_st - xbar_s. - xbar_.t + xbar_..)**2 / ((m - 1)(n - 1))``; the mean over the
-        pairs of systems of the sample variance (ddof=1) of their per-topic differences; and
-        ``sum (x_st - xbar_s.)**2 / (m (n - 1))``.
+        pairs of systems of the sample variance (ddof=1) of their per-topic differences, which equals
+        ``2 V_E`` on every complete table (the module's notes); and ``sum (x_st - xbar_s.)**2 / (m (n - 1))``.
     """
     X = np.asarray(scores, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 2:
@@ -241,7 +247,7 @@ class PowerAnalysis:
     ----------
     measure : str
     variance : str
-        ``"residual"``, ``"within"`` or ``"paired"``: which estimate ``sigma2`` comes from.
+        ``"residual"`` or ``"within"``: which estimate ``sigma2`` comes from.
     sigma2 : float
         Within-system variance ``sigma**2`` (the paired-difference variance is ``2 sigma2``).
     n_topics, n_systems : int
@@ -254,7 +260,8 @@ class PowerAnalysis:
         (for it, or NaN).
     pairs : pandas.DataFrame
         One row per pair: ``system_a``, ``system_b``, ``mean_diff`` (b - a), ``sd_diff``, ``effect_size``
-        (``d_z``), ``power`` (achieved, at ``alpha``).
+        (``d_z``), ``power`` (post hoc: at the pair's observed ``d_z`` and ``alpha``; a function of its
+        p-value, see the module's notes).
     """
 
     measure: str
@@ -270,11 +277,12 @@ class PowerAnalysis:
 
 @checked(alpha=LEVEL)
 def pair_power(scores: Any, systems: Sequence[str], alpha: float = 0.05) -> pd.DataFrame:
-    """The achieved power of the paired t-test of every pair of rows of a systems x topics table.
+    """The post hoc power of the paired t-test of every pair of rows of a systems x topics table.
 
-    Each pair's effect is its own ``d_z`` (mean difference over the standard deviation of the
-    differences, ddof=1); a pair with constant differences has ``d_z`` infinite (power 1) or NaN (0/0,
-    identical systems: power NaN).
+    Post hoc (observed) power adds nothing to the pair's p-value, of which it is a function (see the
+    module's notes); it is given for readers who ask for it. Each pair's effect is its own ``d_z`` (mean
+    difference over the standard deviation of the differences, ddof=1); a pair with constant differences
+    has ``d_z`` infinite (power 1) or NaN (0/0, identical systems: power NaN).
     """
     X = np.asarray(scores, dtype=np.float64)
     names = np.asarray([str(s) for s in systems], dtype=object)
@@ -290,11 +298,11 @@ def pair_power(scores: Any, systems: Sequence[str], alpha: float = 0.05) -> pd.D
 
 
 @checked(alpha=LEVEL, power=LEVEL, effect=Number(0, closed="neither", none=True),
-         n_systems=Integer(2, none=True, label="systems"), variance=Options(*VARIANCES))
+         n_systems=Integer(2, none=True, label="systems"))
 def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05, power: float = 0.8,
                    effect: float | None = None, systems: Sequence[str] | None = None,
                    n_systems: int | None = None, variance: str = "residual") -> PowerAnalysis:
-    """Minimum detectable effects, topics needed and achieved power, from the runs' per-topic scores.
+    """Minimum detectable effects, topics needed and each pair's post hoc power, from the runs' per-topic scores.
 
     Parameters
     ----------
@@ -312,8 +320,8 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
         The runs whose variance is used (default: all).
     n_systems : int, optional
         Systems of the ANOVA design (default: the number analysed).
-    variance : {"residual", "within", "paired"}, default="residual"
-        See the module's notes.
+    variance : {"residual", "within"}, default="residual"
+        See the module's notes (the mean variance of the pairs' differences is ``2`` x ``"residual"``).
 
     Returns
     -------
@@ -327,12 +335,17 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
     """
     if power <= alpha:
         raise ValidationError(f"power must exceed alpha, got power {power} and alpha {alpha}")
+    if variance == "paired":
+        raise ValidationError("variance 'paired' is 'residual': on a complete systems x topics table the mean "
+                              "variance of the pairs' differences is exactly 2 x the residual variance; "
+                              "choose 'residual' or 'within'")
+    check("variance", variance, Options(*VARIANCES))
     X, names = _matrix(per_query, measure, systems)
     if len(names) < 2:
         raise ValidationError(f"power needs at least two systems, got {names}")
     m_design = len(names) if n_systems is None else n_systems
-    v_e, v_d, v_w = topic_variances(X)
-    sigma2 = {"residual": v_e, "within": v_w, "paired": v_d / 2.0}[variance]
+    v_e, _, v_w = topic_variances(X)
+    sigma2 = {"residual": v_e, "within": v_w}[variance]
     if not sigma2 > 0:
         raise ValidationError(f"the per-topic variance of {measure} is 0: the systems differ by a constant")
     sigma, sigma_d, n = np.sqrt(sigma2), np.sqrt(2.0 * sigma2), X.shape[1]

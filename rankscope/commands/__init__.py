@@ -136,3 +136,14 @@ def text_table(rows: list[list[str]], left: set[int]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "".join("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
                              for i, c in enumerate(row)).rstrip() + "\n" for row in rows)
+
+
+def topics_differ(err, *, dataset: bool = False):
+    """A :class:`metrics.errors.MissingTopicsError` in the command line's words: it names the flag that
+    makes the topics complete (``-c``), or, for a dataset already evaluated, the command that would."""
+    from metrics.errors import ValidationError
+
+    flag = next(row.flag for row in CONVENTION_FLAGS if row.field == "complete")
+    how = (f"evaluate the dataset again with 'rankscope eval {flag} --output DIR'" if dataset
+           else f"pass {flag} (a judged topic a run does not answer then scores 0, as with trec_eval {flag})")
+    return ValidationError(f"{err.detail}; {how}")

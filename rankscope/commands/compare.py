@@ -7,7 +7,7 @@ import json
 import sys
 
 from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
-                                significance_settings_of)
+                                significance_settings_of, topics_differ)
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
                         "the warnings")
     p.add_argument("--risk-alpha", dest="risk_alpha", type=float, default=None, metavar="A",
                    help="also compare each run with the baseline (--baseline, else the first run) by risk: "
-                        "URisk, TRisk (|TRisk| > 2 flagged, with its p-value), ZRisk and GeoRisk, a loss "
+                        "URisk, TRisk (flagged when its two-sided p-value is below --alpha), ZRisk and GeoRisk, a loss "
                         "weighing 1 + A (A >= 0); with --format table or json")
     add_convention_flags(p)
     add_run_flags(p, output=False)
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from metrics.review.compare import summary_table, to_latex, to_text
-    from metrics.errors import ValidationError
+    from metrics.errors import MissingTopicsError, ValidationError
     from metrics.evaluate import aggregate
     from metrics.stats.significance import compare_systems
 
@@ -66,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
     else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
         per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
                                           conventions, "compare")
-    comparison = compare_systems(per_query, **settings)
-    risk = _risk(per_query, comparison, args.risk_alpha)
+    try:
+        comparison = compare_systems(per_query, **settings)
+        risk = _risk(per_query, comparison, args.risk_alpha, settings["alpha"])
+    except MissingTopicsError as err:
+        raise topics_differ(err, dataset=args.input is not None) from None
     means = aggregate(per_query)
     card, cautions = _card(per_query, comparison, conventions, args)
     out = sys.stdout
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         out.write(to_text(summary_table(comparison, means)))
         out.write("\n" + _family_text(comparison) + "\n" + _tests_text(comparison.frame))
         if risk is not None:
-            out.write("\n" + _risk_text(risk))
+            out.write("\n" + _risk_text(risk, settings["alpha"]))
         out.write("\nprovenance: " + card.compact() + "\n" + "".join(f"note: {c.sentence}\n" for c in cautions))
     if args.format in ("csv", "latex"):
         for caution in cautions:
@@ -122,28 +125,31 @@ def _grouped_latex(comparison) -> str:
     return "".join("\n" + leaderboard_to_latex(grouped_leaderboard(comparison, m), m) for m in comparison.measures)
 
 
-def _risk(per_query, comparison, alpha):
-    """The risk table against the comparison's baseline (else the first system), or None without ``alpha``."""
+def _risk(per_query, comparison, alpha, level):
+    """The risk table against the comparison's baseline (else the first system), or None without ``alpha``;
+    TRisk flagged at the tests' level (``--alpha``)."""
     if alpha is None:
         return None
     from metrics.stats.risk import risk_table
 
     return risk_table(per_query, comparison.baseline or comparison.systems[0], alpha=alpha,
-                      measures=list(comparison.measures))
+                      measures=list(comparison.measures), level=level)
 
 
-def _risk_text(risk) -> str:
-    """The risk table as aligned text, under a line that names the baseline and alpha."""
+def _risk_text(risk, level: float) -> str:
+    """The risk table as aligned text, under a line that names the baseline, alpha and the flag's test."""
     first = risk.iloc[0]
-    head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "weighted L"]
+    head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "L x (1+alpha)"]
     rows = [head] + [[str(r.measure), str(r.system), f"{r.urisk:+.4f}", f"{r.trisk:+.3f}", f"{r.p_value:.4g}",
                       r.flag, f"{r.zrisk:+.3f}", f"{r.georisk:.4f}", f"{r.wins}/{r.ties}/{r.losses}",
-                      f"{r.weighted_losses:g}"] for r in risk.itertuples(index=False)]
+                      f"{r.weighted_loss_count:g}"] for r in risk.itertuples(index=False)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = ("  ".join(c.ljust(widths[i]) if i in (0, 1, 5) else c.rjust(widths[i]) for i, c in enumerate(row)).rstrip()
              for row in rows)
-    return (f"Risk against {first.baseline} (alpha = {first.alpha:g}: a loss weighs {1 + first.alpha:g}); "
-            f"|TRisk| > 2 flags a system significantly riskier or safer.\n" + "".join(line + "\n" for line in lines))
+    return (f"Risk against {first.baseline} (alpha = {first.alpha:g}: a loss weighs {1 + first.alpha:g}; "
+            f"L x (1+alpha) is the number of losses times {1 + first.alpha:g}).\n"
+            f"flag: riskier or safer when TRisk's two-sided p-value is below {level:g} (|TRisk| beyond "
+            f"{first.t_critical:.3g} at {first.n} topics).\n" + "".join(line + "\n" for line in lines))
 
 
 def _settings(comparison, args: argparse.Namespace) -> dict:

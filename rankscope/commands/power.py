@@ -1,4 +1,4 @@
-"""``rankscope power``: minimum detectable effects, topics needed, and the achieved power of each pair."""
+"""``rankscope power``: minimum detectable effects, topics needed, and each pair's post hoc power."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 import math
 import sys
 
-from rankscope.commands import add_convention_flags, conventions_of, json_records, text_table
+from metrics.stats.power import VARIANCES
+from rankscope.commands import add_convention_flags, conventions_of, json_records, text_table, topics_differ
 
 __all__ = ["register", "run"]
 
@@ -18,9 +19,11 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "power", help="topic-set size and statistical power (Sakai 2016)",
         description="From the per-topic variance of the runs (the residual variance of the system x topic "
-                    "ANOVA, or the mean variance of the paired differences): the smallest difference a paired "
-                    "t-test and a one-way ANOVA detect with the given power at the current number of topics, "
-                    "the topics needed to detect --effect, and the achieved power of each pair of runs.")
+                    "ANOVA, which is also half the mean variance of the pairs' differences, or the within-system "
+                    "variance): the smallest difference a paired t-test and a one-way ANOVA detect with the given "
+                    "power at the current number of topics, the topics needed to detect --effect, and each pair's "
+                    "post hoc power (at its own observed difference: a function of its p-value, so it adds "
+                    "nothing to it).")
     p.error = lambda message: p.exit(2, f"rankscope power: {message}\n")
     p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
     p.add_argument("runs", nargs="+", metavar="run",
@@ -32,17 +35,18 @@ def register(subparsers) -> None:
                    help="a difference in the measure's units: the topics needed to detect it")
     p.add_argument("--systems", dest="n_systems", type=int, default=None, metavar="M",
                    help="systems of the ANOVA design (default: the number of runs)")
-    p.add_argument("--variance", choices=("residual", "within", "paired"), default="residual",
-                   help="residual (default): the residual variance of the two-way system x topic ANOVA; within: "
-                        "the within-system variance of the one-way ANOVA (Sakai 2016; topic difficulty kept, so "
-                        "more topics); paired: the mean variance of the pairs' per-topic differences")
+    p.add_argument("--variance", choices=VARIANCES, default="residual",
+                   help="residual (default): the residual variance of the two-way system x topic ANOVA (on a "
+                        "complete table exactly half the mean variance of the pairs' per-topic differences); "
+                        "within: the within-system variance of the one-way ANOVA (Sakai 2016; topic difficulty "
+                        "kept, so more topics)")
     p.add_argument("--format", choices=FORMATS, default="table", metavar="FORMAT", help="table (default) or json")
     add_convention_flags(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.errors import ValidationError
+    from metrics.errors import MissingTopicsError, ValidationError
     from metrics.evaluate import evaluate, resolve_measures
     from metrics.stats.power import power_analysis
     from rankscope.runs import expand_runs
@@ -52,8 +56,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError(f"power needs at least two runs, found {len(runs)}")
     label = resolve_measures([args.measure])[0][0]
     per_query = evaluate(args.qrels, runs, [args.measure], conventions=conventions_of(args))
-    result = power_analysis(per_query, label, alpha=args.alpha, power=args.power, effect=args.effect,
-                            n_systems=args.n_systems, variance=args.variance)
+    try:
+        result = power_analysis(per_query, label, alpha=args.alpha, power=args.power, effect=args.effect,
+                                n_systems=args.n_systems, variance=args.variance)
+    except MissingTopicsError as err:
+        raise topics_differ(err) from None
     out = sys.stdout
     if args.format == "json":
         document = {"measure": result.measure, "variance": result.variance, "sigma2": result.sigma2,
@@ -77,5 +84,6 @@ def run(args: argparse.Namespace) -> int:
     for r in result.pairs.itertuples(index=False):
         rows.append([str(r.system_a), str(r.system_b), f"{r.mean_diff:+.4f}", f"{r.sd_diff:.4f}",
                      f"{r.effect_size:.3g}", f"{r.power:.3f}"])
-    out.write("\nachieved power of each pair (paired t-test at its observed d_z):\n" + text_table(rows, {0, 1}))
+    out.write("\npost hoc power of each pair (paired t-test at its own observed d_z; a function of its p-value, "
+              "so it adds nothing to it):\n" + text_table(rows, {0, 1}))
     return 0

@@ -36,10 +36,14 @@ def register(subparsers) -> None:
                                           "their review notes.")
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
-    add = sub.add_parser("add", help="add a collection: qrels, runs and conventions")
+    add = sub.add_parser("add", help="add a collection: qrels, runs and conventions",
+                         description="Add a collection and print its id alone on stdout (so that "
+                                     "ID=$(rankscope workspace add ...) works); what was added goes to stderr.")
     add.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
     add.add_argument("runs", nargs="+", metavar="run", help="run file(s); each system is named after its file")
-    add.add_argument("--name", required=True, help="the collection's name")
+    add.add_argument("--name", default=None,
+                     help="the collection's name (default: the qrels file's name and the first systems, "
+                          "as 'qrels: bm25, dense +2 more')")
     add.add_argument("--author", default=None, help="who adds it (default $RANKSCOPE_AUTHOR, else the user name)")
     _location(add)
     add_convention_flags(add)
@@ -111,8 +115,9 @@ def _add(ws, args) -> int:
     conventions = conventions_of(args).as_dict()
     info = ws.add_collection(args.name, qrels=_read(args.qrels), runs=[_read(path) for path in args.runs],
                              conventions=conventions, author=author_of(args))
-    print(f"{info.id}\tadded {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
-          f"{info.size / 1024:.0f} KB")
+    print(info.id)  # the id alone on stdout: ID=$(rankscope workspace add ...) works
+    print(f"added {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
+          f"{info.size / 1024:.0f} KB", file=sys.stderr)
     return 0
 
 

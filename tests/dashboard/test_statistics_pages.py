@@ -313,8 +313,12 @@ def test_power_section_matches_metrics_and_statsmodels():
     assert shown["Topics for 0.03, paired t-test"] == f"{math.ceil(need_t):,}"
     assert shown["Topics for 0.03, ANOVA"] == f"{summary.loc['one-way ANOVA', 'topics_needed']:,.0f}"
     pairs = at.dataframe[1].value
-    np.testing.assert_allclose(pairs["power"].to_numpy(dtype=float), found.pairs["power"].to_numpy(), rtol=1e-12)
-    for row in pairs.itertuples():  # each pair's achieved power: statsmodels at the pair's own d_z
+    np.testing.assert_allclose(pairs["post_hoc_power"].to_numpy(dtype=float), found.pairs["power"].to_numpy(),
+                               rtol=1e-12)
+    said = " ".join(c.value for c in at.caption)  # named for what it is where it is shown
+    assert "each pair's post hoc power" in said and "adds nothing to the p-value" in said
+    assert "weak evidence" not in said and "achieved" not in said
+    for row in pairs.rename(columns={"post_hoc_power": "power"}).itertuples():  # statsmodels at the pair's d_z
         a, b = X[list(score_matrix(frame, "AP").index).index(row.system_a)], \
             X[list(score_matrix(frame, "AP").index).index(row.system_b)]
         dz = (b - a).mean() / (b - a).std(ddof=1)

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 from streamlit.testing.v1 import AppTest  # noqa: E402
@@ -159,6 +160,9 @@ def test_risk_chart_has_one_bar_trace_per_panel_and_colours_the_flags():
     flagged = rows.assign(flag=["riskier", "safer"])
     colors = figures.risk_chart(flagged, "P@2").data[1].marker.color
     assert list(colors) == [figures.WORSE, figures.BETTER]
+    lines = sorted(shape.x0 for shape in fig.layout.shapes)  # the critical values of the topics, not ±2
+    assert lines == pytest.approx([-rows["t_critical"].iloc[0], rows["t_critical"].iloc[0]])
+    assert lines[1] == pytest.approx(stats.t.ppf(0.975, rows["n"].iloc[0] - 1))
 
 
 def test_risk_topics_chart_always_has_wins_ties_and_losses():
@@ -252,6 +256,9 @@ def test_trust_page_risk_equals_metrics_risk_and_a_textbook_urisk():
     per_query = metrics.evaluate(qrels, runs, ["P@2"])
     expected = risk_table(per_query, "sharp", 1.0, ["P@2"])
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
+    said = " ".join(c.value for c in at.caption)
+    assert f"two-sided p-value is below 0.05: here |TRisk| beyond {stats.t.ppf(0.975, 2):.2f}, with 3 topics" in said
+    assert "number of losses times 1 + α = 2" in said
     wide = per_query.pivot(index="query", columns="system", values="value")
     for system in ("tied", "holes"):
         delta = wide[system] - wide["sharp"]

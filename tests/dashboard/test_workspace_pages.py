@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import open_page, upload  # noqa: E402
+from dashboard import review  # noqa: E402
 from workspace import UnknownCollection, open_workspace  # noqa: E402
 
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n3 0 e 1\n"
@@ -75,7 +76,7 @@ def test_an_unknown_or_deleted_id_says_so_and_shows_nothing_else(ws):
     assert len(at.error) == 1 and "deleted" in at.error[0].value and len(at.get("plotly_chart")) == 0
 
 
-def test_uploads_make_a_collection_and_adding_a_run_a_new_version(ws):
+def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection_with_one_version(ws):
     at = _open("data")
     upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
     upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
@@ -83,18 +84,58 @@ def test_uploads_make_a_collection_and_adding_a_run_a_new_version(ws):
     first = _loaded(at).collection
     assert _errors(at) == [] and first and at.query_params["collection"] == first
     assert ws.collection(first).systems == ("a",) and ws.collection(first).version == 1
-    assert ws.collection(first).created_by == "bea"
+    assert ws.collection(first).created_by == "bea" and ws.collection(first).name == "tiny: a"
     upload(at, "Runs", [("a.run", RUN_A, "text/plain"), ("c.run", RUN_C, "text/plain")])
+    upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
+    upload(at, "Documents (optional)", [("docs.tsv", b"a\ttitle a\nc\ttitle c\n", "text/plain")])
+    at.run()
+    assert _errors(at) == []
+    (listed,) = [c for c in ws.collections() if c.created_by == "bea"]  # one new collection, one version
+    assert listed.id == _loaded(at).collection == at.query_params["collection"] != first
+    assert (listed.version, listed.parent, listed.lineage) == (1, None, first)
+    assert listed.systems == ("a", "c") and listed.name == "tiny: a, c"
+    held = ws.load(listed.id)
+    assert held.topics.read().startswith(b"1\tfirst") and held.documents.read().startswith(b"a\ttitle")
+    assert ws.load(first).info.systems == ("a",)  # the amended form still opens, unchanged
+
+
+def test_another_sessions_change_is_a_new_version_and_the_same_files_open_their_collection(ws):
+    cid = _stored(ws)  # made by ana, elsewhere
+    at = _open("data", {"collection": cid})
+    upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)
-    assert second.id != first and second.parent == first and second.version == 2 and second.systems == ("a", "c")
-    assert ws.collection(first).systems == ("a",)  # collections never change
+    assert second.parent == cid and second.version == 2 and second.systems == ("a", "b", "c")
+    assert sorted(c.id for c in ws.collections()) == sorted([cid, second.id])  # collections never change
+    again = _open("data")  # someone uploads the files of the first collection again
+    upload(again, "Qrels", [("copy.qrels", QRELS, "text/plain")])
+    upload(again, "Runs", [("b.run", RUN_B, "text/plain"), ("a.run", RUN_A, "text/plain")])
+    assert any(cid in t.value and "already" in t.value for t in again.toast)  # said in the run that found it
+    again.run()
+    assert _errors(again) == [] and _loaded(again).collection == cid  # opened, not a new lineage
+    assert _loaded(again).systems == ("a", "b") and len(ws.collections()) == 2
+    upload(again, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n", "text/plain")])
+    again.run()
+    third = ws.collection(_loaded(again).collection)  # texts added to it: a version of it (ana's, not amended)
+    assert third.parent == cid and third.version == 2 and len(ws.collections()) == 3
 
 
 def test_rename_archive_and_delete_with_confirmation(ws):
     cid = _stored(ws)
-    at = _open("collections")
-    assert _errors(at) == []
+    at = _open("collections", {"collection": cid})  # the session's collection is not preselected for a change
+    assert _errors(at) == [] and at.selectbox(key="collections_chosen").value is None
+    assert not at.button and cid in at.dataframe[0].value["id"].tolist()  # no action offered, the full id listed
+    at.selectbox(key="collections_chosen").set_value(cid)
+    at.run()
+    assert [c.value for c in at.code] == [cid]  # the full id, to copy
+    at.text_input(key=f"collections_name_{cid}").input("robust <b>04</b>")
+    at.button(key="collections_rename").click()
+    at.run()
+    assert ws.collection(cid).name == "robust <b>04</b>"
+    assert any("Renamed tiny to robust" in s.value for s in at.success)
+    at.button(key="collections_undo").click()  # a rename can be undone
+    at.run()
+    assert ws.collection(cid).name == "tiny" and not at.success
     at.selectbox(key="collections_chosen").set_value(cid)
     at.run()
     at.text_input(key=f"collections_name_{cid}").input("robust <b>04</b>")
@@ -182,6 +223,61 @@ def test_notes_are_stored_with_author_history_and_concurrent_saves(ws):
     assert merged.comment == "both views, merged" and merged.author == "ana"
     assert merged.bases == tuple(sorted(n.revision for n in current))
     assert not any("versions of this note" in w.value for w in ana.warning)
+
+
+def _form_comment(at: AppTest, topic: str):
+    return at.text_area(key=next(k for k in _keys(at, "text_area") if k.startswith(f"queries_comment_{topic}_")))
+
+
+def test_a_note_opened_after_another_save_edits_that_save_and_a_real_concurrent_edit_says_who_and_when(ws):
+    cid = _stored(ws)
+    bea = _open("queries", {"collection": cid}, name="bea")  # on "All topics": the note editor is not open
+    assert not _keys(bea, "text_area")
+    ana = _open("queries", {"collection": cid}, name="ana")
+    _note(ana, "1", ["hard topic"], "ana's first look")
+    (first,) = ws.notes(cid)
+    _note(bea, "1", ["hard topic"], "bea builds on it")  # opens topic 1 after ana's save, sees it, edits it
+    assert _errors(bea) == [] and not bea.warning
+    (edit,) = ws.notes(cid)  # one current version: no conflict
+    assert (edit.author, edit.base, edit.comment) == ("bea", first.revision, "bea builds on it")
+    # leaving the editor (another topic) and coming back after another save opens it on that save
+    _note(bea, "2", [], "elsewhere")
+    _note(ana, "1", ["hard topic"], "ana again")
+    _note(bea, "1", [], "bea again")
+    assert [n.comment for n in ws.notes(cid) if n.topic == "1"] == ["bea again"] and not bea.warning
+    # a real concurrent edit: both open topic 3, ana saves, then bea (who never saw it) saves
+    for who in (ana, bea):
+        who.session_state["view"], who.session_state["topic"] = "One topic", "3"
+        who.run()
+    _note(ana, "3", ["ties matter"], "ana on 3")
+    bea.run()  # a rerun while bea's editor is open: told who saved, and when, before saving
+    (theirs,) = [n for n in ws.notes(cid) if n.topic == "3"]
+    said = " ".join(w.value for w in bea.warning)
+    assert f"Since you opened this note, ana saved a new version of it at {review.when(theirs.created_at)}" in \
+        said.replace("\\", "")
+    assert _form_comment(bea, "3").value == ""  # the form still holds what bea opened
+    _note(bea, "3", ["judgments doubtful"], "bea on 3")
+    heads = [n for n in ws.notes(cid) if n.topic == "3"]
+    assert sorted(n.author for n in heads) == ["ana", "bea"] and {n.base for n in heads} == {None}
+    words = " ".join(w.value for w in bea.warning).replace("\\", "")
+    times = sorted(heads, key=lambda n: n.revision)
+    assert (f"2 versions of this note were saved without seeing each other: ana at {review.when(times[0].created_at)}"
+            f" and bea at {review.when(times[1].created_at)}, each writing it anew") in words
+    assert "at the same time" not in words
+
+
+def test_conflict_words_name_the_revision_edited():
+    from workspace import Note
+
+    def note(revision, author, at, base=None, bases=()):
+        return Note(revision=revision, collection="c" * 16, topic="1", system=None, tag="", comment="",
+                    author=author, created_at=f"2026-03-01T10:{at}.123456+00:00", base=base, bases=bases)
+
+    start = note(4, "cy", "00:00")
+    heads = [note(6, "bo", "00:16", 4, (4,)), note(5, "al", "00:03", 4, (4,))]
+    assert review.conflict_words(heads, [start, *heads]).startswith(
+        "2 versions of this note were saved without seeing each other: al at 2026-03-01 10:00:03 UTC and bo at "
+        "2026-03-01 10:00:16 UTC, each editing revision 4 (cy, 2026-03-01 10:00:00 UTC). All are kept.")
 
 
 def test_a_note_needs_an_author(ws):
@@ -340,15 +436,16 @@ def test_names_and_texts_changed_in_the_session_are_saved_as_new_versions_conven
     assert second.conventions == ws.load(cid).conventions and _loaded(at).conventions.relevance_level == 2
     upload(at, "Topics (optional)", [("topics.tsv", b"1\tfirst topic\n2\tsecond\n", "text/plain")])
     at.run()
-    third = ws.load(_loaded(at).collection)
-    assert _errors(at) == [] and third.info.parent == second.info.id
+    third = ws.load(_loaded(at).collection)  # the same sitting: it amends the version this session made
+    assert _errors(at) == [] and (third.info.parent, third.info.version) == (cid, 2)
+    assert ws.collection(second.info.id).replaced_by == third.info.id
     assert third.topics.read() == b"1\tfirst topic\n2\tsecond\n" and third.info.systems == second.info.systems
     at.run()
     assert _loaded(at).collection == third.info.id  # nothing changed: no new version
     other = _open("overview", {"collection": second.info.id})  # a link opens the version's own conventions
-    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 1
+    assert _errors(other) == [] and _loaded(other).conventions.relevance_level == 1  # (amended, still opens)
     assert _loaded(other).systems == ("bm25 <i>", "b") and _loaded(other).topics is None
-    assert len(ws.collections()) == 3
+    assert sorted(c.id for c in ws.collections()) == sorted([cid, third.info.id])
 
 
 def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypatch):
@@ -384,7 +481,7 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
                          ("once_b.run", RUN_B + b"4 Q0 f 1 1.0 B\n", "text/plain")])
     at.run()
     second = ws.collection(_loaded(at).collection)
-    assert _errors(at) == [] and second.parent == first and second.systems == ("once_a", "once_b")
+    assert _errors(at) == [] and second.lineage == first and second.systems == ("once_a", "once_b")  # amended
     assert parses == {"once.qrels": 1, "once_a.run": 1, "once_b.run": 1}
     stored_run = ws.load(second.id).runs[1]
     assert ws.parsed_run(stored_run.sha256).table.num_rows == 6  # the cache written from the dashboard's parse

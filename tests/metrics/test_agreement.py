@@ -1,4 +1,5 @@
-"""Agreement of system orderings: tau-b against scipy, tau_AP against a textbook loop."""
+"""Agreement of system orderings: tau-b against scipy, tau_AP against textbook loops (Yilmaz et al.'s without
+ties, Urbano and Marrero's tau_AP,b with them)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,21 @@ def _textbook_tau_ap(truth: list[str], estimated: list[str]) -> float:
 
 
 def _ordered(scores: np.ndarray, names: list[str]) -> list[str]:
-    return [name for _, name in sorted(zip(-scores, names))]  # best first, ties by name
+    return [name for _, name in sorted(zip(-scores, names))]  # best first (no ties in the callers' scores)
+
+
+def _textbook_tau_ap_b(x: dict, y: dict) -> float:
+    """Urbano and Marrero (ICTIR 2017), tau_AP,b's term of reference ``x`` in the order of ``y``: every item
+    below the top tie group of ``y``; C_i / (p_i - 1) with p_i - 1 the items strictly above it in ``y`` and
+    C_i those of them strictly above it in ``x``; 2 / (number of such items) * sum - 1."""
+    items, total = 0, 0.0
+    for i in y:
+        above = [j for j in y if y[j] > y[i]]
+        if not above:
+            continue
+        items += 1
+        total += sum(1 for j in above if x[j] > x[i]) / len(above)
+    return 2.0 * total / items - 1.0 if items else float("nan")
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -41,12 +56,39 @@ def test_tau_b_is_scipy_and_tau_ap_is_the_textbook(seed):
     want = stats.kendalltau(x, y).statistic
     got = kendall_tau(x, y)
     assert (np.isnan(got) and np.isnan(want)) or got == pytest.approx(want, abs=1e-12)
-    names = [str(i) for i in range(k)]
-    tx, ty = _ordered(x, names), _ordered(y, names)
-    one = _textbook_tau_ap(tx, ty)
-    assert tau_ap(x, y, symmetric=False) == pytest.approx(one, abs=1e-12)
-    both = (one + _textbook_tau_ap(ty, tx)) / 2
-    assert tau_ap(x, y) == pytest.approx(both, abs=1e-12)
+    names = [f"s{i}" for i in range(k)]
+    one = _textbook_tau_ap_b(dict(zip(names, x)), dict(zip(names, y)))
+    other = _textbook_tau_ap_b(dict(zip(names, y)), dict(zip(names, x)))
+    assert tau_ap(x, y, symmetric=False) == pytest.approx(one, abs=1e-12, nan_ok=True)
+    assert tau_ap(x, y) == pytest.approx((one + other) / 2, abs=1e-12, nan_ok=True)
+    if len(set(x)) == k and len(set(y)) == k:  # no ties: Yilmaz et al.'s tau_AP itself
+        tx, ty = _ordered(x, names), _ordered(y, names)
+        assert tau_ap(x, y, symmetric=False) == pytest.approx(_textbook_tau_ap(tx, ty), abs=1e-12)
+        assert tau_ap(x, y) == pytest.approx((_textbook_tau_ap(tx, ty) + _textbook_tau_ap(ty, tx)) / 2, abs=1e-12)
+
+
+def test_tau_ap_with_ties_does_not_depend_on_the_systems_names():
+    x, y = {"a": 0.3, "b": 0.3, "c": 0.1}, {"a": 0.2, "b": 0.3, "c": 0.1}
+    renamed = {("z" if k == "a" else k): v for k, v in x.items()}, {("z" if k == "a" else k): v for k, v in y.items()}
+    # by hand: in y's order b, a, c: a has b above it, tied in x (0 of 1); c has both above in x too (2 of 2):
+    # 2 / 2 * (0 + 1) - 1 = 0. In x's order (a, b) tie at the top, c has both above it in y: 2 / 1 * 1 - 1 = 1.
+    assert tau_ap(pd.Series(x), pd.Series(y), symmetric=False) == 0.0
+    assert tau_ap(pd.Series(y), pd.Series(x), symmetric=False) == 1.0
+    assert tau_ap(pd.Series(x), pd.Series(y)) == tau_ap(*map(pd.Series, renamed)) == 0.5
+    rng = np.random.default_rng(5)
+    for _ in range(50):  # any naming and order of the systems gives the same value
+        k = int(rng.integers(2, 12))
+        a, b = rng.integers(0, 4, k) / 4, rng.integers(0, 4, k) / 4
+        names = [f"s{i}" for i in range(k)]
+        shuffled = [names[i] for i in rng.permutation(k)]
+        first = tau_ap(pd.Series(a, index=names), pd.Series(b, index=names))
+        again = tau_ap(pd.Series(a, index=shuffled), pd.Series(b, index=shuffled))
+        assert (np.isnan(first) and np.isnan(again)) or first == pytest.approx(again, abs=1e-12)
+
+
+def test_every_system_tied_in_the_ordering_gives_nan():
+    assert np.isnan(tau_ap([0.1, 0.2, 0.3], [0.5, 0.5, 0.5], symmetric=False))
+    assert tau_ap([0.5, 0.5, 0.5], [0.1, 0.2, 0.3], symmetric=False) == -1.0  # no pair agrees strictly
 
 
 def test_hand_examples():

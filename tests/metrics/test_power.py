@@ -98,12 +98,38 @@ def test_variances_against_textbook_loops():
     diffs = [np.var(X[b] - X[a], ddof=1) for a in range(m) for b in range(a + 1, m)]
     v_e, v_d, v_w = topic_variances(X)
     assert v_e == pytest.approx(sse / ((m - 1) * (n - 1)), rel=1e-12)
+    assert np.mean(diffs) == pytest.approx(2 * sse / ((m - 1) * (n - 1)), rel=1e-12)  # why "paired" is no choice
     assert v_d == pytest.approx(np.mean(diffs), rel=1e-12)
     assert v_w == pytest.approx(np.mean([np.var(row, ddof=1) for row in X]), rel=1e-12)  # equal topic counts
     groups = [X[s] for s in range(m)]  # the one-way ANOVA's mean square error, from scipy's F and the sums
     f = stats.f_oneway(*groups).statistic
     between = n * ((X.mean(axis=1) - X.mean()) ** 2).sum() / (m - 1)
     assert v_w == pytest.approx(between / f, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_mean_variance_of_the_pairs_differences_is_twice_the_residual_variance(seed):
+    rng = np.random.default_rng(seed)
+    m, n = int(rng.integers(2, 9)), int(rng.integers(2, 40))
+    X = rng.random((m, n)) * rng.integers(1, 3, size=(m, 1)) + rng.random((1, n))
+    X[:, rng.random(n) < 0.2] = 0.0  # topics every system scores 0 on
+    if rng.random() < 0.3:
+        X[1] = X[0] + 0.1  # a pair whose differences are constant
+    pairs = []
+    for a in range(m):  # textbook: each pair's differences, their sample variance, the mean over the pairs
+        for b in range(a + 1, m):
+            d = [X[b, t] - X[a, t] for t in range(n)]
+            mean = sum(d) / n
+            pairs.append(sum((x - mean) ** 2 for x in d) / (n - 1))
+    v_e, v_d, _ = topic_variances(X)
+    assert sum(pairs) / len(pairs) == pytest.approx(2 * v_e, rel=1e-9, abs=1e-15)
+    assert v_d == pytest.approx(2 * v_e, rel=1e-9, abs=1e-15)
+
+
+def test_paired_variance_is_refused_with_the_reason():
+    X = np.random.default_rng(0).random((3, 6))
+    with pytest.raises(ValidationError, match=r"'paired' is 'residual'.*exactly 2 x the residual variance"):
+        power_analysis(_frame(X), "AP", variance="paired")
 
 
 def test_power_analysis_puts_the_pieces_together():
@@ -120,8 +146,6 @@ def test_power_analysis_puts_the_pieces_together():
     diff = X[1] - X[0]
     dz = diff.mean() / diff.std(ddof=1)
     assert first["power"] == pytest.approx(TTestPower().power(dz, 40, 0.05), rel=1e-9)
-    paired = power_analysis(_frame(X), "AP", variance="paired")
-    assert paired.sigma2 == pytest.approx(topic_variances(X)[1] / 2, rel=1e-12)
     within = power_analysis(_frame(X), "AP", variance="within")
     assert within.sigma2 == pytest.approx(topic_variances(X)[2], rel=1e-12)
     assert within.summary["min_effect"].iloc[0] > res.summary["min_effect"].iloc[0]  # topic difficulty kept in
@@ -165,6 +189,23 @@ def test_power_command_prints_the_analysis(capsys, tmp_path):
     assert len(document["pairs"]) == 3
     assert main(["power", str(tmp_path / "qrels"), *runs, "-m", "AP"]) == 0
     text = capsys.readouterr().out
-    assert "paired t" in text and "one-way ANOVA" in text and "achieved power" in text
+    assert "paired t" in text and "one-way ANOVA" in text and "post hoc power of each pair" in text
+    assert "achieved" not in text and "adds nothing to it" in text
     assert main(["power", str(tmp_path / "qrels"), *runs, "--power", "2"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_power_on_runs_missing_topics_names_the_command_line_flag(capsys, tmp_path):
+    from rankscope.cli import main
+
+    (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n3 0 d 1\n")
+    (tmp_path / "x.run").write_text("1 Q0 a 1 2 x\n2 Q0 c 1 2 x\n3 Q0 d 1 1 x\n")
+    (tmp_path / "y.run").write_text("1 Q0 b 1 2 y\n2 Q0 c 1 2 y\n")  # no topic 3
+    files = [str(tmp_path / name) for name in ("q.txt", "x.run", "y.run")]
+    for command in (["power"], ["compare"]):
+        assert main([*command, *files, "-m", "AP"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "'y' has no AP value for ['3']" in err
+        assert "pass -c" in err and "complete=True" not in err and "fill=" not in err
+        assert main([*command, *files, "-m", "AP", "-c"]) == 0  # the flag named does it
+        capsys.readouterr()

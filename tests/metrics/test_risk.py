@@ -83,6 +83,43 @@ def test_trisk_flags_a_consistent_loser_and_winner():
     assert better.statistic > 2 and better.flag == "safer"
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_trisk_flags_by_its_p_value_at_the_level_as_scipys_one_sample_t_test(seed):
+    rng = np.random.default_rng(seed)
+    c = int(rng.choice([2, 3, 5, 10, 20, 60, 400]))
+    b = rng.random(c)
+    s = np.clip(b + rng.normal(rng.choice([-0.1, 0.0, 0.1]), 0.15, c), 0.0, 1.0)
+    alpha, level = float(rng.choice([0.0, 1.0, 5.0])), float(rng.choice([0.01, 0.05, 0.1]))
+    t = trisk(s, b, alpha, level)
+    adjusted = [d if d >= 0 else (1 + alpha) * d for d in s - b]
+    oracle = stats.ttest_1samp(adjusted, 0.0)
+    assert t.statistic == pytest.approx(oracle.statistic) and t.p_value == pytest.approx(oracle.pvalue)
+    assert t.flag == ("" if not oracle.pvalue < level else "safer" if oracle.statistic > 0 else "riskier")
+    assert t.critical == pytest.approx(stats.t.ppf(1 - level / 2, c - 1))
+    assert (abs(t.statistic) > t.critical) == (t.p_value < level)
+
+
+def _deltas_with_trisk(t: float, c: int) -> np.ndarray:
+    """``c`` per-topic differences whose one-sample t statistic is ``t`` (standardised noise, shifted)."""
+    d = np.random.default_rng(c).normal(0.0, 1.0, c)
+    return (d - d.mean()) / d.std(ddof=1) * 0.1 + t * 0.1 / np.sqrt(c)
+
+
+def test_trisk_beyond_2_at_10_topics_is_not_flagged_and_below_2_at_many_topics_is():
+    base = np.full(400, 0.5)
+    few = trisk(base[:10] + _deltas_with_trisk(2.1, 10), base[:10], alpha=0.0)
+    assert few.statistic == pytest.approx(2.1) and few.critical == pytest.approx(2.2622, abs=1e-4)
+    assert few.flag == "" and few.p_value > 0.05  # |TRisk| > 2, yet not significant at 10 topics
+    many = trisk(base + _deltas_with_trisk(-1.99, 400), base, alpha=0.0)
+    assert many.statistic == pytest.approx(-1.99) and many.critical == pytest.approx(1.9659, abs=1e-4)
+    assert many.flag == "riskier" and many.p_value < 0.05  # |TRisk| < 2, yet significant at 400 topics
+
+
+def test_a_level_outside_0_and_1_is_refused():
+    with pytest.raises(ValidationError, match="level"):
+        trisk([0.1, 0.2], [0.2, 0.1], level=1.5)
+
+
 def test_zrisk_and_georisk_worked_example():
     # S = (4, 4), T = (4, 4), N = 8: every e_ij = 2; z = -1/sqrt(2) where x = 1, +1/sqrt(2) where x = 3
     # ZRisk_1 = 1/sqrt(2) - 2/sqrt(2) = -1/sqrt(2) for both; GeoRisk = sqrt(4/2 * Phi(-1/(2 sqrt(2))))
@@ -157,7 +194,8 @@ def test_risk_table_matches_the_functions_and_counts():
     row = table.iloc[1]
     d = x[2] - x[0]
     assert (row.wins, row.ties, row.losses) == ((d > 0).sum(), (d == 0).sum(), (d < 0).sum())
-    assert row.weighted_losses == pytest.approx(3.0 * (d < 0).sum())
+    assert row.weighted_loss_count == pytest.approx(3.0 * (d < 0).sum())  # a count: each loss counted 1 + alpha times
+    assert row.t_critical == pytest.approx(stats.t.ppf(0.975, 24))
     assert row.urisk == pytest.approx(slow_urisk(x[2], x[0], 2.0))
     assert row.zrisk == pytest.approx(slow_zrisk(x.tolist(), 2.0)[2])
     assert row.georisk == pytest.approx(slow_georisk(x.tolist(), 2.0)[2])
@@ -216,12 +254,19 @@ def test_compare_prints_risk_against_the_baseline(capsys):
         adjusted = [d if d >= 0 else 3.0 * d for d in x[i] - x[0]]
         oracle = stats.ttest_1samp(adjusted, 0.0)
         assert row["trisk"] == pytest.approx(oracle.statistic) and row["p_value"] == pytest.approx(oracle.pvalue)
-        assert row["flag"] == ("safer" if oracle.statistic > 2 else "riskier" if oracle.statistic < -2 else "")
+        assert row["flag"] == ("" if not oracle.pvalue < 0.05 else "safer" if oracle.statistic > 0 else "riskier")
         assert row["zrisk"] == pytest.approx(slow_zrisk(x.tolist(), 2.0)[i])
         assert row["georisk"] == pytest.approx(slow_georisk(x.tolist(), 2.0)[i])
     assert main(["compare", qrels, *runs, "-c", "-m", "AP", "--risk-alpha", "2", "--baseline", systems[1]]) == 0
     text = capsys.readouterr().out
-    assert f"Risk against {systems[1]} (alpha = 2: a loss weighs 3)" in text
+    assert f"Risk against {systems[1]} (alpha = 2: a loss weighs 3; L x (1+alpha) is the number of losses times 3)" in text
+    assert f"two-sided p-value is below 0.05 (|TRisk| beyond {stats.t.ppf(0.975, 49):.3g} at 50 topics)" in text
+    assert "|TRisk| > 2" not in text and "weighted L" not in text
+    assert main(["compare", qrels, *runs, "-c", "-m", "AP", "--risk-alpha", "2", "--alpha", "0.01",
+                 "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["risk"]  # flagged at the tests' level
+    assert all(r["flag"] == ("" if not r["p_value"] < 0.01 else "safer" if r["trisk"] > 0 else "riskier") for r in rows)
+    assert rows[0]["t_critical"] == pytest.approx(stats.t.ppf(0.995, 49))
 
 
 def test_compare_refuses_risk_where_it_cannot_show_it(capsys):

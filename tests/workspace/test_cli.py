@@ -4,6 +4,7 @@ as the program."""
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 
@@ -31,8 +32,8 @@ def test_add_list_export_report_and_rm(target, tmp_path):
     added = _rankscope(target, "workspace", "add", "qrels.txt", *runs, "--name", "hundred", "--author", "ana",
                        "-l", "2", "-c", cwd=tmp_path)
     assert added.returncode == 0, added.stderr
-    cid = added.stdout.split("\t")[0]
-    assert "100 runs" in added.stdout
+    cid = added.stdout.removesuffix("\n")  # the id alone, so that ID=$(rankscope workspace add ...) works
+    assert re.fullmatch(r"[A-Za-z0-9_-]{16}", cid) and "100 runs" in added.stderr
     listed = _rankscope(target, "workspace", "list")
     assert listed.returncode == 0
     rows = [line.split("\t") for line in listed.stdout.splitlines()]
@@ -53,7 +54,7 @@ def test_add_list_export_report_and_rm(target, tmp_path):
 
     small = _rankscope(target, "workspace", "add", "qrels.txt", "run001.run", "run002.run", "--name", "two",
                        "-l", "2", cwd=tmp_path)
-    two = small.stdout.split("\t")[0]
+    two = small.stdout.strip()
     report = _rankscope(target, "report", "--workspace", target.location, "--collection", two, "-o",
                         str(tmp_path / "r.html"))
     if target.kind == "postgresql":  # the files are not in the default place: the report must say so
@@ -79,6 +80,23 @@ def test_add_list_export_report_and_rm(target, tmp_path):
     assert again.returncode == 2 and "Traceback" not in again.stderr
     assert again.stderr.count("\n") == 1 and cid in again.stderr
     assert cid not in _rankscope(target, "workspace", "list").stdout
+
+
+def test_add_prints_the_id_alone_for_a_shell_variable_and_names_by_default(target, tmp_path):
+    (tmp_path / "robust.qrels").write_bytes(qrels_bytes(5))
+    (tmp_path / "bm25.run").write_bytes(run_bytes(5))
+    (tmp_path / "dense.run").write_bytes(run_bytes(6))
+    env = {**child_env(), "RANKSCOPE_WORKSPACE_FILES": target.files}
+    script = ('ID=$("$PY" -m rankscope workspace add robust.qrels bm25.run dense.run --workspace "$WS" '
+              '--author ana) && "$PY" -m rankscope workspace notes "$ID" --workspace "$WS" && echo "id=$ID"')
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**env, "PY": sys.executable, "WS": target.location})
+    assert done.returncode == 0, done.stderr
+    cid = done.stdout.splitlines()[-1].removeprefix("id=")
+    assert done.stdout.splitlines()[0].startswith("revision\tbase")  # notes of that id: the id was the output
+    assert "added 'robust: bm25, dense' version 1: 2 runs" in done.stderr
+    with target.open() as ws:
+        assert ws.collection(cid).name == "robust: bm25, dense"
 
 
 def test_bad_input_exits_2_with_one_line(target, tmp_path):
@@ -128,7 +146,7 @@ def test_rename_archive_and_notes(target, tmp_path):
     added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "first", "--author", "ana",
                        cwd=tmp_path)
     assert added.returncode == 0, added.stderr
-    v1 = added.stdout.split("\t")[0]
+    v1 = added.stdout.strip()
     tricky = "line one\n\tindented \\ back\x1b[31m red\u2028end"
     with target.open() as ws:
         v2 = ws.new_version(v1, add_runs=[("b.run", run_bytes(5))], author="bo").id

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.checks import COUNT, LEVEL, SEED, Number, Options, checked
-from metrics.errors import ValidationError
+from metrics.errors import MissingTopicsError, ValidationError
 
 TESTS = ("t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey")
 """The tests :func:`~metrics.stats.significance.compare_systems` runs (``randomization``/``randomisation`` are
@@ -134,8 +134,7 @@ def align_scores(a: pd.Series, b: pd.Series, *, fill: str | None = None) -> tupl
             parts.append(f"a has no score for {listing(only_b.tolist())}")
         if len(only_a):
             parts.append(f"b has no score for {listing(only_a.tolist())}")
-        raise ValidationError("the two systems were not evaluated on the same queries: " + "; ".join(parts)
-                              + " (evaluate with complete=True / rankscope -c, or pass fill='zero')")
+        raise MissingTopicsError("the two systems were not evaluated on the same queries: " + "; ".join(parts))
     queries = a.index.union(b.index).sort_values() if fill else a.index.sort_values()
     x = a.reindex(queries).to_numpy(dtype=np.float64)
     y = b.reindex(queries).to_numpy(dtype=np.float64)

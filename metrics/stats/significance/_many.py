@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.checks import LEVEL, checked
-from metrics.errors import ValidationError
+from metrics.errors import MissingTopicsError, ValidationError
 from metrics.stats.significance._corrections import adjust_families
 from metrics.stats.significance._inputs import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, FILL,
                                                 TEST_ALIASES, TESTS, canonical, check_options, listing, snap,
@@ -59,8 +59,7 @@ def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
     if (seen == 0).any() and fill != "zero":
         parts = [f"{s!r} has no {measure} value for {listing(queries[seen[i] == 0].tolist())}"
                  for i, s in enumerate(systems) if (seen[i] == 0).any()]
-        raise ValidationError("the systems were not evaluated on the same queries: " + "; ".join(parts)
-                              + " (evaluate with complete=True / rankscope -c, or pass fill='zero')")
+        raise MissingTopicsError("the systems were not evaluated on the same queries: " + "; ".join(parts))
     return X, queries
 
 
