@@ -12,13 +12,18 @@ file for the same digest is ignored (the bytes are parsed again and the cache re
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
-from metrics.io import Qrels, Run
+from metrics.errors import RankscopeError
+from metrics.io import Qrels, Run, read_qrels, read_run
 
-__all__ = ["SUFFIX", "from_arrow", "to_arrow"]
+if TYPE_CHECKING:
+    from workspace.files import BlobStore
+
+__all__ = ["SUFFIX", "from_arrow", "parsed", "to_arrow"]
 
 SUFFIX = ".arrow"
 _KIND, _NAME, _TAG, _SOURCE = b"rankscope.kind", b"rankscope.name", b"rankscope.tag", b"rankscope.source"
@@ -55,3 +60,20 @@ def from_arrow(source: bytes | str | os.PathLike, source_sha256: str, kind: str)
     name, tag = meta[_NAME].decode(), meta.get(_TAG, b"").decode()
     table = table.replace_schema_metadata({k: v for k, v in meta.items() if not k.startswith(b"rankscope.")} or None)
     return Run(name=name, table=table, tag=tag) if kind == "run" else Qrels(name=name, table=table)
+
+
+def parsed(store: BlobStore, sha256: str, label: str, kind: str) -> Run | Qrels:
+    """The stored run (``kind="run"``) or qrels with digest ``sha256``, named ``label``: read back from its
+    cache, or parsed from its bytes (and the cache written again, when the store can be written)."""
+    local = store.local_path(sha256, SUFFIX)
+    if local is not None or store.exists(sha256, SUFFIX):
+        found = from_arrow(local if local is not None else store.get(sha256, label, SUFFIX), sha256, kind)
+        if found is not None:
+            return found
+    data = store.get(sha256, label)
+    found = read_run(data, name=label) if kind == "run" else read_qrels(data, name=label)
+    try:
+        store.put(sha256, to_arrow(found, sha256), SUFFIX)
+    except RankscopeError:  # a read-only file store still serves the parse
+        pass
+    return found

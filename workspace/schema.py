@@ -15,6 +15,8 @@ topic and system saved on different versions before the upgrade did not see each
 Version 4 adds ``note_bases`` (every revision a merge edited, when a save resolves several heads at once;
 ``notes.base`` keeps the latest of them) and ``markers`` (one row per one-time action, such as seeding an
 empty workspace, its unique name inserted in the same transaction as the action's rows).
+Version 5 adds ``members``: who holds which role (:mod:`workspace.access`) on each lineage. Collections made
+before it have no members: in the login mode only administrators see them until one shares them.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from sqlalchemy import (BigInteger, Boolean, Column, Connection, ForeignKey, Ind
 from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
-           "markers", "metadata", "note_bases", "notes", "schema_version"]
+           "markers", "members", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -91,7 +93,7 @@ events = Table(
     "events", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("collection", String(16), ForeignKey("collections.id"), nullable=False),
-    Column("action", String(16), nullable=False),  # rename | archive | unarchive | delete
+    Column("action", String(16), nullable=False),  # rename | archive | unarchive | delete | restore | purge | share
     Column("detail", Text, nullable=False),
     Column("author", Text, nullable=False),
     Column("at", String(40), nullable=False),
@@ -110,6 +112,20 @@ markers = Table(
     Column("name", String(64), primary_key=True),
     Column("at", String(40), nullable=False),
 )
+
+
+# ---- access control (version 5) ---------------------------------------------------------------------------
+members = Table(
+    "members", metadata,
+    Column("lineage", String(16), ForeignKey("collections.id"), primary_key=True),  # every version of it
+    Column("identity", String(256), primary_key=True),  # workspace.access.identity(...), or "*": everyone
+    Column("role", String(16), nullable=False),  # viewer | editor | owner
+)
+
+
+def _v4_to_v5(conn: Connection) -> None:
+    members.create(conn)
+# ---- end of access control ----------------------------------------------------------------------------------
 
 
 def _v1_to_v2(conn: Connection) -> None:
@@ -156,7 +172,7 @@ def _v3_to_v4(conn: Connection) -> None:
     markers.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 
