@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import workspace.derived
 import workspace.cache
+import workspace.derived
 import workspace.ingest
 from metrics.io import read_qrels, read_run
 from tests import processes
