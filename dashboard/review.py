@@ -48,6 +48,9 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     seen = st.session_state.setdefault(opened, base) if kept else None  # the revision the form was opened on
     if kept and seen != base and not merging:
         st.caption(f"Changed by {mine[-1].author} since you opened it; saving keeps both versions.")
+    read_only = kept and not stored.may("note")
+    if read_only:
+        st.caption("Your role on this collection lets you read its notes, not write them (editors and owners do).")
     suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, list) else seen or 0}" if kept else ""
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
@@ -55,7 +58,8 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
         text = st.text_area("Comment", value=comment, key=f"queries_comment_{topic}{suffix}", max_chars=max_comment)
         label = (f"Merge the {len(mine)} versions of the note on topic {components.plain(topic)}" if merging
                  else f"Save the note on topic {components.plain(topic)}")
-        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:"):
+        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:",
+                                 disabled=read_only):
             try:
                 stored.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(opened, None)  # reopened on the saved revision

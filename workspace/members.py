@@ -37,6 +37,8 @@ def of(conn: Connection, lineage: str) -> dict[str, str]:
 def roles(conn: Connection, who: str, lineage: str | None = None) -> dict[str, str]:
     """``{lineage: role}`` that ``who`` holds, directly or through :data:`~workspace.access.EVERYONE`
     (the higher of the two); one lineage only when ``lineage`` is given."""
+    if not identity(who):  # nobody (not signed in) is not everyone
+        return {}
     query = select(members.c.lineage, members.c.role).where(members.c.identity.in_([identity(who), EVERYONE]))
     if lineage is not None:
         query = query.where(members.c.lineage == lineage)
