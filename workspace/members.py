@@ -119,8 +119,8 @@ def row(conn: Connection, actor: Actor | None, cid: object, action: str = "view"
         raise UnknownCollection(f"unknown collection id {cid!r}: no such collection in this workspace"
                                 + (" (it was deleted)" if found is not None else ""))
     held = role(conn, actor, found.lineage)
-    if actor is not None and not may(actor, "view", held):
-        raise no_access(cid)
+    if actor is not None and not may(actor, "restore" if found.deleted else "view", held):
+        raise no_access(cid)  # a deleted collection is there only for those who may restore it
     if deleted and not found.deleted:
         raise WorkspaceError(f"collection {cid} is not deleted")
     if actor is not None:
