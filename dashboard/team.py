@@ -86,12 +86,12 @@ def gate() -> None:
 
 def author_input() -> None:
     """The sidebar's name field (once per browser session), unless a sign-in names the author (with the
-    sign-out button, in the login mode)."""
+    sign-out button)."""
     who = actor()
     if who is not None and (who.checked or _signed_in()):
         st.caption("Signed in as" + (" (administrator)" if who.admin else ""))
         st.text(who.name)
-        if mode() == "login":
+        if _signed_in():
             st.button("Sign out", on_click=st.logout, icon=":material/logout:", key="rankscope_sign_out")
         return
     st.text_input("Your name (for notes and saved collections)", key=_AUTHOR, max_chars=100,

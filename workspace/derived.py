@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -88,11 +89,17 @@ def from_bytes(data: bytes, key: bytes) -> pd.DataFrame | None:
     return table.to_pandas()
 
 
-def sources(data: bytes) -> set[str] | None:
-    """The digests of the stored files the table in ``data`` was computed from (the top-level input values
-    that are SHA-256 digests), or None when ``data`` is not a readable derived table."""
+def sources(data: bytes | os.PathLike) -> set[str] | None:
+    """The digests of the stored files the table in ``data`` (bytes, or a local file, memory-mapped: only its
+    schema is read) was computed from: the top-level input values that are SHA-256 digests. None when it is
+    not a readable derived table."""
     try:
-        schema = ipc.open_file(pa.BufferReader(data[_DIGEST:])).schema
+        if isinstance(data, bytes):
+            body = pa.BufferReader(data[_DIGEST:])
+        else:
+            with pa.memory_map(os.fspath(data)) as mapped:
+                body = pa.BufferReader(mapped.read_buffer().slice(_DIGEST))
+        schema = ipc.open_file(body).schema
         inputs = json.loads((schema.metadata or {})[_KEY])["inputs"]
     except (pa.ArrowException, OSError, ValueError, KeyError, TypeError):
         return None

@@ -112,8 +112,9 @@ def _unnamed(store: BlobStore, named: set[str]) -> list[tuple[str, str]]:
     found = []
     for sha, suffix in store.listing():
         if suffix == derived.SUFFIX:
-            try:
-                made_from = derived.sources(store.get(sha, "derived table", suffix))
+            try:  # a local file is memory-mapped: only its schema, where the inputs are, is read
+                local = store.local_path(sha, suffix)
+                made_from = derived.sources(local if local is not None else store.get(sha, "derived table", suffix))
             except WorkspaceError:  # removed meanwhile, or unreadable: nothing to keep
                 made_from = None
             if made_from is None or not made_from <= named:
