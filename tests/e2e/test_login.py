@@ -278,6 +278,11 @@ def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  
     ws.close()
     bea.get_by_text("Show archived").click()
     _settled(bea)
+    box = bea.get_by_role("combobox", name="Collection", exact=True)  # listed again: choose it
+    box.click()
+    box.press_sequentially(cid)
+    bea.get_by_role("option").filter(has_text=cid).click()
+    _settled(bea)
     bea.get_by_role("button", name="Unarchive").click()
     _done(bea, "Unarchived.")
     bea.get_by_role("button", name="Delete…").click()
