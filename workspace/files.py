@@ -1,7 +1,7 @@
 """Stored files, addressed by their SHA-256: ``<root>/<sha256[:2]>/<sha256>`` and caches beside them.
 
 The root is a local folder or any fsspec URL. A local file is written to a temporary name, synced, and then
-renamed (:func:`metrics.files.write_atomic`), so a process killed while writing never leaves a partial file
+renamed (:func:`metrics.io.files.write_atomic`), so a process killed while writing never leaves a partial file
 under its final name; through fsspec the same is done with a temporary key moved into place. Every read
 of stored bytes is checked against their digest. Paths are built only from validated hex digests, never
 from names a user gave.
@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from metrics.files import write_atomic
+from metrics.io.files import write_atomic
 from workspace.errors import StoreUnavailable, WorkspaceError
 
 __all__ = ["BlobStore", "check_digest", "digest"]
@@ -25,7 +25,7 @@ __all__ = ["BlobStore", "check_digest", "digest"]
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 _SUFFIX = re.compile(r"(\.[a-z0-9]{1,16})?\Z")
 _STORED = re.compile(r"([0-9a-f]{64})((?:\.[a-z0-9]{1,16})?)\Z")  # a stored file's name: digest, suffix
-_TEMPORARY = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp\Z")  # metrics.files.write_atomic's, interrupted
+_TEMPORARY = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp\Z")  # metrics.io.files.write_atomic's, interrupted
 
 
 def digest(data: bytes) -> str:
