@@ -30,7 +30,7 @@ from workspace.checks import named as _named
 from workspace.checks import now as _now
 from workspace.checks import renamed as _renamed
 from workspace.engine import Location, connect, resolve, transaction
-from workspace.errors import StoreUnavailable, WorkspaceError
+from workspace.errors import WorkspaceError
 from workspace.files import BlobStore, check_digest
 from workspace.model import CollectionInfo, Event, Note, StoredCollection, StoredFile
 from workspace.schema import blobs, collection_files, collections, ensure_schema, markers
@@ -212,7 +212,8 @@ class Workspace:
         return [ingest.info(row) for row in rows if visible is None or row.lineage in visible]
 
     def collection(self, cid: str) -> CollectionInfo:
-        """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted."""
+        """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted (for a person
+        who may not see it, :class:`~workspace.access.NoAccess`, the same line in every case)."""
         with transaction(self._engine, self.location, read=True) as conn:
             return ingest.info(self._row(conn, cid))
 
