@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT.parent) not in sys.path:  # `streamlit run dashboard/app.py` from a checkout
     sys.path.insert(0, str(ROOT.parent))
 
-from dashboard import components, memory, state, stored  # noqa: E402
+from dashboard import components, memory, state, stored, team  # noqa: E402
 
 memory.install()  # once per process: closed sessions' uploads released, freed memory returned
 
@@ -41,6 +41,7 @@ PAGES = [  # the root URL opens the overview (home.py), so that /overview stays 
     *([_page("collections", "Collections", ":material/folder_shared:")] if stored.enabled() else []),
 ]
 
+team.gate()  # in the login mode, nothing but the sign-in before one
 page = st.navigation(PAGES, position="top" if present else "sidebar")
 loaded = stored.begin()  # the link's stored collection; None: the link's id is unknown
 components.frame(loaded or state.Loaded(), present)

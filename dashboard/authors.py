@@ -1,5 +1,5 @@
-"""Who writes in the shared workspace: the signed-in user (Streamlit's OIDC login), else the name typed in
-the sidebar, which this browser keeps in a cookie so that a reload or a new tab finds it again.
+"""The name typed in the sidebar by a person who has not signed in (:mod:`dashboard.team` says who writes),
+which this browser keeps in a cookie so that a reload or a new tab finds it again.
 
 The cookie is written by a two-line script in the page (``st.html`` with JavaScript, no component) and read
 back from the request that opens a session (``st.context.cookies``); it never leaves the machine. The name
@@ -13,20 +13,12 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-__all__ = ["AUTHOR_CHARS", "AUTHOR_COOKIE", "author", "author_cookie_script", "name_input", "remembered_author"]
+__all__ = ["AUTHOR_CHARS", "AUTHOR_COOKIE", "NAME_KEY", "author_cookie_script", "name_input", "remembered_author"]
 
-_AUTHOR = "rankscope_author"  # the name field's key
+NAME_KEY = "rankscope_author"  # the name field's key (session state), read by dashboard.team
 _KEEP_AUTHOR = "rankscope_author_typed"  # a name typed this run, to keep in the browser's cookie
 AUTHOR_COOKIE = "rankscope_author"  # the cookie that keeps the typed name in this browser
 AUTHOR_CHARS = 100
-
-
-def author() -> str | None:
-    """Who writes: the logged-in user (Streamlit OIDC login) or the name typed in the sidebar."""
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        return str(user.get("email") or user.get("name") or "").strip() or None
-    return (st.session_state.get(_AUTHOR) or "").strip() or None
 
 
 def remembered_author(cookies) -> str | None:
@@ -52,23 +44,18 @@ def author_cookie_script(name: str) -> str:
 
 
 def _keep_author() -> None:
-    st.session_state[_KEEP_AUTHOR] = (st.session_state.get(_AUTHOR) or "").strip()
+    st.session_state[_KEEP_AUTHOR] = (st.session_state.get(NAME_KEY) or "").strip()
 
 
 def name_input() -> None:
-    """The sidebar's name field, unless a login names the author: filled from this browser's cookie in a
-    new tab or after a reload, and kept there when typed (nothing leaves the machine: the cookie is read
-    by this server only)."""
-    user = getattr(st, "user", None)
-    if user is not None and getattr(user, "is_logged_in", False):
-        st.caption("Signed in as")
-        st.text(author() or "")
-        return
-    if _AUTHOR not in st.session_state:  # a new session: the name this browser kept, if any
+    """The sidebar's name field of a person who has not signed in (:func:`dashboard.team.author_input`):
+    filled from this browser's cookie in a new tab or after a reload, and kept there when typed (nothing
+    leaves the machine: the cookie is read by this server only)."""
+    if NAME_KEY not in st.session_state:  # a new session: the name this browser kept, if any
         kept = remembered_author(st.context.cookies)
         if kept:
-            st.session_state[_AUTHOR] = kept
-    st.text_input("Your name (for notes and saved collections)", key=_AUTHOR, max_chars=AUTHOR_CHARS,
+            st.session_state[NAME_KEY] = kept
+    st.text_input("Your name (for notes and saved collections)", key=NAME_KEY, max_chars=AUTHOR_CHARS,
                   on_change=_keep_author,
                   help="Shown beside what you save in the shared workspace; this browser remembers it.")
     typed = st.session_state.pop(_KEEP_AUTHOR, None)

@@ -323,11 +323,12 @@ def example_title(name: str) -> str:
 
 def sidebar(loaded: state.Loaded) -> None:
     """The loaded collection, the conventions in force, and the notes, on every page."""
-    from dashboard import stored
+    from dashboard import stored, team
 
     with st.sidebar:
         presentation_toggle()
-        stored.author_input()
+        if stored.enabled():
+            team.author_input()
         st.caption("Collection")
         if loaded.ready:
             where = {"demo": " (demo)", "ranking": " (typed in)"}.get(loaded.source, "")

@@ -102,13 +102,17 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
             st.rerun()
     suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, tuple) else seen or 0}" if kept else ""
     comment_key = f"queries_comment_{topic}{suffix}"
+    read_only = kept and not stored.may("note")
+    if read_only:
+        st.caption("Your role on this collection lets you read its notes, not write them (editors and owners do).")
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")
         text = st.text_area("Comment", value=comment, key=comment_key, max_chars=max_comment)
         label = (f"Merge the {len(mine)} versions of the note on topic {components.plain(topic)}" if merging
                  else f"Save the note on topic {components.plain(topic)}")
-        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:"):
+        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:",
+                                 disabled=read_only):
             try:
                 stored.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(_OPEN, None)  # opened again on the saved revision

@@ -12,11 +12,19 @@ names changed, is saved as a new version, and the URL switches to it. Files are 
 process (:func:`parse`, inside the guard's worker for large ones): the store is handed the parse, it does
 not parse again. Review notes are read from the store on every run, never kept between runs, so everyone
 sees the others' notes on their next rerun.
+
+The workspace is used as the person this session acts for (:func:`dashboard.team.actor`: the signed-in
+identity in the login mode, the name typed in the open mode), so that :mod:`workspace.access` decides each
+action (:func:`store`). The server also purges, every :data:`~dashboard.server_options.PURGE_EVERY`
+seconds, the collections deleted longer ago than the undo window.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -25,20 +33,18 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from dashboard import authors, guard, state
-from dashboard.authors import author  # noqa: F401  (re-exported: pages ask stored who writes)
+from dashboard import guard, server_options, state, team
 from metrics import Conventions, RankscopeError
 from metrics.errors import ValidationError
 
 try:
-    from workspace import Note, StoredCollection, UnknownCollection, Workspace, open_workspace
+    from workspace import Actor, Note, StoredCollection, UnknownCollection, Workspace, access, open_workspace
     _INSTALLED = True
 except ImportError:  # the workspace extra (sqlalchemy) is not installed: everything stays in the session
     _INSTALLED = False
 
-__all__ = ["ENV", "PARAM", "author", "author_input", "begin", "enabled", "heads", "history",
-           "loaded_of", "merged", "notes_frame", "parse", "parsed_qrels", "parsed_run", "put_notes", "run_table",
-           "save_note", "store"]
+__all__ = ["ENV", "PARAM", "begin", "enabled", "heads", "history", "loaded_of", "may", "merged", "notes_frame",
+           "parse", "parsed_qrels", "parsed_run", "put_notes", "run_table", "save_note", "store"]
 
 ENV = "RANKSCOPE_WORKSPACE"
 PARAM = "collection"  # the URL's query parameter holding the collection id
@@ -48,6 +54,7 @@ SEEDED = "seeded with the demo collection"  # the store's marker of the seeding,
 _MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
 _UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
 _HEADS = "rankscope_note_heads"
+_ALLOWED = "rankscope_allowed"  # the actions this session may do with its stored collection, read this run
 _SHOWN = "rankscope_collection_shown"  # the id last put in (or taken from) the URL
 _STORED_AS = "rankscope_stored_as"  # (id, what it holds): the stored version the session's collection came from
 _MADE = "rankscope_made"  # ids of the versions this browser session made: its next change may amend them
@@ -65,18 +72,38 @@ def _open(location: str) -> Workspace:
     ws = open_workspace(location)
     if not ws.collections(archived=True):
         _seed(ws)
+    threading.Thread(target=_purge_forever, args=(ws,), name="rankscope-purge", daemon=True).start()
     return ws
 
 
+def _purge_forever(ws: Workspace) -> None:
+    """Purge the collections deleted longer ago than the undo window, now and every ``PURGE_EVERY`` seconds."""
+    while True:
+        try:
+            ws.purge(server_options.undo_hours() * 3600, author="rankscope dashboard (server)")
+        except (RankscopeError, server_options.SettingError) as err:
+            logging.getLogger(__name__).warning("purge: %s", str(err).splitlines()[0])
+        time.sleep(server_options.PURGE_EVERY)
+
+
 def store() -> Workspace | None:
-    """The workspace of this server process, or None when none is configured.
+    """The workspace of this server process as this session uses it, or None when none is configured.
+
+    In the login mode it acts as the signed-in person (nobody, before a sign-in: nothing is theirs); in the
+    open mode as the name typed, unchecked.
 
     Raises
     ------
     workspace.StoreUnavailable
         The workspace cannot be opened.
     """
-    return _open(os.environ[ENV]) if enabled() else None
+    if not enabled():
+        return None
+    ws = _open(os.environ[ENV])
+    who = team.actor()
+    if who is not None:
+        return ws.acting_as(who)
+    return ws.acting_as(Actor("", checked=True)) if team.mode() == "login" else ws
 
 
 def _seed(ws: Workspace) -> None:
@@ -90,7 +117,8 @@ def _seed(ws: Workspace) -> None:
     bundled = [(DEMO, state.demo())]
     bundled += [(EXAMPLE.format(name), state.example(name)) for name in teaching_examples()]
     ws.add_collections_once(SEEDED, [{"name": name, "qrels": (loaded.qrels.name, loaded.qrels.data),
-                                      "runs": [(up.name, up.data) for _, up in loaded.runs]}
+                                      "runs": [(up.name, up.data) for _, up in loaded.runs],
+                                      "members": {access.EVERYONE: "viewer"}}  # everyone signed in sees them
                                      for name, loaded in bundled], author="rankscope")
 
 
@@ -105,10 +133,12 @@ def _bundled_id(ws: Workspace, loaded: state.Loaded) -> str | None:
     return None
 
 
-def author_input() -> None:
-    """The sidebar's name field (:func:`dashboard.authors.name_input`), when a workspace is configured."""
-    if enabled():
-        authors.name_input()
+# ---- what this session may do -------------------------------------------------------------------------
+def may(action: str) -> bool:
+    """Whether this session may do ``action`` (:data:`workspace.access.ACTIONS`) with its stored collection,
+    as read this run; always for a collection that is not stored, or in the open mode."""
+    found = st.session_state.get(_ALLOWED)
+    return found is None or action in found
 
 
 # ---- collections ----------------------------------------------------------------------------------------
@@ -189,8 +219,9 @@ def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded
 
 
 def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
-    """Store the session's files: a new version of their parent when the qrels are the same (amending it when
-    this session made it), the collection that holds these files already, else a new collection."""
+    """Store the session's files: a new version of their parent when the qrels are the same and the session may
+    add versions to it (amending it when this session made it), the collection that holds these files already,
+    else a new collection (in the login mode, its own)."""
     if _changed(loaded):
         return _save_changes(ws, loaded, who)
     parent = None
@@ -199,7 +230,7 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
             parent = ws.load(loaded.parent)
         except UnknownCollection:
             parent = None
-    if parent is not None and parent.qrels.sha256 == loaded.qrels.digest:
+    if parent is not None and parent.qrels.sha256 == loaded.qrels.digest and "version" in ws.allowed(parent.info.id):
         have = {f.sha256 for f in parent.runs}
         keep = {up.digest for _, up in loaded.runs}
         added = [up for _, up in loaded.runs if up.digest not in have]
@@ -239,7 +270,7 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
     if failed and failed[0] == _held(loaded):
         st.error(failed[1], icon=":material/cloud_off:")
         return loaded
-    who = author()
+    who = team.author()
     if who is None:
         st.warning("Not saved in the workspace yet: type your name in the sidebar to save these files.",
                    icon=":material/person:")
@@ -266,6 +297,7 @@ def begin() -> state.Loaded | None:
     message is shown; the caller shows nothing that would pretend to be that collection).
     """
     st.session_state.pop(_HEADS, None)
+    st.session_state.pop(_ALLOWED, None)
     if not enabled():
         return state.get()
     try:
@@ -294,6 +326,10 @@ def begin() -> state.Loaded | None:
         if st.query_params.get(PARAM) != loaded.collection:
             st.query_params[PARAM] = loaded.collection
         _refresh_notes(ws, loaded)
+        try:
+            st.session_state[_ALLOWED] = ws.allowed(loaded.collection)
+        except RankscopeError:  # no longer shared with this person, or the store cannot be read: nothing allowed
+            st.session_state[_ALLOWED] = frozenset()
     return loaded
 
 
@@ -421,7 +457,7 @@ def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, commen
             raise ValidationError("notes on one system need a collection saved in the workspace")
         state.put_notes(exports.set_note(state.notes(), topic, tags, comment))
         return
-    who = author()
+    who = team.author()
     if who is None:
         raise ValidationError("type your name in the sidebar before saving a note")
     store().save_note(loaded.collection, topic, system, ", ".join(tags), comment, author=who, base=base)

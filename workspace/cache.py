@@ -12,12 +12,16 @@ file for the same digest is ignored (the bytes are parsed again and the cache re
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.ipc as ipc
 
 from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run
+
+if TYPE_CHECKING:
+    from workspace.files import BlobStore
 
 __all__ = ["SUFFIX", "from_arrow", "parsed", "to_arrow"]
 
@@ -58,20 +62,18 @@ def from_arrow(source: bytes | str | os.PathLike, source_sha256: str, kind: str)
     return Run(name=name, table=table, tag=tag) if kind == "run" else Qrels(name=name, table=table)
 
 
-def parsed(blobs, sha256: str, kind: str, label: str) -> Run | Qrels:
-    """The stored file with this digest in ``blobs`` (a :class:`workspace.files.BlobStore`), parsed: from its
-    Arrow cache when there is one that reads back, else from its bytes (and the cache written, when the store
-    can be written). ``kind``: ``"run"`` or ``"qrels"``; ``label`` names it in messages."""
-    local = blobs.local_path(sha256, SUFFIX)
-    if local is not None or blobs.exists(sha256, SUFFIX):
-        source = local if local is not None else blobs.get(sha256, label, SUFFIX)
-        found = from_arrow(source, sha256, kind)
+def parsed(store: BlobStore, sha256: str, label: str, kind: str) -> Run | Qrels:
+    """The stored run (``kind="run"``) or qrels with digest ``sha256``, named ``label``: read back from its
+    cache, or parsed from its bytes (and the cache written again, when the store can be written)."""
+    local = store.local_path(sha256, SUFFIX)
+    if local is not None or store.exists(sha256, SUFFIX):
+        found = from_arrow(local if local is not None else store.get(sha256, label, SUFFIX), sha256, kind)
         if found is not None:
             return found
-    data = blobs.get(sha256, label)
+    data = store.get(sha256, label)
     found = read_run(data, name=label) if kind == "run" else read_qrels(data, name=label)
     try:
-        blobs.put(sha256, to_arrow(found, sha256), SUFFIX)
+        store.put(sha256, to_arrow(found, sha256), SUFFIX)
     except RankscopeError:  # a read-only file store still serves the parse
         pass
     return found

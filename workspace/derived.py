@@ -10,13 +10,18 @@ The file is the hex SHA-256 of its body (64 bytes) followed by the body, an Arro
 whose schema metadata holds the key. A file that does not match its digest, does not read back as Arrow,
 or holds another key (damaged, truncated, or written by another version) is ignored: the caller computes
 the table again and stores it again (written to a temporary name and renamed).
+
+The stored files a table was computed from are the inputs' top-level values that are SHA-256 digests
+(:func:`sources`): purging removes the table once one of them is no longer stored.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+import os
+import re
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pyarrow as pa
@@ -25,13 +30,17 @@ import pyarrow.ipc as ipc
 from metrics.errors import RankscopeError
 from workspace.errors import StoreUnavailable
 
-__all__ = ["FORMAT", "SUFFIX", "from_bytes", "keep", "key_of", "read", "to_bytes"]
+if TYPE_CHECKING:
+    from workspace.files import BlobStore
+
+__all__ = ["FORMAT", "SUFFIX", "from_bytes", "keep", "key_of", "read", "sources", "to_bytes"]
 
 SUFFIX = ".frame"
 FORMAT = 1
 """The layout of a derived table's file; part of every key, so a new layout never reads an old file."""
 _KEY = b"rankscope.derived"
 _DIGEST = 64
+_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 
 
 def key_of(kind: str, inputs: dict[str, Any]) -> tuple[str, bytes]:
@@ -80,16 +89,34 @@ def from_bytes(data: bytes, key: bytes) -> pd.DataFrame | None:
     return table.to_pandas()
 
 
-def read(blobs, kind: str, inputs: dict[str, Any]) -> pd.DataFrame | None:
-    """The table kept in ``blobs`` (a :class:`workspace.files.BlobStore`) for ``kind`` and ``inputs``, or
-    None when there is none or it cannot be used."""
+def sources(data: bytes | os.PathLike) -> set[str] | None:
+    """The digests of the stored files the table in ``data`` (bytes, or a local file, memory-mapped: only its
+    schema is read) was computed from: the top-level input values that are SHA-256 digests. None when it is
+    not a readable derived table."""
+    try:
+        if isinstance(data, bytes):
+            body = pa.BufferReader(data[_DIGEST:])
+        else:
+            with pa.memory_map(os.fspath(data)) as mapped:
+                body = pa.BufferReader(mapped.read_buffer().slice(_DIGEST))
+        schema = ipc.open_file(body).schema
+        inputs = json.loads((schema.metadata or {})[_KEY])["inputs"]
+    except (pa.ArrowException, OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(inputs, dict):
+        return None
+    return {v for v in inputs.values() if isinstance(v, str) and _SHA256.match(v)}
+
+
+def read(store: BlobStore, kind: str, inputs: dict[str, Any]) -> pd.DataFrame | None:
+    """The table kept by :func:`keep` for ``kind`` and ``inputs``, or None (none, damaged, or another key)."""
     sha, key = key_of(kind, inputs)
     try:
-        local = blobs.local_path(sha, SUFFIX)
+        local = store.local_path(sha, SUFFIX)
         if local is not None:
             data = local.read_bytes()
-        elif blobs.exists(sha, SUFFIX):
-            data = blobs.get(sha, kind, SUFFIX)
+        elif store.exists(sha, SUFFIX):
+            data = store.get(sha, kind, SUFFIX)
         else:
             return None
     except (OSError, RankscopeError):
@@ -97,11 +124,11 @@ def read(blobs, kind: str, inputs: dict[str, Any]) -> pd.DataFrame | None:
     return from_bytes(data, key)
 
 
-def keep(blobs, kind: str, inputs: dict[str, Any], frame: pd.DataFrame) -> bool:
-    """Keep ``frame`` in ``blobs``, whole or not at all; False when the store cannot be written."""
+def keep(store: BlobStore, kind: str, inputs: dict[str, Any], frame: pd.DataFrame) -> bool:
+    """Store ``frame`` for ``kind`` and ``inputs``, whole or not at all; False when the store cannot keep it."""
     sha, key = key_of(kind, inputs)
     try:
-        blobs.put(sha, to_bytes(frame, key), SUFFIX)
+        store.put(sha, to_bytes(frame, key), SUFFIX)
     except StoreUnavailable:
         return False
     return True

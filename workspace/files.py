@@ -13,6 +13,8 @@ import errno
 import hashlib
 import os
 import re
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from metrics.io.files import write_atomic
@@ -22,6 +24,8 @@ __all__ = ["BlobStore", "check_digest", "digest"]
 
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 _SUFFIX = re.compile(r"(\.[a-z0-9]{1,16})?\Z")
+_STORED = re.compile(r"([0-9a-f]{64})((?:\.[a-z0-9]{1,16})?)\Z")  # a stored file's name: digest, suffix
+_TEMPORARY = re.compile(r"\..+\.[0-9]+\.[0-9a-f]{8}\.tmp\Z")  # metrics.io.files.write_atomic's, interrupted
 
 
 def digest(data: bytes) -> str:
@@ -136,6 +140,68 @@ class BlobStore:
             raise WorkspaceError(f"stored file {name} in {self.label} does not match its SHA-256 {sha256[:12]}: "
                                  f"it was changed or damaged")
         return data
+
+
+    # -- what purging needs: every stored file, removing one, leftovers of interrupted writes -------------
+
+    def listing(self) -> Iterator[tuple[str, str]]:
+        """``(sha256, suffix)`` of every stored file and cache under the root (other files are ignored)."""
+        try:
+            if self._local is not None:
+                folders = sorted(p for p in self._local.iterdir() if len(p.name) == 2 and p.is_dir()) \
+                    if self._local.is_dir() else []
+                names = ((folder.name, entry.name) for folder in folders for entry in os.scandir(folder))
+            else:
+                names = (tuple(key[len(self._root):].strip("/").split("/")[-2:])
+                         for key in self._fs.find(self._root))
+            for parts in names:
+                found = _STORED.match(parts[-1]) if len(parts) == 2 else None
+                if found and found.group(1)[:2] == parts[0]:
+                    yield found.group(1), found.group(2)
+        except FileNotFoundError:
+            return
+        except OSError as err:
+            raise _unavailable(self.label, err) from None
+
+    def remove(self, sha256: str, suffix: str = "") -> int:
+        """Remove one stored file (a missing one is no error); the bytes it held."""
+        key = self._key(sha256, suffix)
+        try:
+            if self._local is not None:
+                path = self._local / key
+                size = path.stat().st_size
+                path.unlink()
+                return size
+            size = self._fs.size(f"{self._root}/{key}")
+            self._fs.rm_file(f"{self._root}/{key}")
+            return size
+        except FileNotFoundError:
+            return 0
+        except OSError as err:
+            raise _unavailable(self.label, err) from None
+
+    def remove_leftovers(self, older_than: float) -> tuple[int, int]:
+        """Remove the temporary files of writes interrupted more than ``older_than`` seconds ago (a killed
+        process leaves its half-written file under a temporary name); ``(files, bytes)`` removed.
+
+        Only a local folder is searched; through fsspec a write is one ``pipe_file`` and a move.
+        """
+        if self._local is None or not self._local.is_dir():
+            return 0, 0
+        files = size = 0
+        cutoff = time.time() - older_than
+        try:
+            for folder in (p for p in self._local.iterdir() if len(p.name) == 2 and p.is_dir()):
+                for entry in os.scandir(folder):
+                    if _TEMPORARY.match(entry.name) and entry.stat().st_mtime < cutoff:
+                        size += entry.stat().st_size
+                        os.unlink(entry.path)
+                        files += 1
+        except FileNotFoundError:
+            pass
+        except OSError as err:
+            raise _unavailable(self.label, err) from None
+        return files, size
 
 
 def _sync_dir(folder: Path) -> None:

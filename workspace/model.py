@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CollectionInfo", "Note", "StoredCollection", "StoredFile"]
+__all__ = ["CollectionInfo", "Event", "Note", "StoredCollection", "StoredFile"]
 
 
 @dataclass(frozen=True)
@@ -153,3 +153,37 @@ class Note:
     created_at: str
     base: int | None
     bases: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the audit log: a destructive or sharing action on a collection, by whom and when.
+
+    Attributes
+    ----------
+    id : int
+        Increasing over the whole workspace.
+    collection : str
+        The id of the version acted on.
+    name : str
+        The collection's name now.
+    version : int
+    action : str
+        ``rename``, ``archive``, ``unarchive``, ``delete``, ``restore``, ``purge`` or ``share``.
+    detail : str
+        The new name (rename), ``IDENTITY: ROLE`` or ``IDENTITY: removed`` (share), else empty.
+    author : str
+        Who did it: the signed-in identity, the name typed in the open mode, or the operator on the
+        command line (``USER (command line)``).
+    at : str
+        UTC time in ISO 8601.
+    """
+
+    id: int
+    collection: str
+    name: str
+    version: int
+    action: str
+    detail: str
+    author: str
+    at: str

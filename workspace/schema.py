@@ -18,6 +18,8 @@ empty workspace, its unique name inserted in the same transaction as the action'
 Version 5 adds ``collections.replaced_by``: the id of the version that amended this one (the same author's
 next change in one sitting, see :mod:`workspace.versions`), NULL for every version before the upgrade. A
 replaced version is not listed, but still opens by its id.
+Version 6 adds ``members``: who holds which role (:mod:`workspace.access`) on each lineage. Collections made
+before it have no members: in the login mode only administrators see them until one shares them.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from sqlalchemy import (BigInteger, Boolean, Column, Connection, ForeignKey, Ind
 from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
-           "markers", "metadata", "note_bases", "notes", "schema_version"]
+           "markers", "members", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -96,7 +98,7 @@ events = Table(
     "events", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("collection", String(16), ForeignKey("collections.id"), nullable=False),
-    Column("action", String(16), nullable=False),  # rename | archive | unarchive | delete
+    Column("action", String(16), nullable=False),  # rename | archive | unarchive | delete | restore | purge | share
     Column("detail", Text, nullable=False),
     Column("author", Text, nullable=False),
     Column("at", String(40), nullable=False),
@@ -115,6 +117,20 @@ markers = Table(
     Column("name", String(64), primary_key=True),
     Column("at", String(40), nullable=False),
 )
+
+
+# ---- access control (version 6) ---------------------------------------------------------------------------
+members = Table(
+    "members", metadata,
+    Column("lineage", String(16), ForeignKey("collections.id"), primary_key=True),  # every version of it
+    Column("identity", String(256), primary_key=True),  # workspace.access.identity(...), or "*": everyone
+    Column("role", String(16), nullable=False),  # viewer | editor | owner
+)
+
+
+def _v5_to_v6(conn: Connection) -> None:
+    members.create(conn)
+# ---- end of access control ----------------------------------------------------------------------------------
 
 
 def _v1_to_v2(conn: Connection) -> None:
@@ -167,7 +183,7 @@ def _v4_to_v5(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE collections ADD COLUMN replaced_by VARCHAR(16)"))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -4,11 +4,14 @@ A collection never changes once added; a change (runs added or removed) makes a 
 id whose ``parent`` is the old one. The versions of one collection form a *lineage*, named by the id of the
 first, and review notes belong to the lineage: a note saved on any version is seen on all. A collection's
 files are stored by content (:mod:`workspace.files`) and durably written before the rows that name them
-are committed, in one transaction: a collection is visible only when complete. Ids are opaque random strings checked against a strict pattern before any query.
+are committed, in one transaction: a collection is visible only when complete. Ids are opaque random
+strings checked against a strict pattern before any query. Who may do what is :mod:`workspace.access`'s
+rule, applied to the person a view of the workspace acts for (:meth:`Workspace.acting_as`).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -17,21 +20,20 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
-from metrics.io import Qrels, Run, read_qrels, read_run, system_name
-from workspace import cache, derived, notes as notes_rows, versions
-from workspace.checks import ID as _ID
+from metrics.io import Qrels, Run
+from workspace import access, audit, cache, derived, ingest, members as member_rows, notes as notes_rows, purge, versions
+from workspace.access import Actor
 from workspace.checks import NamedBytes, Parsed
 from workspace.checks import conventions_of as _conventions
 from workspace.checks import line as _line
 from workspace.checks import named as _named
-from workspace.checks import new_id as _new_id
 from workspace.checks import now as _now
 from workspace.checks import renamed as _renamed
 from workspace.engine import Location, connect, resolve, transaction
-from workspace.errors import StoreUnavailable, UnknownCollection, WorkspaceError
-from workspace.files import BlobStore, check_digest, digest
-from workspace.model import CollectionInfo, Note, StoredCollection, StoredFile
-from workspace.schema import blobs, collection_files, collections, ensure_schema, events, markers
+from workspace.errors import WorkspaceError
+from workspace.files import BlobStore, check_digest
+from workspace.model import CollectionInfo, Event, Note, StoredCollection, StoredFile
+from workspace.schema import blobs, collection_files, collections, ensure_schema, markers
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -82,11 +84,29 @@ class Workspace:
 
     Safe to use from several threads and processes at once. Every method raises
     :class:`StoreUnavailable` when the database cannot be used.
+
+    As opened, the workspace acts for the operator: nothing is checked, and each change names its
+    ``author``. :meth:`acting_as` gives the same workspace as one person sees it: each method then asks
+    :mod:`workspace.access` whether that person may do it (an id they may not see is
+    :class:`~workspace.access.NoAccess`, an action their role does not allow
+    :class:`~workspace.access.Forbidden`), and records them as the author.
     """
 
     def __init__(self, engine, where: Location) -> None:
         self._engine, self.location = engine, where
         self._blobs = BlobStore(where.files)
+        self._actor: Actor | None = None
+
+    def acting_as(self, actor: Actor) -> "Workspace":
+        """This workspace as ``actor`` uses it (the same connections: close the workspace, not the view)."""
+        view = copy.copy(self)
+        view._actor = actor
+        return view
+
+    @property
+    def actor(self) -> Actor | None:
+        """Who this view acts for; None for the operator."""
+        return self._actor
 
     def close(self) -> None:
         """Close the database connections."""
@@ -104,8 +124,9 @@ class Workspace:
     # -- collections ---------------------------------------------------------------------------------------
 
     def add_collection(self, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
-                       conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-                       documents: NamedBytes | None = None, parsed: Parsed | None = None) -> CollectionInfo:
+                       conventions: dict[str, Any] | None = None, author: str | None = None,
+                       topics: NamedBytes | None = None, documents: NamedBytes | None = None,
+                       parsed: Parsed | None = None, members: Mapping[str, str] | None = None) -> CollectionInfo:
         """Add a new collection (version 1): qrels, named runs, conventions and optional texts.
 
         Every file is parsed first (a bad one raises :class:`~metrics.errors.ParseError` naming it and
@@ -123,23 +144,27 @@ class Workspace:
             with ``-2``, ``-3``...) and bytes.
         conventions : dict, optional
             :class:`metrics.Conventions` fields; checked, and stored complete.
-        author : str
+        author : str, optional
+            Who adds it; required from the operator, the person acted for otherwise.
         topics, documents : (str, bytes), optional
             Topic and document texts, stored as given.
         parsed : mapping, optional
             ``{sha256: Run or Qrels}``: files already parsed by the caller (read from exactly those bytes,
             with :func:`metrics.io.read_run` / :func:`metrics.io.read_qrels`), not parsed again.
+        members : mapping, optional
+            ``{identity: role}`` (:mod:`workspace.access`) of its lineage. A signed-in person who adds a
+            collection is its owner.
 
         Returns
         -------
         CollectionInfo
         """
-        return self._commit(*self._prepare(name, qrels, runs, conventions=conventions, author=author,
-                                           topics=topics, documents=documents, parsed=parsed),
-                            parent=None, version=1)
+        prepared = ingest.prepare(self._blobs, name, qrels, runs, conventions=conventions, author=self._who(author),
+                                  topics=topics, documents=documents, parsed=parsed)
+        return self._commit(*prepared, parent=None, version=1, members=members)
 
     def add_collections_once(self, marker: str, items: Sequence[dict[str, Any]], *,
-                             author: str) -> list[CollectionInfo]:
+                             author: str | None = None) -> list[CollectionInfo]:
         """Add several collections in one transaction, unless ``marker`` was recorded before.
 
         The marker's row is inserted in the same transaction as the collections (unique name): of two
@@ -151,8 +176,9 @@ class Workspace:
         marker : str
             One line of at most 64 characters naming the action.
         items : sequence of dict
-            The keyword arguments of :meth:`add_collection` for each (``name``, ``qrels``, ``runs``...).
-        author : str
+            The keyword arguments of :meth:`add_collection` for each (``name``, ``qrels``, ``runs``,
+            ``members``...).
+        author : str, optional
 
         Returns
         -------
@@ -160,39 +186,45 @@ class Workspace:
             The collections added, or an empty list when the marker was there.
         """
         _line(marker, "marker", 64)
+        author = self._who(author)
         with transaction(self._engine, self.location, read=True) as conn:
             if conn.execute(select(markers.c.name).where(markers.c.name == marker)).first() is not None:
                 return []
-        prepared = [self._prepare(author=author, **item) for item in items]
+        prepared = [(ingest.prepare(self._blobs, author=author, **{k: v for k, v in item.items() if k != "members"}),
+                     item.get("members")) for item in items]
         with transaction(self._engine, self.location) as conn:
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             done = conn.execute(dialect.insert(markers).values(name=marker, at=_now()).on_conflict_do_nothing()
                                 .returning(markers.c.name)).first()
             if done is None:
                 return []
-            return [self._insert(conn, *args, parent=None, version=1) for args in prepared]
+            return [self._insert(conn, *args, parent=None, version=1, members=given) for args, given in prepared]
 
     def collections(self, *, archived: bool = False) -> list[CollectionInfo]:
         """The collections, newest first, every version listed but those amended (:mod:`workspace.versions`);
-        archived ones only when ``archived``."""
+        archived ones only when ``archived``; only those the person acted for may see."""
         query = select(collections).where(collections.c.deleted.is_(False), collections.c.replaced_by.is_(None))
         if not archived:
             query = query.where(collections.c.archived.is_(False))
         with transaction(self._engine, self.location, read=True) as conn:
             rows = conn.execute(query.order_by(collections.c.created_at.desc(), collections.c.id)).all()
-        return [_info(row) for row in rows]
+            visible = member_rows.visible(conn, self._actor)
+        return [ingest.info(row) for row in rows if visible is None or row.lineage in visible]
 
     def collection(self, cid: str) -> CollectionInfo:
-        """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted."""
+        """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted (for a person
+        who may not see it, :class:`~workspace.access.NoAccess`, the same line in every case)."""
         with transaction(self._engine, self.location, read=True) as conn:
-            return _info(self._row(conn, cid))
+            return ingest.info(self._row(conn, cid))
 
     def holding(self, qrels: str, runs: Sequence[str]) -> CollectionInfo | None:
         """The listed collection (newest first, archived ones last) whose qrels and runs are exactly the files
         with these SHA-256 digests, in any order; None when no collection holds them."""
         with transaction(self._engine, self.location, read=True) as conn:
-            found = versions.holding(conn, qrels, list(runs))
-            return _info(self._row(conn, found[0])) if found else None
+            visible = member_rows.visible(conn, self._actor)
+            found = [cid for cid in versions.holding(conn, qrels, list(runs))
+                     if visible is None or self._row(conn, cid).lineage in visible]
+            return ingest.info(self._row(conn, found[0])) if found else None
 
     def load(self, cid: str) -> StoredCollection:
         """A collection with its files (read lazily, checked on read) and conventions."""
@@ -210,13 +242,13 @@ class Workspace:
                 runs.append(item)
             else:
                 stored[f.role] = item
-        return StoredCollection(info=_info(row), conventions=json.loads(row.conventions), runs=runs, **stored)
+        return StoredCollection(info=ingest.info(row), conventions=json.loads(row.conventions), runs=runs, **stored)
 
     def new_version(self, cid: str, *, add_runs: Sequence[NamedBytes] = (), remove_systems: Iterable[str] = (),
                     rename_systems: Mapping[str, str] | None = None, conventions: dict[str, Any] | None = None,
                     topics: NamedBytes | None = None, documents: NamedBytes | None = None,
-                    parsed: Parsed | None = None, author: str, amend: bool = False) -> CollectionInfo:
-        """A new version of ``cid`` with some changes; the old one stays.
+                    parsed: Parsed | None = None, author: str | None = None, amend: bool = False) -> CollectionInfo:
+        """A new version of ``cid`` with some changes; the old one stays. It keeps the members of its lineage.
 
         Parameters
         ----------
@@ -233,7 +265,8 @@ class Workspace:
             New topic or document texts; the parent's when None.
         parsed : mapping, optional
             ``{sha256: Run}`` of added runs already parsed, as for :meth:`add_collection`.
-        author : str
+        author : str, optional
+            Required from the operator.
         amend : bool, default=False
             Amend ``cid`` rather than follow it, when the rules of :mod:`workspace.versions` allow (the same
             author, nothing built on it, made less than 30 minutes ago): the new version then takes its
@@ -246,7 +279,9 @@ class Workspace:
             ``cid``'s parent and version). A name that was the default one (:func:`workspace.versions.default_name`)
             becomes the default name of the new systems.
         """
-        _line(author, "author")
+        author = self._who(author)
+        with transaction(self._engine, self.location, read=True) as conn:
+            self._row(conn, cid, "version")
         old = self.load(cid)
         remove = set(remove_systems)
         unknown = sorted(remove - {r.system for r in old.runs})
@@ -255,14 +290,15 @@ class Workspace:
                                  f"expected one of {', '.join(r.system for r in old.runs)}")
         kept = [r for r in old.runs if r.system not in remove]
         names = _renamed(cid, [r.system for r in kept], dict(rename_systems or {}))
-        entries = [_entry(old.qrels, "qrels")] + [{**_entry(r, "run"), "system": n} for r, n in zip(kept, names)]
-        entries += self._store_runs(add_runs, taken=names, parsed=parsed or {})
+        entries = [ingest.entry(old.qrels, "qrels")]
+        entries += [{**ingest.entry(r, "run"), "system": n} for r, n in zip(kept, names)]
+        entries += ingest.store_runs(self._blobs, add_runs, taken=names, parsed=parsed or {})
         for role, given, before in (("topics", topics, old.topics), ("documents", documents, old.documents)):
             if given is not None:
                 given = _named(given, role)
-                entries.append(self._store(given[0], given[1], role, None, {}))
+                entries.append(ingest.store_file(self._blobs, given[0], given[1], role, None, {}))
             elif before is not None:
-                entries.append(_entry(before, role))
+                entries.append(ingest.entry(before, role))
         chosen = old.conventions if conventions is None else _conventions(conventions)
         name = old.info.name
         if name == versions.default_name(old.qrels.name, old.info.systems):  # the name follows the content
@@ -270,18 +306,96 @@ class Workspace:
         return self._commit(name, entries, chosen, author, old.info.topics, parent=cid,
                             version=old.info.version + 1, amend=cid if amend else None)
 
-    def rename(self, cid: str, name: str, *, author: str) -> CollectionInfo:
+    def rename(self, cid: str, name: str, *, author: str | None = None) -> CollectionInfo:
         """Give collection ``cid`` a new name."""
         _line(name, "collection name")
         return self._change(cid, author, "rename", name, name=name)
 
-    def archive(self, cid: str, archived: bool = True, *, author: str) -> CollectionInfo:
-        """Archive (hide from the default list) or, with ``archived=False``, restore a collection."""
+    def archive(self, cid: str, archived: bool = True, *, author: str | None = None) -> CollectionInfo:
+        """Archive (hide from the default list) or, with ``archived=False``, unarchive a collection."""
         return self._change(cid, author, "archive" if archived else "unarchive", "", archived=bool(archived))
 
-    def delete(self, cid: str, *, author: str) -> None:
-        """Delete a collection: it is no longer listed or loadable (its stored bytes may serve others)."""
+    def delete(self, cid: str, *, author: str | None = None) -> None:
+        """Delete a collection: it is no longer listed or loadable, but :meth:`restore` brings it back until
+        :meth:`purge` removes its files."""
         self._change(cid, author, "delete", "", deleted=True)
+
+    def restore(self, cid: str, *, author: str | None = None) -> CollectionInfo:
+        """Undo the deletion of ``cid``, whose files are still stored (see :meth:`deleted`)."""
+        author = self._who(author)
+        with transaction(self._engine, self.location) as conn:
+            self._row(conn, cid, "restore", deleted=True)
+            if conn.execute(select(collection_files.c.collection).where(collection_files.c.collection == cid)
+                            .limit(1)).first() is None:
+                raise WorkspaceError(f"collection {cid} cannot be restored: its files were purged")
+            conn.execute(collections.update().where(collections.c.id == cid).values(deleted=False))
+            audit.record(conn, cid, "restore", "", author)
+            return ingest.info(self._row(conn, cid))
+
+    def deleted(self) -> list[Event]:
+        """The deletion of each deleted collection that can still be restored (by the person acted for),
+        newest first: its files are stored until :meth:`purge` removes them."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            roles = member_rows.visible(conn, self._actor)
+            owned = None if roles is None else {k for k, v in roles.items() if access.may(self._actor, "restore", v)}
+            return audit.restorable(conn, owned)
+
+    def purge(self, older_than: float, *, author: str | None = None) -> purge.Purged:
+        """Remove the files of collections deleted more than ``older_than`` seconds ago, and every stored
+        file, cache or derived table no collection names (see :mod:`workspace.purge`).
+
+        Only the operator and administrators may purge. The collections stay in the audit log (and in
+        the database, marked deleted); they can no longer be restored.
+        """
+        author = self._who(author)
+        if self._actor is not None and self._actor.checked and not self._actor.admin:
+            raise access.Forbidden(f"{self._actor.name} may not purge the workspace: that needs an administrator")
+        return purge.run(lambda read: transaction(self._engine, self.location, read=read), self._blobs,
+                         older_than, author)
+
+    # -- members and the audit log -------------------------------------------------------------------------------
+
+    def roles(self) -> dict[str, str] | None:
+        """``{lineage: role}`` of the person acted for; None when every collection is theirs to use (the
+        operator, the open mode, an administrator)."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            return member_rows.visible(conn, self._actor)
+
+    def allowed(self, cid: str) -> frozenset[str]:
+        """The actions (:data:`workspace.access.ACTIONS`) the person acted for may do with ``cid``."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            row = self._row(conn, cid)
+            role = member_rows.role(conn, self._actor, row.lineage)
+        actor = self._actor or Actor("operator", checked=False)
+        return frozenset(a for a in access.ACTIONS if access.may(actor, a, role))
+
+    def members(self, cid: str) -> dict[str, str]:
+        """``{identity: role}`` of the lineage of ``cid`` (``*``: everyone signed in)."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            return member_rows.of(conn, self._row(conn, cid).lineage)
+
+    def share(self, cid: str, who: str, role: str | None, *, author: str | None = None) -> tuple[str, str | None]:
+        """Give ``who`` (an identity, or ``*`` for everyone signed in) the ``role`` on every version of
+        ``cid``, or take their role away (None). Logged; a lineage always keeps an owner once it has one.
+
+        Returns
+        -------
+        (str, str or None)
+            The identity as stored (:func:`workspace.access.identity`) and its role before.
+        """
+        author = self._who(author)
+        with transaction(self._engine, self.location) as conn:
+            lineage = self._row(conn, cid, "share").lineage
+            stored, before, after = member_rows.set_role(conn, lineage, who, role)
+            audit.record(conn, cid, "share", f"{stored}: {before or 'none'} -> {after or 'none'}", author)
+        return stored, before
+
+    def log(self, cid: str | None = None, *, limit: int | None = None) -> list[Event]:
+        """The audit log, newest first: every rename, archive, deletion, restore, purge and role change of the
+        collections the person acted for may see (of the lineage of ``cid`` only, when given)."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            lineage = None if cid is None else self._row(conn, cid, deleted=None).lineage
+            return audit.read(conn, member_rows.visible(conn, self._actor), lineage, limit)
 
     # -- parsed files ----------------------------------------------------------------------------------------
 
@@ -301,8 +415,8 @@ class Workspace:
         with transaction(self._engine, self.location, read=True) as conn:
             return notes_rows.heads(conn, self._row(conn, cid).lineage)
 
-    def save_note(self, cid: str, topic: str, system: str | None, tag: str, comment: str, *, author: str,
-                  base: int | Sequence[int] | None = None) -> Note:
+    def save_note(self, cid: str, topic: str, system: str | None, tag: str, comment: str, *,
+                  author: str | None = None, base: int | Sequence[int] | None = None) -> Note:
         """Append a revision of the note on ``topic`` (and ``system``, or None for the topic itself).
 
         The revision is saved on version ``cid`` (its :attr:`Note.collection`) and seen on every version
@@ -315,8 +429,9 @@ class Workspace:
             of them (the concurrent versions this save merges: none of them stays current); None for a
             new note.
         """
+        author = self._who(author, "note author")
         with transaction(self._engine, self.location) as conn:
-            lineage = self._row(conn, cid).lineage
+            lineage = self._row(conn, cid, "note").lineage
             return notes_rows.insert_note(conn, cid, lineage, topic, system, tag, comment, author=author,
                                           base=base)
 
@@ -347,119 +462,53 @@ class Workspace:
 
     # -- internals ---------------------------------------------------------------------------------------------
 
-    def _row(self, conn, cid: str):
-        if not isinstance(cid, str) or not _ID.match(cid):
-            raise UnknownCollection(f"unknown collection id {str(cid)[:40]!r}: expected 16 characters "
-                                    f"A-Z a-z 0-9 _ -")
-        row = conn.execute(select(collections).where(collections.c.id == cid)).first()
-        if row is None or row.deleted:
-            raise UnknownCollection(f"unknown collection id {cid!r}: no such collection in this workspace"
-                                    + (" (it was deleted)" if row is not None else ""))
-        return row
+    def _who(self, author: str | None, what: str = "author") -> str:
+        """The author recorded: as given by the operator; the person acted for otherwise."""
+        if self._actor is None:
+            return _line(author, what)
+        if author is not None and author != self._actor.name:
+            raise WorkspaceError(f"author: {self._actor.name} cannot write as {str(author)[:80]!r}")
+        return self._actor.name
+
+    def _row(self, conn, cid: str, action: str = "view", *, deleted: bool | None = False):
+        return member_rows.row(conn, self._actor, cid, action, deleted=deleted)
 
     def _read(self, sha256: str, name: str) -> bytes:
         return self._blobs.get(sha256, name)
 
-    def _prepare(self, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
-                 conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-                 documents: NamedBytes | None = None, parsed: Parsed | None = None) -> tuple:
-        """A new collection's files stored: ``(name, entries, conventions, author, topics)`` to commit."""
-        if name is not None:
-            _line(name, "collection name")
-        _line(author, "author")
-        conventions = _conventions(conventions)
-        parsed = dict(parsed or {})
-        qrels = _named(qrels, "qrels")
-        entries = [self._store(qrels[0], qrels[1], "qrels", None, parsed)]
-        topic_count = entries[0].pop("topics")
-        entries += self._store_runs(runs, taken=(), parsed=parsed)
-        if name is None:
-            name = _line(versions.default_name(qrels[0], [e["system"] for e in entries[1:]]), "collection name")
-        for role, item in (("topics", topics), ("documents", documents)):
-            if item is not None:
-                item = _named(item, role)
-                entries.append(self._store(item[0], item[1], role, None, parsed))
-        return name, entries, conventions, author, topic_count
-
-    def _store(self, name: str, data: bytes, role: str, system: str | None, given: Parsed) -> dict:
-        sha = digest(data)
-        entry = {"role": role, "name": name, "system": system, "sha256": sha, "size": len(data)}
-        parsed = None
-        if role in ("qrels", "run"):
-            kind = Qrels if role == "qrels" else Run
-            parsed = given.get(sha)
-            if parsed is not None and not isinstance(parsed, kind):
-                raise WorkspaceError(f"{name}: expected its parse as a {kind.__name__}, found "
-                                     f"{type(parsed).__name__}")
-            if parsed is None:
-                parsed = (read_qrels if role == "qrels" else read_run)(data, name=name)  # messages name the file
-            if role == "run":
-                parsed = parsed.renamed(system)
-            if role == "qrels":
-                entry["topics"] = len(parsed.queries)
-        try:
-            self._blobs.put(sha, data)
-            if parsed is not None:
-                self._blobs.put(sha, cache.to_arrow(parsed, sha), cache.SUFFIX)
-        except StoreUnavailable as err:  # a full disk, say: name the file that did not fit
-            raise StoreUnavailable(f"cannot store {name}: {err}") from None
-        return entry
-
-    def _store_runs(self, runs: Sequence[NamedBytes], taken: Iterable[str], parsed: Parsed) -> list[dict]:
-        taken, entries = set(taken), []
-        for item in runs:
-            name, data = _named(item, "run")
-            base = system_name(name)
-            system, n = base, 1
-            while system in taken:
-                n += 1
-                system = f"{base}-{n}"
-            taken.add(system)
-            entries.append(self._store(name, data, "run", system, parsed))
-        return entries
-
     def _commit(self, name, entries, conventions, author, topics, *, parent, version,
-                amend: str | None = None) -> CollectionInfo:
+                members=None, amend: str | None = None) -> CollectionInfo:
         with transaction(self._engine, self.location) as conn:
             amended = versions.amendable(conn, amend, author) if amend else None
             if amended is None:
                 return self._insert(conn, name, entries, conventions, author, topics, parent=parent,
-                                    version=version)
+                                    version=version, members=members)
             info = self._insert(conn, name, entries, conventions, author, topics, parent=amended.parent,
                                 version=amended.version, lineage=amended.lineage)
             versions.mark_replaced(conn, amend, info.id, author, info.created_at)
             return info
 
     def _insert(self, conn, name, entries, conventions, author, topics, *, parent, version,
-                lineage: str | None = None) -> CollectionInfo:
+                members=None, lineage: str | None = None) -> CollectionInfo:
         """The rows of one collection whose files are stored, inside the caller's transaction; ``lineage``
-        that of the version it amends, else its parent's (its own id for a first version)."""
-        cid = _new_id()
-        row = {"id": cid, "name": name, "version": version, "parent": parent, "created_by": author,
-               "created_at": _now(), "archived": False, "deleted": False,
-               "size": sum(e["size"] for e in entries),
-               "systems": json.dumps([e["system"] for e in entries if e["role"] == "run"]),
-               "topics": topics, "conventions": json.dumps(conventions, sort_keys=True)}
-        row["lineage"] = lineage or (cid if parent is None else self._row(conn, parent).lineage)
-        dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-        for sha, size in {e["sha256"]: e["size"] for e in entries}.items():
-            conn.execute(dialect.insert(blobs).values(sha256=sha, size=size, created_at=row["created_at"])
-                         .on_conflict_do_nothing())
-        conn.execute(collections.insert().values(**row))
-        conn.execute(collection_files.insert(), [
-            {"collection": cid, "position": i, "role": e["role"], "name": e["name"], "system": e["system"],
-             "sha256": e["sha256"]} for i, e in enumerate(entries)])
-        return _info(_Row(row))
+        that of the version it amends, else its parent's (a new one for a first version). A signed-in
+        person who adds a collection is its owner."""
+        if lineage is None and parent is not None:
+            lineage = self._row(conn, parent, "version").lineage
+        given = dict(members or {})
+        if lineage is None and self._actor is not None and self._actor.checked:
+            given[self._actor.name] = "owner"
+        return ingest.insert(conn, self._blobs, name, entries, conventions, author, topics, parent=parent,
+                             lineage=lineage, version=version, members=given)
 
     def _change(self, cid, author, action, detail, **values) -> CollectionInfo:
-        _line(author, "author")
+        author = self._who(author)
         with transaction(self._engine, self.location) as conn:
-            self._row(conn, cid)
+            self._row(conn, cid, "archive" if action == "unarchive" else action)
             conn.execute(collections.update().where(collections.c.id == cid).values(**values))
-            conn.execute(events.insert().values(collection=cid, action=action, detail=detail, author=author,
-                                                at=_now()))
+            audit.record(conn, cid, action, detail, author)
             row = conn.execute(select(collections).where(collections.c.id == cid)).first()
-        return _info(row)
+        return ingest.info(row)
 
     def _parsed(self, sha256: str, kind: str) -> Run | Qrels | None:
         check_digest(sha256)
@@ -468,22 +517,5 @@ class Workspace:
             named = conn.execute(select(collection_files.c.name, collection_files.c.system)
                                  .where(collection_files.c.sha256 == sha256, collection_files.c.role == role)
                                  .limit(1)).first()
-        if named is None:
-            return None
-        return cache.parsed(self._blobs, sha256, kind, named.system or named.name)
+        return None if named is None else cache.parsed(self._blobs, sha256, named.system or named.name, kind)
 
-
-class _Row:
-    def __init__(self, values: dict) -> None:
-        self.__dict__.update(values)
-
-
-def _info(row) -> CollectionInfo:
-    return CollectionInfo(id=row.id, name=row.name, version=row.version, parent=row.parent,
-                          created_by=row.created_by, created_at=row.created_at, archived=bool(row.archived),
-                          size=row.size, systems=tuple(json.loads(row.systems)), topics=row.topics,
-                          lineage=row.lineage, replaced_by=getattr(row, "replaced_by", None))
-
-
-def _entry(f: StoredFile, role: str) -> dict:
-    return {"role": role, "name": f.name, "system": f.system, "sha256": f.sha256, "size": f.size}

@@ -1,27 +1,30 @@
-"""Collections: the workspace's stored collections, their versions; open, rename, archive or delete one."""
+"""Collections: the workspace's stored collections, their versions; open, rename, archive, delete, restore or
+share one; the audit log. Only what the person may see is listed, and only what their role allows is offered."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, stored
+from dashboard import components, sharing, stored, team
 from metrics import RankscopeError
 
 st.title("Collections")
-components.start_here("Every collection saved in the shared workspace, newest first. Open one to evaluate it "
-                      "(its link opens it anywhere); uploading files on the data page saves a new one (or opens "
-                      "the one that holds them), and a later change saves a new version of it: what one person "
+components.start_here("Every collection saved in the shared workspace that you may see, newest first. Open one to "
+                      "evaluate it (its link opens it anywhere); uploading files on the data page saves a new one (or "
+                      "opens the one that holds them), and a later change saves a new version of it: what one person "
                       "changes in one sitting is one version.")
 ws = stored.store()
 if ws is None:
     st.info("No workspace is configured: start the dashboard with `rankscope dashboard --workspace FOLDER`.")
     st.stop()
+sharing.mode_line(ws.actor)
 
 cols = st.columns([3, 1], vertical_alignment="bottom")
 query = cols[0].text_input("Search", key="collections_search", placeholder="name, author, system or id")
 archived = cols[1].toggle("Show archived", key="collections_archived")
 try:
     listed = ws.collections(archived=archived)
+    roles = ws.roles()
 except RankscopeError as err:
     components.error(err)
     st.stop()
@@ -34,78 +37,70 @@ TABLE = {"name": "name", "id": st.column_config.TextColumn("id", width="medium",
                                                             "its link is ?collection=ID"),
          "version": "version", "parent": "parent", "created_by": "created by",
          "created_at": "created (UTC)", "size": st.column_config.NumberColumn("size (bytes)", format="localized"),
-         "systems": "systems", "topics": "topics", "archived": "archived"}
-rows = [{"name": c.name, "id": c.id, "version": c.version,
-         "parent": names[c.parent].name + f" v{names[c.parent].version}" if c.parent in names else c.parent or "",
+         "systems": "systems", "topics": "topics", "archived": "archived", "role": "your role"}
+rows = [{"name": c.name, "id": c.id, "version": c.version, "parent": (names[c.parent].name + f" v{names[c.parent].version}"
+                                                          if c.parent in names else c.parent or ""),
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
-         "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived} for c in shown]
+         "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived,
+         "role": sharing.role_label(ws.actor, roles, c.lineage)} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
 st.caption(f"{len(shown)} of {len(listed)} collection{'s' * (len(listed) != 1)}"
            + (" (archived included)" if archived else "") + ".")
-if not shown:
-    st.stop()
 
-who = stored.author()
-
-
-def _act(action, done: str, undo: tuple | None = None) -> None:
-    """Run one change; a store error is shown as one line and nothing else changes. ``undo``: what the next
-    run offers to undo (a rename's id, old and new names), else nothing."""
-    if who is None:
-        st.error("Type your name in the sidebar first.", icon=":material/person:")
-        return
-    try:
-        action()
-    except RankscopeError as err:
-        components.error(err)
-        return
-    st.session_state.pop("collections_confirm", None)
-    st.session_state["collections_renamed"] = undo
-    st.toast(done)
-    st.rerun()
-
-
+who = team.author()
+act = sharing.acting(who, "collections_confirm", undo_key="collections_renamed")
 renamed = st.session_state.get("collections_renamed")  # (id, old name, new name) of the last rename
 if renamed and renamed[0] in names:
     note, undo = st.columns([4, 1], vertical_alignment="center")
     note.success(f"Renamed {components.plain(renamed[1])} to {components.plain(renamed[2])} ({renamed[0]}).",
                  icon=":material/edit:")
     if undo.button("Undo the rename", key="collections_undo", icon=":material/undo:"):
-        _act(lambda: ws.rename(renamed[0], renamed[1], author=who), "Name restored.")
+        act(lambda: ws.rename(renamed[0], renamed[1], author=who), "Name restored.")
 
 labels = {c.id: f"{c.name} · v{c.version} · {c.created_by} · {c.id}" for c in shown}
 chosen = st.selectbox("Collection", list(labels), format_func=labels.get, key="collections_chosen", index=None,
                       placeholder="Choose a collection to open, rename, archive or delete")
-if chosen is None or chosen not in names:
-    st.stop()
-info = names[chosen]
-st.code(chosen, language=None)  # the full id, to copy
-versions = [c for c in listed if c.id == info.parent or c.parent == info.id]
-if versions:
-    st.caption("Linked versions")
-    for c in versions:
-        st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
-                     query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
+if chosen is not None and chosen in names:
+    info = names[chosen]
+    st.code(chosen, language=None)  # the full id, to copy
+    versions = [c for c in listed if c.id == info.parent or c.parent == info.id]
+    if versions:
+        st.caption("Linked versions")
+        for c in versions:
+            st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
+                         query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
+    try:
+        allowed = ws.allowed(chosen)
+    except RankscopeError as err:
+        components.error(err)
+        st.stop()
+    owners_only = None if "rename" in allowed else "Only the collection's owners may do this."
+    left, mid, right, last = st.columns(4, vertical_alignment="bottom")
+    left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
+                   icon=":material/open_in_new:")
+    new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200,
+                              disabled="rename" not in allowed)
+    if (mid.button("Rename", key="collections_rename", icon=":material/edit:", disabled="rename" not in allowed,
+                   help=owners_only) and new_name.strip() != info.name):
+        act(lambda: ws.rename(chosen, new_name.strip(), author=who), "Renamed.",
+            undo=(chosen, info.name, new_name.strip()))
+    if right.button("Unarchive" if info.archived else "Archive", key="collections_archive", icon=":material/archive:",
+                    disabled="archive" not in allowed, help=owners_only):
+        act(lambda: ws.archive(chosen, not info.archived, author=who), "Unarchived." if info.archived else "Archived.")
+    if last.button("Delete…", key="collections_delete", icon=":material/delete:", disabled="delete" not in allowed,
+                   help=owners_only):
+        st.session_state["collections_confirm"] = chosen
+    if st.session_state.get("collections_confirm") == chosen:
+        st.warning(f"Delete {components.plain(info.name)} v{info.version}? Its link will stop working; it can be "
+                   f"restored below for {sharing.undo_window()}.", icon=":material/warning:")
+        yes, no = st.columns(2)
+        if yes.button("Yes, delete it", key="collections_delete_yes", type="primary"):
+            act(lambda: ws.delete(chosen, author=who), "Deleted.")
+        if no.button("Cancel", key="collections_delete_no"):
+            st.session_state.pop("collections_confirm", None)
+            st.rerun()
+    if ws.actor is not None and ws.actor.checked:
+        sharing.members_editor(ws, chosen, allowed, act)
 
-left, mid, right, last = st.columns(4, vertical_alignment="bottom")
-left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
-               icon=":material/open_in_new:")
-new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200)
-
-
-if mid.button("Rename", key="collections_rename", icon=":material/edit:") and new_name.strip() != info.name:
-    _act(lambda: ws.rename(chosen, new_name.strip(), author=who), "Renamed.",
-         undo=(chosen, info.name, new_name.strip()))
-if right.button("Unarchive" if info.archived else "Archive", key="collections_archive", icon=":material/archive:"):
-    _act(lambda: ws.archive(chosen, not info.archived, author=who), "Unarchived." if info.archived else "Archived.")
-if last.button("Delete…", key="collections_delete", icon=":material/delete:"):
-    st.session_state["collections_confirm"] = chosen
-if st.session_state.get("collections_confirm") == chosen:
-    st.warning(f"Delete {components.plain(info.name)} v{info.version}? Its link will stop working.",
-               icon=":material/warning:")
-    yes, no = st.columns(2)
-    if yes.button("Yes, delete it", key="collections_delete_yes", type="primary"):
-        _act(lambda: ws.delete(chosen, author=who), "Deleted.")
-    if no.button("Cancel", key="collections_delete_no"):
-        st.session_state.pop("collections_confirm", None)
-        st.rerun()
+sharing.deleted_list(ws, act)
+sharing.audit_log(ws)

@@ -11,6 +11,9 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from dashboard import server_options
+from dashboard.server_options import ACCESS_MODES, SETTINGS
+
 __all__ = ["register", "run"]
 
 
@@ -26,6 +29,10 @@ def register(subparsers) -> None:
     p.add_argument("--workspace", metavar="LOC", default=None,
                    help="the shared workspace: a folder, sqlite:///file.db or postgresql://user@host:port/db "
                         "(default $RANKSCOPE_WORKSPACE, else ./rankscope-workspace)")
+    for setting in SETTINGS.values():
+        p.add_argument(setting.flag, default=None, metavar=setting.flag.strip("-").upper().replace("-", "_"),
+                       choices=ACCESS_MODES if setting.env == "RANKSCOPE_ACCESS" else None,
+                       help=f"{setting.help} (default ${setting.env}, else {setting.default or 'none'})")
     p.set_defaults(func=run)
 
 
@@ -44,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        ``port``, ``address``, ``headless`` and ``workspace`` (exported to the server as
-        ``$RANKSCOPE_WORKSPACE``), as :func:`register` declares them.
+        ``port``, ``address``, ``headless``, ``workspace`` (exported to the server as
+        ``$RANKSCOPE_WORKSPACE``) and the settings of :data:`dashboard.server_options.SETTINGS` (exported as
+        their environment variables), as :func:`register` declares them.
 
     Returns
     -------
@@ -69,6 +77,14 @@ def run(args: argparse.Namespace) -> int:
         raise RankscopeError("the dashboard needs streamlit and plotly: pip install 'rankscope[dashboard]'")
     argv = command(args.port, args.address, args.headless)
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    for setting in SETTINGS.values():  # the flags, passed to the server in its environment
+        given = getattr(args, setting.flag.strip("-").replace("-", "_"), None)
+        if given is not None:
+            env[setting.env] = str(given)
+    try:  # checked here, so that a bad value stops the command with one line
+        server_options.access_mode(env), server_options.undo_hours(env)
+    except server_options.SettingError as err:
+        raise RankscopeError(str(err)) from None
     location = getattr(args, "workspace", None) or env.get("RANKSCOPE_WORKSPACE") or "rankscope-workspace"
     env["RANKSCOPE_WORKSPACE"] = str(Path(location).resolve()) if "://" not in str(location) else str(location)
     if _EXEC_KEEPS_PROCESS:

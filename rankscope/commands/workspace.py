@@ -1,9 +1,13 @@
-"""``rankscope workspace``: add, list, rename, archive, export and remove collections of a shared workspace,
-and print their review notes.
+"""``rankscope workspace``: add, list, rename, archive, export, remove, restore, share and purge collections of
+a shared workspace, and print their review notes and the audit log.
 
 A workspace is a folder (SQLite and stored files), ``sqlite:///FILE`` or ``postgresql://USER@HOST:PORT/DB``
 (see :func:`workspace.open_workspace`); ``--workspace`` defaults to ``$RANKSCOPE_WORKSPACE``, else
 ``./rankscope-workspace``.
+
+The command works on the store directly, as its operator: nothing is checked against the roles of the
+login mode (whoever can open the database can change it), and every change is recorded as made by the
+operating-system user who ran it (:func:`operator`), never by a name typed on the command line.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import sys
 from metrics.errors import RankscopeError
 from rankscope.commands import add_convention_flags, conventions_of
 
-__all__ = ["author_of", "cell", "export_session", "register", "run", "stored_inputs"]
+__all__ = ["cell", "export_session", "operator", "register", "run", "stored_inputs"]
 
 
 def _location(p: argparse.ArgumentParser) -> None:
@@ -31,9 +35,12 @@ def _location(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("workspace", help="manage the collections of a shared workspace",
-                              description="Add, list, rename, archive, export and remove collections (qrels, "
-                                          "runs and conventions) of a workspace shared by a team, and print "
-                                          "their review notes.")
+                              description="Add, list, rename, archive, export, remove, restore and share "
+                                          "collections (qrels, runs and conventions) of a workspace shared by a "
+                                          "team, print their review notes and the audit log, and purge deleted "
+                                          "ones. It works on the store directly, as the operator: roles are not "
+                                          "checked, and changes are recorded as made by the operating-system user "
+                                          "that runs it.")
     sub = p.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
     add = sub.add_parser("add", help="add a collection: qrels, runs and conventions",
@@ -44,7 +51,9 @@ def register(subparsers) -> None:
     add.add_argument("--name", default=None,
                      help="the collection's name (default: the qrels file's name and the first systems, "
                           "as 'qrels: bm25, dense +2 more')")
-    add.add_argument("--author", default=None, help="who adds it (default $RANKSCOPE_AUTHOR, else the user name)")
+    add.add_argument("--owner", action="append", default=[], metavar="IDENTITY",
+                     help="its owner in the login mode (an e-mail address as the provider gives it; may be repeated); "
+                          "without one, only administrators see it there until they share it")
     _location(add)
     add_convention_flags(add)
     listing = sub.add_parser("list", help="list the collections, newest first")
@@ -57,12 +66,10 @@ def register(subparsers) -> None:
     rename = sub.add_parser("rename", help="give a collection a new name")
     rename.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
     rename.add_argument("name", help="the new name (one line)")
-    _author(rename, "renames it")
     _location(rename)
-    archive = sub.add_parser("archive", help="hide a collection from the default list, or restore it")
+    archive = sub.add_parser("archive", help="hide a collection from the default list, or show it again")
     archive.add_argument("id", help="the collection's id")
-    archive.add_argument("--undo", action="store_true", help="restore an archived collection")
-    _author(archive, "archives it")
+    archive.add_argument("--undo", action="store_true", help="unarchive: list the collection again")
     _location(archive)
     notes = sub.add_parser("notes", help="print a collection's review notes as a table",
                            description="Print the current review notes of a collection, saved on any of its "
@@ -75,23 +82,41 @@ def register(subparsers) -> None:
     rm = sub.add_parser("rm", help="delete a collection")
     rm.add_argument("id", help="the collection's id")
     rm.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    _author(rm, "deletes it")
     _location(rm)
+    restore = sub.add_parser("restore", help="undo the deletion of a collection whose files are not yet purged")
+    restore.add_argument("id", help="the deleted collection's id (see 'rankscope workspace log')")
+    _location(restore)
+    share = sub.add_parser("share", help="give a person a role on a collection (every version), or take it away",
+                           description="Give IDENTITY (an e-mail address as the login provider gives it, or * for "
+                                       "everyone signed in) a role on every version of a collection: viewer (opens "
+                                       "it, reads its notes), editor (also adds versions, writes notes), owner (also "
+                                       "renames, archives, deletes and shares it), or none (takes the role away).")
+    share.add_argument("id", help="the collection's id (any of its versions)")
+    share.add_argument("identity", help="an e-mail address, or * for everyone signed in")
+    share.add_argument("role", choices=["viewer", "editor", "owner", "none"])
+    _location(share)
+    log = sub.add_parser("log", help="print the audit log: renames, archives, deletions, restores, purges, roles",
+                         description="Print the audit log, newest first, tab-separated: every rename, archive, "
+                                     "deletion, restore, purge and role change, with who and when.")
+    log.add_argument("id", nargs="?", default=None, help="only the collection of this id (all its versions)")
+    _location(log)
+    purge = sub.add_parser("purge", help="remove the files of collections deleted longer ago than the undo window",
+                           description="Remove the files of the collections deleted longer ago than the undo window "
+                                       "(they can no longer be restored), and every stored file, cache or derived "
+                                       "table that no collection names. Dashboard servers do it every 10 minutes.")
+    purge.add_argument("--older-than", type=float, default=None, metavar="HOURS",
+                       help="hours since the deletion (default $RANKSCOPE_UNDO_HOURS, else 72; 0: every deleted one)")
+    _location(purge)
     p.set_defaults(func=run)
 
 
-def _author(p: argparse.ArgumentParser, does: str) -> None:
-    p.add_argument("--author", default=None, help=f"who {does} (default $RANKSCOPE_AUTHOR, else the user name)")
-
-
-def author_of(args: argparse.Namespace) -> str:
-    """``--author``, else ``$RANKSCOPE_AUTHOR``, else the login name."""
-    if args.author:
-        return args.author
+def operator() -> str:
+    """Who the command acts as: the operating-system user that runs it, marked as the command line."""
     try:
-        return os.environ.get("RANKSCOPE_AUTHOR") or getpass.getuser()
+        user = getpass.getuser()
     except (KeyError, OSError):
-        return "unknown"
+        user = f"uid {os.getuid()}" if hasattr(os, "getuid") else "unknown user"
+    return f"{user} (command line)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
 
     with open_workspace(args.workspace, files=args.files) as ws:
         actions = {"add": _add, "list": _list, "rename": _rename, "archive": _archive, "notes": _notes,
-                   "export": _export, "rm": _rm}
+                   "export": _export, "rm": _rm, "restore": _restore, "share": _share, "log": _log, "purge": _purge}
         return actions[args.action](ws, args)
 
 
@@ -114,7 +139,8 @@ def _read(path: str) -> tuple[str, bytes]:
 def _add(ws, args) -> int:
     conventions = conventions_of(args).as_dict()
     info = ws.add_collection(args.name, qrels=_read(args.qrels), runs=[_read(path) for path in args.runs],
-                             conventions=conventions, author=author_of(args))
+                             conventions=conventions, author=operator(),
+                             members={who: "owner" for who in args.owner})
     print(info.id)  # the id alone on stdout: ID=$(rankscope workspace add ...) works
     print(f"added {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
           f"{info.size / 1024:.0f} KB", file=sys.stderr)
@@ -132,13 +158,13 @@ def _list(ws, args) -> int:
 
 def _rename(ws, args) -> int:
     old = ws.collection(args.id)
-    info = ws.rename(args.id, args.name, author=author_of(args))
+    info = ws.rename(args.id, args.name, author=operator())
     print(f"{info.id}\trenamed {old.name!r} to {info.name!r} (version {info.version})")
     return 0
 
 
 def _archive(ws, args) -> int:
-    info = ws.archive(args.id, not args.undo, author=author_of(args))
+    info = ws.archive(args.id, not args.undo, author=operator())
     print(f"{info.id}\t{'restored' if args.undo else 'archived'} {info.name!r} version {info.version}")
     return 0
 
@@ -225,8 +251,46 @@ def _rm(ws, args) -> int:
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing deleted", file=sys.stderr)
             return 1
-    ws.delete(args.id, author=author_of(args))
-    print(f"deleted {info.id} {info.name!r} version {info.version}", file=sys.stderr)
+    ws.delete(args.id, author=operator())
+    print(f"deleted {info.id} {info.name!r} version {info.version} (restorable until purged: "
+          f"'rankscope workspace restore {info.id}')", file=sys.stderr)
+    return 0
+
+
+def _restore(ws, args) -> int:
+    info = ws.restore(args.id, author=operator())
+    print(f"{info.id}\trestored {info.name!r} version {info.version}")
+    return 0
+
+
+def _share(ws, args) -> int:
+    role = None if args.role == "none" else args.role
+    who, before = ws.share(args.id, args.identity, role, author=operator())
+    print(f"{args.id}\t{who}: {before or 'none'} -> {args.role}")
+    return 0
+
+
+def _log(ws, args) -> int:
+    print("at\tauthor\taction\tcollection\tversion\tname\tdetail")
+    for e in ws.log(args.id):
+        print("\t".join([e.at, cell(e.author), e.action, e.collection, str(e.version), cell(e.name), cell(e.detail)]))
+    return 0
+
+
+def _purge(ws, args) -> int:
+    from dashboard.server_options import SettingError, undo_hours
+
+    try:
+        hours = undo_hours() if args.older_than is None else args.older_than
+    except SettingError as err:
+        raise RankscopeError(str(err)) from None
+    if not 0 <= hours <= 1e9:
+        raise RankscopeError(f"purge --older-than: expected hours from 0 to 1e9, found {hours}")
+    done = ws.purge(hours * 3600, author=operator())
+    print(f"purged {len(done.collections)} deleted collection{'s' * (len(done.collections) != 1)} "
+          f"(deleted more than {hours:g} hours ago): {done.files} stored files, {done.bytes} bytes removed")
+    for cid in done.collections:
+        print(cid)
     return 0
 
 

@@ -128,3 +128,18 @@ def test_sigterm_to_the_command_stops_the_server(launcher, tmp_path):
         assert not _answers(port), f"port {port} still answers"
     finally:
         processes.stop(proc)
+
+
+@pytest.mark.parametrize("flags, found", [
+    (["--access", "closed"], "invalid choice: 'closed'"),
+    (["--undo-hours", "-1"], "RANKSCOPE_UNDO_HOURS: expected a number of hours from 0 to 878400, found '-1'"),
+    (["--undo-hours", "nan"], "RANKSCOPE_UNDO_HOURS: expected a number of hours from 0 to 878400, found 'nan'"),
+])
+def test_a_bad_setting_stops_the_command_before_any_server(flags, found, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "rankscope", "dashboard", "--headless", "--port",
+                           str(processes.free_port()), *flags], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HOME": str(tmp_path)}, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and found in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == "" and "You can now view" not in done.stderr
+    if "RANKSCOPE_" in found:  # checked by the command itself: one line
+        assert done.stderr.count("\n") == 1

@@ -18,7 +18,7 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
-from tests.dashboard.conftest import open_page, upload  # noqa: E402
+from tests.dashboard.conftest import new_app, open_page, upload  # noqa: E402
 from dashboard import review  # noqa: E402
 from workspace import UnknownCollection, open_workspace  # noqa: E402
 
@@ -157,6 +157,57 @@ def test_rename_archive_and_delete_with_confirmation(ws):
     at.run()
     with pytest.raises(UnknownCollection):
         ws.collection(cid)
+
+
+def _frame_with(at: AppTest, column: str) -> pd.DataFrame:
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_a_deletion_is_undone_on_the_page_and_every_change_is_in_the_audit_log(ws):
+    cid = _stored(ws)
+    at = new_app()
+    at.session_state["rankscope_author"] = "bea"
+    at.switch_page("app_pages/collections.py")  # straight to the page: nothing else is computed
+    at.run()
+    assert any("Open server" in c.value for c in at.caption)  # the mode, shown to everyone
+    at.selectbox(key="collections_chosen").set_value(cid)
+    at.run()
+    at.text_input(key=f"collections_name_{cid}").input("renamed")
+    at.button(key="collections_rename").click()
+    at.run()
+    at.button(key="collections_delete").click()
+    at.run()
+    at.button(key="collections_delete_yes").click()
+    at.run()
+    assert cid not in [c.id for c in ws.collections(archived=True)]
+    assert at.selectbox(key="collections_deleted").value == cid  # the only one that can be restored
+    at.button(key="collections_restore").click()
+    at.run()
+    assert _errors(at) == [] and ws.collection(cid).name == "renamed"
+    log = _frame_with(at, "action")
+    assert list(log["action"]) == ["restore", "delete", "rename"] and set(log["who"]) == {"bea"}
+    assert list(log["id"]) == [cid] * 3 and log["detail"][2] == "renamed"
+
+
+def test_login_mode_shows_a_visitor_the_sign_in_and_nothing_else(ws, monkeypatch):
+    cid = _stored(ws)
+    monkeypatch.setenv("RANKSCOPE_ACCESS", "login")
+    at = new_app()
+    at.query_params["collection"] = cid
+    at.run()  # no [auth] settings: the server does not fall back to the open mode
+    assert _errors(at) == ["This server is in the login mode, but Streamlit's [auth] settings (redirect_uri, "
+                           "cookie_secret, client_id, client_secret, server_metadata_url) are missing from "
+                           ".streamlit/secrets.toml."]
+    at.secrets["auth"] = {"redirect_uri": "http://127.0.0.1:9/oauth2callback", "cookie_secret": "s" * 32,
+                          "client_id": "rankscope", "client_secret": "c",
+                          "server_metadata_url": "http://127.0.0.1:9/.well-known/openid-configuration"}
+    at.run()
+    assert _errors(at) == [] and [b.label for b in at.button] == ["Sign in"] and not at.text_input
+    shown = " ".join([t.value for t in at.title] + [m.value for m in at.markdown])
+    assert "tiny" not in shown and cid not in shown and not at.dataframe and not at.metric
+    monkeypatch.setenv("RANKSCOPE_ACCESS", "closed")
+    at.run()
+    assert _errors(at) == ["This server cannot start: RANKSCOPE_ACCESS: expected one of open, login, found 'closed'"]
 
 
 def test_changes_need_an_author(ws):
@@ -453,7 +504,8 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
 
     import streamlit as st
 
-    import workspace.store
+    import workspace.cache
+    import workspace.ingest
     from dashboard import guard
 
     st.cache_resource.clear()
@@ -470,8 +522,9 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
 
     at = _open("data")  # the empty workspace seeded (the store parses the demo's files)
     monkeypatch.setattr(guard, "parse", counted)
-    monkeypatch.setattr(workspace.store, "read_run", refuse)
-    monkeypatch.setattr(workspace.store, "read_qrels", refuse)
+    for module in (workspace.ingest, workspace.cache):  # where the store parses what it stores, and reads back
+        monkeypatch.setattr(module, "read_run", refuse)
+        monkeypatch.setattr(module, "read_qrels", refuse)
     upload(at, "Qrels", [("once.qrels", QRELS + b"4 0 f 1\n", "text/plain")])
     upload(at, "Runs", [("once_a.run", RUN_A + b"4 Q0 f 1 1.0 A\n", "text/plain")])
     at.run()

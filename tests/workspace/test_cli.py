@@ -1,8 +1,9 @@
-"""``rankscope workspace add|list|rename|archive|notes|export|rm`` and ``rankscope report --collection``, run
-as the program."""
+"""``rankscope workspace add|list|rename|archive|notes|export|rm|restore|share|log|purge`` and ``rankscope report
+--collection``, run as the program."""
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import re
 import subprocess
@@ -13,6 +14,9 @@ import pytest
 from dashboard.exports.session import session_from_json
 from tests.workspace.conftest import ROOT, child_env
 from tests.workspace.helpers import qrels_bytes, run_bytes
+
+
+OPERATOR = f"{getpass.getuser()} (command line)"  # who the command acts as: the user running it, never a typed name
 
 
 def _rankscope(target, *args: str, cwd=None) -> subprocess.CompletedProcess:
@@ -29,8 +33,8 @@ def test_add_list_export_report_and_rm(target, tmp_path):
     for i in range(100):
         (tmp_path / f"run{i:03d}.run").write_bytes(run_bytes(i))
         runs.append(f"run{i:03d}.run")
-    added = _rankscope(target, "workspace", "add", "qrels.txt", *runs, "--name", "hundred", "--author", "ana",
-                       "-l", "2", "-c", cwd=tmp_path)
+    added = _rankscope(target, "workspace", "add", "qrels.txt", *runs, "--name", "hundred", "-l", "2", "-c",
+                       cwd=tmp_path)
     assert added.returncode == 0, added.stderr
     cid = added.stdout.removesuffix("\n")  # the id alone, so that ID=$(rankscope workspace add ...) works
     assert re.fullmatch(r"[A-Za-z0-9_-]{16}", cid) and "100 runs" in added.stderr
@@ -38,7 +42,7 @@ def test_add_list_export_report_and_rm(target, tmp_path):
     assert listed.returncode == 0
     rows = [line.split("\t") for line in listed.stdout.splitlines()]
     assert rows[0][:4] == ["id", "version", "name", "runs"] and rows[1][:4] == [cid, "1", "hundred", "100"]
-    assert rows[1][6] == "ana"
+    assert rows[1][6] == OPERATOR
 
     with target.open() as ws:
         ws.save_note(cid, "5", None, "hard", "look again", author="bo")
@@ -88,7 +92,7 @@ def test_add_prints_the_id_alone_for_a_shell_variable_and_names_by_default(targe
     (tmp_path / "dense.run").write_bytes(run_bytes(6))
     env = {**child_env(), "RANKSCOPE_WORKSPACE_FILES": target.files}
     script = ('ID=$("$PY" -m rankscope workspace add robust.qrels bm25.run dense.run --workspace "$WS" '
-              '--author ana) && "$PY" -m rankscope workspace notes "$ID" --workspace "$WS" && echo "id=$ID"')
+             ') && "$PY" -m rankscope workspace notes "$ID" --workspace "$WS" && echo "id=$ID"')
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=600,
                           env={**env, "PY": sys.executable, "WS": target.location})
     assert done.returncode == 0, done.stderr
@@ -143,8 +147,7 @@ def _row(note) -> dict[str, str]:
 def test_rename_archive_and_notes(target, tmp_path):
     (tmp_path / "qrels.txt").write_bytes(qrels_bytes(4))
     (tmp_path / "a.run").write_bytes(run_bytes(4))
-    added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "first", "--author", "ana",
-                       cwd=tmp_path)
+    added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "first", cwd=tmp_path)
     assert added.returncode == 0, added.stderr
     v1 = added.stdout.strip()
     tricky = "line one\n\tindented \\ back\x1b[31m red\u2028end"
@@ -155,7 +158,7 @@ def test_rename_archive_and_notes(target, tmp_path):
         rival = ws.save_note(v1, "3", None, "easy", "rival edit", author="cy", base=first.revision)
         other = ws.save_note(v2, "10", "b", "ties", "a\tb", author="dan")
 
-    renamed = _rankscope(target, "workspace", "rename", v1, "second name", "--author", "eve")
+    renamed = _rankscope(target, "workspace", "rename", v1, "second name")
     assert renamed.returncode == 0, renamed.stderr
     assert renamed.stdout == f"{v1}\trenamed 'first' to 'second name' (version 1)\n"
     archived = _rankscope(target, "workspace", "archive", v2)
@@ -205,3 +208,40 @@ def test_table_cells_are_one_line_and_read_back():
         assert all(c.isprintable() or c == " " for c in shown)
         assert _unescaped(shown) == text
     assert cell(None) == ""
+
+
+def test_the_operator_restores_shares_reads_the_log_and_purges_as_who_they_are(target, tmp_path):
+    (tmp_path / "qrels.txt").write_bytes(qrels_bytes(6))
+    (tmp_path / "a.run").write_bytes(run_bytes(6))
+    added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "team", "--owner",
+                       "Ana@Example.org", cwd=tmp_path)
+    cid = added.stdout.split("\t")[0]
+    posing = _rankscope(target, "workspace", "archive", cid, "--author", "mallory")
+    assert posing.returncode == 2 and "--author" in posing.stderr  # no such option: nobody types a name
+    for argv, out in [(["share", cid, "bea@example.org", "editor"], f"{cid}\tbea@example.org: none -> editor\n"),
+                      (["archive", cid], None), (["archive", cid, "--undo"], None), (["rm", cid, "--yes"], None),
+                      (["restore", cid], f"{cid}\trestored 'team' version 1\n"),
+                      (["share", cid, "ana@example.org", "none"], None)]:
+        done = _rankscope(target, "workspace", *argv)
+        if argv[-1] == "none":  # she is the only owner
+            assert done.returncode == 2 and "only owner" in done.stderr and done.stderr.count("\n") == 1
+        else:
+            assert done.returncode == 0, done.stderr
+            assert out is None or done.stdout == out
+    with target.open() as ws:
+        assert ws.members(cid) == {"ana@example.org": "owner", "bea@example.org": "editor"}
+    log = _table(_rankscope(target, "workspace", "log", cid).stdout)
+    assert [(r["action"], r["author"], r["collection"]) for r in log] == [
+        (action, OPERATOR, cid) for action in ("restore", "delete", "unarchive", "archive", "share")]
+    assert log[-1]["detail"] == "bea@example.org: none -> editor"
+
+    assert _rankscope(target, "workspace", "rm", cid, "--yes").returncode == 0
+    kept = _rankscope(target, "workspace", "purge")  # within the default undo window: nothing purged
+    assert kept.returncode == 0 and kept.stdout.startswith("purged 0 deleted collections (deleted more than 72 hours")
+    purged = _rankscope(target, "workspace", "purge", "--older-than", "0")
+    assert purged.returncode == 0 and purged.stdout.splitlines()[1:] == [cid], purged.stdout
+    files = target.folder / ("ws/files" if target.kind == "sqlite" else "files")
+    assert [p for p in files.rglob("*") if p.is_file()] == []
+    late = _rankscope(target, "workspace", "restore", cid)
+    assert late.returncode == 2 and "purged" in late.stderr and "Traceback" not in late.stderr
+    assert _table(_rankscope(target, "workspace", "log").stdout)[0]["action"] == "purge"

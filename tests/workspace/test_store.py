@@ -192,7 +192,8 @@ def test_files_in_an_fsspec_store(target):
 
 
 def test_new_ids_never_start_with_a_dash():
-    from workspace.store import _ID, _new_id
+    from workspace.checks import ID as _ID
+    from workspace.checks import new_id as _new_id
 
     ids = [_new_id() for _ in range(5000)]
     assert all(_ID.match(cid) and not cid.startswith("-") for cid in ids) and len(set(ids)) == len(ids)

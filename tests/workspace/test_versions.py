@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import workspace.cache
 import workspace.derived
-import workspace.store
+import workspace.ingest
 from metrics.io import read_qrels, read_run
 from tests import processes
 from tests.workspace.conftest import ROOT, child_env
@@ -62,8 +63,9 @@ def test_files_parsed_by_the_caller_are_not_parsed_again(target, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(workspace.store, "read_run", refuse)
-    monkeypatch.setattr(workspace.store, "read_qrels", refuse)
+    for module in (workspace.ingest, workspace.cache):  # where files are stored, and read back
+        monkeypatch.setattr(module, "read_run", refuse)
+        monkeypatch.setattr(module, "read_qrels", refuse)
     with target.open() as ws:
         info = ws.add_collection("c", qrels=("q.txt", qrels), runs=runs, author="ana", parsed=given)
         extra = run_bytes(42)

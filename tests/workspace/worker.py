@@ -1,5 +1,5 @@
 """A child process for the workspace tests: saves notes from threads, saves notes in a loop, adds a big
-collection, seeds the workspace as the dashboard does. Run as
+collection, seeds the workspace as the dashboard does, adds, deletes and purges in a loop. Run as
 ``python -m tests.workspace.worker ACTION LOCATION FILES ...``."""
 
 from __future__ import annotations
@@ -63,6 +63,30 @@ def seed(ws, ready: str, go: str) -> None:
     print(seen, flush=True)
 
 
+def purge_loop(ws, start: int) -> None:
+    """Add a collection (sharing its qrels with the others, its run its own), delete it and purge, until killed;
+    print each round's number once its purge is done."""
+    from tests.workspace.helpers import qrels_bytes, run_bytes
+
+    i = start
+    while True:
+        info = ws.add_collection(f"round {i}", qrels=("qrels.txt", qrels_bytes(1)),
+                                 runs=[("r.run", run_bytes(i, 3000))], author="worker")
+        ws.save_note(info.id, "1", None, "", f"round {i}", author="worker")
+        stored = ws.load(info.id)
+        ws.keep_derived_frame("rows", {"qrels": stored.qrels.sha256, "run": stored.runs[0].sha256}, _frame(i))
+        ws.delete(info.id, author="worker")
+        ws.purge(0, author="worker")
+        print(i, flush=True)
+        i += 1
+
+
+def _frame(i: int):
+    import pandas as pd
+
+    return pd.DataFrame({"system": ["r"] * 3, "value": [float(i), 1.0, 2.0]})
+
+
 if __name__ == "__main__":
     action, location, files, *rest = sys.argv[1:]
     with open_workspace(location, files=files) as workspace:
@@ -72,5 +96,7 @@ if __name__ == "__main__":
             note_loop(workspace, rest[0], rest[1])
         elif action == "seed":
             seed(workspace, rest[0], rest[1])
+        elif action == "purge-loop":
+            purge_loop(workspace, int(rest[0]))
         else:
             add(workspace, int(rest[0]), int(rest[1]))

@@ -1,0 +1,307 @@
+"""The login mode in real Chromium, against a real OpenID Connect provider (``oidc-provider-mock``) that the tests
+start on loopback: people sign in through the provider's own page, and each role is tried both ways.
+
+One provider and one dashboard server (``--access login``, Streamlit's ``[auth]`` settings in a secrets file of
+the test's own) serve the whole module; each test signs in as the people it needs, in browser contexts of their
+own. Nothing fakes ``st.user``: the identity is the one the provider signs. Skipped when Chromium, Playwright
+or the provider is missing, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests import processes
+from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+try:
+    import oidc_provider_mock  # noqa: F401  (started as a program below)
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        pytest.fail("login tests must run in CI; missing: oidc-provider-mock (the test extra)", pytrace=False)
+    pytest.skip("missing: oidc-provider-mock (pip install -e '.[test]')", allow_module_level=True)
+from playwright.sync_api import expect  # noqa: E402
+
+from workspace import Actor, open_workspace  # noqa: E402
+
+ANA, BEA, ROOT = "ana@example.org", "bea@example.org", "root@example.org"
+TOPICS = [str(t) for t in range(1, 11)]
+QRELS = "".join(f"{t} 0 d{t}-{i} {i % 3}\n" for t in TOPICS for i in range(4)).encode()
+
+
+def _run(tag: str, shift: int) -> bytes:
+    return "".join(f"{t} Q0 d{t}-{(i + shift) % 4} {i + 1} {10 - i} {tag}\n" for t in TOPICS for i in range(4)).encode()
+
+
+def _answering(url: str, proc, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                processes.stop(proc)
+                raise RuntimeError(f"{url} did not answer") from None
+            time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def provider():
+    """A real OpenID Connect provider on loopback, in a process group of its own."""
+    port = processes.free_port()
+    proc = processes.start([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _answering(f"http://127.0.0.1:{port}/.well-known/openid-configuration", proc)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        processes.stop(proc)
+
+
+class Team:
+    """The login-mode server, its workspace, and the people's sessions."""
+
+    def __init__(self, url: str, location: str) -> None:
+        self.url, self.location = url, location
+
+    def open(self):
+        return open_workspace(self.location)
+
+    def collection(self, name: str, **members: str) -> str:
+        """A collection of ana's (its owner), ``members`` ({identity: role}) given by the operator."""
+        ws = self.open()
+        cid = ws.add_collection(name, qrels=("team.qrels", QRELS), runs=[("bm25.run", _run("bm25", 0))],
+                                author=ANA, members={ANA: "owner", **members}).id
+        ws.close()
+        return cid
+
+    def lineage(self, cid: str) -> list:
+        ws = self.open()
+        try:
+            return [c for c in ws.collections(archived=True) if c.lineage == cid]
+        finally:
+            ws.close()
+
+
+@pytest.fixture(scope="module")
+def team(provider, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("login")
+    port = processes.free_port()
+    secrets_file = folder / "secrets.toml"  # the server's own: never the repository's .streamlit/
+    secrets_file.write_text(f'''[auth]
+redirect_uri = "http://127.0.0.1:{port}/oauth2callback"
+cookie_secret = "{secrets.token_hex(32)}"
+client_id = "rankscope"
+client_secret = "{secrets.token_hex(16)}"
+server_metadata_url = "{provider}/.well-known/openid-configuration"
+''')
+    location = str(folder / "ws")
+    env = {**os.environ, "RANKSCOPE_WORKSPACE": location, "RANKSCOPE_ACCESS": "login", "RANKSCOPE_ADMINS": ROOT,
+           "STREAMLIT_SECRETS_FILES": str(secrets_file)}
+    server = processes.serve_dashboard(port, env=env)
+    try:
+        yield Team(f"http://127.0.0.1:{port}", location)
+    finally:
+        processes.stop(server)
+
+
+def _offline(route) -> None:
+    """Requests to loopback go through; the provider's page also asks a CDN for a stylesheet: refused."""
+    if re.match(r"https?://127\.0\.0\.1[:/]", route.request.url):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def _sign_in(browser, team: Team, who: str):  # noqa: F811
+    """A new browser (no cookies) signed in as ``who`` through the provider's page."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(90_000)  # clicks and fills wait for the page as long as expectations do
+    context.route("**/*", _offline)
+    tab = context.new_page()
+    tab.goto(team.url)
+    _settled(tab)
+    tab.get_by_role("button", name="Sign in").click()
+    tab.locator('input[name="sub"]').fill(who)  # the provider's form: the identity is typed there, not here
+    tab.get_by_role("button", name="Authorize").click()
+    expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text(who)
+    _settled(tab)
+    return tab
+
+
+def _go(tab, url: str) -> None:
+    tab.goto(url)
+    _settled(tab)
+
+
+def _done(tab, toast: str) -> None:
+    """Wait for the page's word that a change went through, then for the page to settle."""
+    expect(tab.get_by_text(toast, exact=True)).to_be_visible()
+    _settled(tab)
+
+
+def _page(team: Team, page: str, cid: str, extra: str = "") -> str:
+    return f"{team.url}/{page}?collection={cid}{extra}"
+
+
+def test_a_visitor_sees_only_the_sign_in_and_the_identity_is_the_providers(team, browser):  # noqa: F811
+    cid = team.collection("private of ana")
+    tab = browser.new_context(viewport=VIEWPORT).new_page()
+    _go(tab, _page(team, "overview", cid))
+    expect(tab.get_by_role("button", name="Sign in")).to_be_visible()
+    expect(tab.locator('[data-testid="stMain"]')).not_to_contain_text("private of ana")
+    expect(tab.locator('[data-testid="stSidebarNavLink"]')).to_have_count(0)
+    tab.context.close()
+    ana = _sign_in(browser, team, ANA)
+    sidebar = ana.locator('[data-testid="stSidebar"]')
+    expect(sidebar).to_contain_text("Signed in as")
+    expect(sidebar.get_by_role("button", name="Sign out")).to_be_visible()
+    expect(ana.get_by_role("textbox", name="Your name (for notes and saved collections)")).to_have_count(0)
+    ana.context.close()
+
+
+def test_a_link_opens_only_for_those_allowed_and_the_list_shows_only_theirs(team, browser):  # noqa: F811
+    cid = team.collection("only ana's")
+    bea = _sign_in(browser, team, BEA)
+    missing = "AAAAAAAAAAAAAAAA" if cid != "AAAAAAAAAAAAAAAA" else "BBBBBBBBBBBBBBBB"
+    lines = []
+    for wanted in (cid, missing):
+        bea.goto(_page(team, "overview", wanted))  # a page with no heading: the one line and a link
+        alert = bea.locator('[data-testid="stAlert"]')
+        expect(alert).to_have_count(1)
+        expect(bea.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+        lines.append(alert.inner_text().replace(wanted, "ID"))
+        expect(bea.locator('[data-testid="stMetricValue"]')).to_have_count(0)
+    assert lines[0] == lines[1] and "no access to collection" in lines[0]  # nothing tells the two apart
+    _go(bea, f"{team.url}/collections")
+    expect(bea.locator('[data-testid="stMain"]')).to_contain_text("Login server")
+    expect(bea.get_by_text("only ana's", exact=False)).to_have_count(0)
+    ws = team.open()
+    assert cid not in {c.id for c in ws.acting_as(Actor(BEA)).collections()}
+    ws.close()
+    root = _sign_in(browser, team, ROOT)  # an administrator sees it, and may act on it
+    _go(root, _page(team, "collections", cid))
+    expect(root.locator('[data-testid="stSidebar"]')).to_contain_text("administrator")
+    expect(root.get_by_role("button", name="Rename")).to_be_enabled()
+    for tab in (bea, root):
+        tab.context.close()
+
+
+def test_a_viewer_reads_and_changes_nothing(team, browser, tmp_path):  # noqa: F811
+    cid = team.collection("shared with a viewer")
+    ana = _sign_in(browser, team, ANA)  # the owner shares it on the page
+    _go(ana, _page(team, "collections", cid))
+    ana.get_by_text("Members and roles").click()
+    ana.get_by_label("Identity (e-mail address, or * for everyone signed in)").fill(BEA)
+    ana.get_by_role("button", name="Give this role").click()
+    _done(ana, "Roles changed.")
+    ws = team.open()
+    assert ws.members(cid) == {ANA: "owner", BEA: "viewer"}
+    ws.close()
+    ana.context.close()
+
+    bea = _sign_in(browser, team, BEA)
+    _go(bea, _page(team, "collections", cid))
+    for name in ("Rename", "Archive", "Delete…"):
+        expect(bea.get_by_role("button", name=name)).to_be_disabled()
+    bea.get_by_text("Members and roles").click()
+    expect(bea.get_by_text("Only the collection's owners")).to_be_visible()
+    expect(bea.get_by_role("button", name="Give this role")).to_have_count(0)
+    _go(bea, _page(team, "queries", cid, "&view=One+topic&topic=3"))
+    expect(bea.get_by_role("button", name="Save the note on topic 3")).to_be_disabled()
+    expect(bea.get_by_text("lets you read its notes, not write them")).to_be_visible()
+    _go(bea, _page(team, "data", cid))
+    run = tmp_path / "dense.run"
+    run.write_bytes(_run("dense", 1))
+    bea.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
+    expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")  # two systems now
+    _settled(bea)
+    expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))  # saved elsewhere: her own
+    assert [c.id for c in team.lineage(cid)] == [cid]  # no version added to ana's collection
+    ws = team.open()
+    mine = [c for c in ws.collections() if c.created_by == BEA and c.systems == ("bm25", "dense")]
+    assert len(mine) == 1 and ws.members(mine[0].id) == {BEA: "owner"} and ws.notes(cid) == []
+    ws.close()
+    bea.context.close()
+
+
+def test_an_editor_adds_versions_and_writes_notes_as_themself(team, browser, tmp_path):  # noqa: F811
+    cid = team.collection("shared with an editor", **{BEA: "editor"})
+    bea = _sign_in(browser, team, BEA)
+    _go(bea, _page(team, "queries", cid, "&view=One+topic&topic=3"))
+    bea.locator('[data-testid="stForm"] textarea').first.fill("checked by bea")
+    bea.get_by_role("button", name="Save the note on topic 3").click()
+    expect(bea.get_by_text("History of this note")).to_be_visible()  # shown once the note is saved
+    ws = team.open()
+    assert [(n.topic, n.comment, n.author) for n in ws.notes(cid)] == [("3", "checked by bea", BEA)]
+    ws.close()
+    _go(bea, _page(team, "data", cid))
+    run = tmp_path / "dense.run"
+    run.write_bytes(_run("dense", 1))
+    bea.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
+    expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
+    _settled(bea)
+    expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))
+    versions = team.lineage(cid)
+    assert sorted((c.version, c.created_by) for c in versions) == [(1, ANA), (2, BEA)]
+    new = next(c.id for c in versions if c.version == 2)
+    _go(bea, _page(team, "collections", new))
+    for name in ("Rename", "Archive", "Delete…"):
+        expect(bea.get_by_role("button", name=name)).to_be_disabled()
+    bea.get_by_text("Members and roles").click()
+    expect(bea.get_by_role("button", name="Give this role")).to_have_count(0)
+    bea.context.close()
+
+
+def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  # noqa: F811
+    cid = team.collection("shared with an owner", **{BEA: "owner"})
+    bea = _sign_in(browser, team, BEA)
+    _go(bea, _page(team, "collections", cid))
+    bea.get_by_label("New name").fill("renamed by bea")
+    bea.get_by_role("button", name="Rename").click()
+    _done(bea, "Renamed.")
+    bea.get_by_role("button", name="Archive").click()
+    _done(bea, "Archived.")
+    ws = team.open()
+    assert ws.collection(cid).name == "renamed by bea" and ws.collection(cid).archived
+    ws.close()
+    bea.get_by_text("Show archived").click()
+    _settled(bea)
+    box = bea.get_by_role("combobox", name="Collection", exact=True)  # listed again: choose it
+    box.click()
+    box.press_sequentially(cid)
+    bea.get_by_role("option").filter(has_text=cid).click()
+    _settled(bea)
+    bea.get_by_role("button", name="Unarchive").click()
+    _done(bea, "Unarchived.")
+    bea.get_by_role("button", name="Delete…").click()
+    bea.get_by_role("button", name="Yes, delete it").click()
+    _done(bea, "Deleted.")
+    ws = team.open()
+    assert cid not in {c.id for c in ws.collections(archived=True)}
+    ws.close()
+    bea.get_by_text("Deleted collections (1)").click()
+    bea.get_by_role("button", name="Restore").click()
+    _done(bea, "Restored.")
+    _go(bea, _page(team, "collections", cid))
+    bea.get_by_text("Members and roles").click()
+    bea.get_by_label("Identity (e-mail address, or * for everyone signed in)").fill("cy@example.org")
+    bea.get_by_role("button", name="Give this role").click()
+    _done(bea, "Roles changed.")
+    ws = team.open()
+    assert not ws.collection(cid).archived and ws.members(cid)["cy@example.org"] == "viewer"
+    assert [(e.action, e.author) for e in ws.log(cid)] == [
+        ("share", BEA), ("restore", BEA), ("delete", BEA), ("unarchive", BEA), ("archive", BEA), ("rename", BEA)]
+    ws.close()
+    bea.context.close()
