@@ -207,8 +207,8 @@ def alpha_of_sets(sets: JudgmentSets, names: Sequence[str] | None = None, *, lev
     frame = _long(sets, names)
     if topic is not None:
         frame = frame[frame["query"] == topic]
-    units = frame["query"].astype(str).str.cat(frame["docid"].astype(str), sep="\x00")
-    return krippendorff_alpha(units.to_numpy(), frame["grade"].to_numpy(), level=level)
+    units = frame.groupby(["query", "docid"], sort=False).ngroup().to_numpy()  # one code per document
+    return krippendorff_alpha(units, frame["grade"].to_numpy(), level=level)
 
 
 def _pair_row(both: pd.DataFrame, only_first: int, only_second: int, relevance_level: int,
