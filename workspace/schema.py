@@ -15,6 +15,10 @@ topic and system saved on different versions before the upgrade did not see each
 Version 4 adds ``note_bases`` (every revision a merge edited, when a save resolves several heads at once;
 ``notes.base`` keeps the latest of them) and ``markers`` (one row per one-time action, such as seeding an
 empty workspace, its unique name inserted in the same transaction as the action's rows).
+Version 5 adds ``collection_files.judgment_set``: the name of the judgment set a qrels file holds, for a
+collection judged by several (the reference in the ``qrels`` row, each other set in a ``judgments`` row);
+older rows keep NULL (the set is named after its file). A database of version 5 is refused by a release
+that reads version 4, which could not open a collection with ``judgments`` rows.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from workspace.errors import SchemaTooNew
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
            "markers", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -65,10 +69,11 @@ collection_files = Table(
     "collection_files", metadata,
     Column("collection", String(16), ForeignKey("collections.id"), primary_key=True),
     Column("position", Integer, primary_key=True),
-    Column("role", String(16), nullable=False),  # qrels | run | topics | documents
+    Column("role", String(16), nullable=False),  # qrels | run | topics | documents | judgments
     Column("name", Text, nullable=False),
     Column("system", Text, nullable=True),
     Column("sha256", String(64), ForeignKey("blobs.sha256"), nullable=False),
+    Column("judgment_set", Text, nullable=True),  # the set's name, for qrels and judgments (since version 5)
 )
 
 notes = Table(
@@ -156,7 +161,13 @@ def _v3_to_v4(conn: Connection) -> None:
     markers.create(conn)
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+# ---- version 5: several named judgment sets per collection ---------------------------------------------------
+def _v4_to_v5(conn: Connection) -> None:
+    """Name the judgment set of each qrels file: a new, nullable column (existing rows keep NULL)."""
+    conn.execute(text("ALTER TABLE collection_files ADD COLUMN judgment_set TEXT"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -32,6 +32,7 @@ from workspace.engine import Location, connect, resolve, transaction
 from workspace.errors import StoreUnavailable, UnknownCollection, WorkspaceError
 from workspace.files import BlobStore, check_digest, digest
 from workspace.model import CollectionInfo, Note, StoredCollection, StoredFile
+from workspace.rows import Row, default_set_name, entry_of, info_of, judgment_entries, set_name_checked
 from workspace.schema import blobs, collection_files, collections, ensure_schema, events, markers
 
 if TYPE_CHECKING:
@@ -106,7 +107,8 @@ class Workspace:
 
     def add_collection(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                        conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-                       documents: NamedBytes | None = None, parsed: Parsed | None = None) -> CollectionInfo:
+                       documents: NamedBytes | None = None, parsed: Parsed | None = None,
+                       judgments: Sequence[tuple[str, NamedBytes]] = (), reference: str | None = None) -> CollectionInfo:
         """Add a new collection (version 1): qrels, named runs, conventions and optional texts.
 
         Every file is parsed first (a bad one raises :class:`~metrics.errors.ParseError` naming it and
@@ -130,13 +132,17 @@ class Workspace:
         parsed : mapping, optional
             ``{sha256: Run or Qrels}``: files already parsed by the caller (read from exactly those bytes,
             with :func:`metrics.io.read_run` / :func:`metrics.io.read_qrels`), not parsed again.
+        judgments : sequence of (str, (str, bytes)), optional
+            Other judgment sets of the collection: (name, qrels file). ``reference`` names the set ``qrels``
+            holds (default :func:`metrics.judgments.sets.set_name` of its file name).
 
         Returns
         -------
         CollectionInfo
         """
         return self._commit(*self._prepare(name, qrels, runs, conventions=conventions, author=author,
-                                           topics=topics, documents=documents, parsed=parsed),
+                                           topics=topics, documents=documents, parsed=parsed,
+                                           judgments=judgments, reference=reference),
                             parent=None, version=1)
 
     def add_collections_once(self, marker: str, items: Sequence[dict[str, Any]], *,
@@ -180,12 +186,12 @@ class Workspace:
             query = query.where(collections.c.archived.is_(False))
         with transaction(self._engine, self.location, read=True) as conn:
             rows = conn.execute(query.order_by(collections.c.created_at.desc(), collections.c.id)).all()
-        return [_info(row) for row in rows]
+        return [info_of(row) for row in rows]
 
     def collection(self, cid: str) -> CollectionInfo:
         """One collection's description; :class:`UnknownCollection` if the id is unknown or deleted."""
         with transaction(self._engine, self.location, read=True) as conn:
-            return _info(self._row(conn, cid))
+            return info_of(self._row(conn, cid))
 
     def load(self, cid: str) -> StoredCollection:
         """A collection with its files (read lazily, checked on read) and conventions."""
@@ -196,19 +202,24 @@ class Workspace:
                                  .where(collection_files.c.collection == cid)
                                  .order_by(collection_files.c.position)).all()
         stored = {"qrels": None, "topics": None, "documents": None}
-        runs = []
+        runs, judgments = [], []
         for f in files:
-            item = StoredFile(f.name, f.system, f.sha256, f.size, self._read)
+            item = StoredFile(f.name, f.system, f.sha256, f.size, self._read, judgment_set=f.judgment_set)
             if f.role == "run":
                 runs.append(item)
+            elif f.role == "judgments":
+                judgments.append(item)
             else:
                 stored[f.role] = item
-        return StoredCollection(info=_info(row), conventions=json.loads(row.conventions), runs=runs, **stored)
+        return StoredCollection(info=info_of(row), conventions=json.loads(row.conventions), runs=runs,
+                                judgments=tuple(judgments), **stored)
 
     def new_version(self, cid: str, *, add_runs: Sequence[NamedBytes] = (), remove_systems: Iterable[str] = (),
                     rename_systems: Mapping[str, str] | None = None, conventions: dict[str, Any] | None = None,
                     topics: NamedBytes | None = None, documents: NamedBytes | None = None,
-                    parsed: Parsed | None = None, author: str) -> CollectionInfo:
+                    parsed: Parsed | None = None, author: str,
+                    judgments: Sequence[tuple[str, NamedBytes]] | None = None,
+                    reference: str | None = None) -> CollectionInfo:
         """A new version of ``cid`` with some changes; the old one stays.
 
         Parameters
@@ -225,8 +236,11 @@ class Workspace:
         topics, documents : (str, bytes), optional
             New topic or document texts; the parent's when None.
         parsed : mapping, optional
-            ``{sha256: Run}`` of added runs already parsed, as for :meth:`add_collection`.
+            ``{sha256: Run or Qrels}`` of added files already parsed, as for :meth:`add_collection`.
         author : str
+        judgments, reference : optional
+            The other judgment sets, replacing the parent's, and the reference's name, as for
+            :meth:`add_collection`; None keeps the parent's.
 
         Returns
         -------
@@ -242,14 +256,20 @@ class Workspace:
                                  f"expected one of {', '.join(r.system for r in old.runs)}")
         kept = [r for r in old.runs if r.system not in remove]
         names = _renamed(cid, [r.system for r in kept], dict(rename_systems or {}))
-        entries = [_entry(old.qrels, "qrels")] + [{**_entry(r, "run"), "system": n} for r, n in zip(kept, names)]
+        reference = old.reference if reference is None else reference
+        entries = [{**entry_of(old.qrels, "qrels"), "judgment_set": reference}]
+        entries += [{**entry_of(r, "run"), "system": n} for r, n in zip(kept, names)]
         entries += self._store_runs(add_runs, taken=names, parsed=parsed or {})
+        if judgments is None:
+            entries += self._judgment_entries([(f.judgment_set or "", f) for f in old.judgments], reference, {})
+        else:
+            entries += self._judgment_entries(judgments, reference, parsed or {})
         for role, given, before in (("topics", topics, old.topics), ("documents", documents, old.documents)):
             if given is not None:
                 given = _named(given, role)
                 entries.append(self._store(given[0], given[1], role, None, {}))
             elif before is not None:
-                entries.append(_entry(before, role))
+                entries.append(entry_of(before, role))
         chosen = old.conventions if conventions is None else _conventions(conventions)
         return self._commit(old.info.name, entries, chosen, author, old.info.topics, parent=cid,
                             version=old.info.version + 1)
@@ -362,16 +382,19 @@ class Workspace:
 
     def _prepare(self, name: str, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                  conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-                 documents: NamedBytes | None = None, parsed: Parsed | None = None) -> tuple:
+                 documents: NamedBytes | None = None, parsed: Parsed | None = None,
+                 judgments: Sequence[tuple[str, NamedBytes]] = (), reference: str | None = None) -> tuple:
         """A new collection's files stored: ``(name, entries, conventions, author, topics)`` to commit."""
         _line(name, "collection name")
         _line(author, "author")
         conventions = _conventions(conventions)
         parsed = dict(parsed or {})
         qrels = _named(qrels, "qrels")
-        entries = [self._store(qrels[0], qrels[1], "qrels", None, parsed)]
+        reference = default_set_name(qrels[0]) if reference is None else reference
+        entries = [{**self._store(qrels[0], qrels[1], "qrels", None, parsed), "judgment_set": set_name_checked(reference)}]
         topic_count = entries[0].pop("topics")
         entries += self._store_runs(runs, taken=(), parsed=parsed)
+        entries += self._judgment_entries(judgments, reference, parsed)
         for role, item in (("topics", topics), ("documents", documents)):
             if item is not None:
                 item = _named(item, role)
@@ -382,14 +405,14 @@ class Workspace:
         sha = digest(data)
         entry = {"role": role, "name": name, "system": system, "sha256": sha, "size": len(data)}
         parsed = None
-        if role in ("qrels", "run"):
-            kind = Qrels if role == "qrels" else Run
+        if role in ("qrels", "run", "judgments"):
+            kind = Run if role == "run" else Qrels
             parsed = given.get(sha)
             if parsed is not None and not isinstance(parsed, kind):
                 raise WorkspaceError(f"{name}: expected its parse as a {kind.__name__}, found "
                                      f"{type(parsed).__name__}")
             if parsed is None:
-                parsed = (read_qrels if role == "qrels" else read_run)(data, name=name)  # messages name the file
+                parsed = (read_run if role == "run" else read_qrels)(data, name=name)  # messages name the file
             if role == "run":
                 parsed = parsed.renamed(system)
             if role == "qrels":
@@ -415,6 +438,9 @@ class Workspace:
             entries.append(self._store(name, data, "run", system, parsed))
         return entries
 
+    def _judgment_entries(self, judgments, reference: str, parsed: Parsed) -> list[dict]:
+        return judgment_entries(judgments, reference, lambda n, d: self._store(n, d, "judgments", None, parsed))
+
     def _commit(self, name, entries, conventions, author, topics, *, parent, version) -> CollectionInfo:
         with transaction(self._engine, self.location) as conn:
             return self._insert(conn, name, entries, conventions, author, topics, parent=parent, version=version)
@@ -435,8 +461,8 @@ class Workspace:
         conn.execute(collections.insert().values(**row))
         conn.execute(collection_files.insert(), [
             {"collection": cid, "position": i, "role": e["role"], "name": e["name"], "system": e["system"],
-             "sha256": e["sha256"]} for i, e in enumerate(entries)])
-        return _info(_Row(row))
+             "sha256": e["sha256"], "judgment_set": e.get("judgment_set")} for i, e in enumerate(entries)])
+        return info_of(Row(row))
 
     def _change(self, cid, author, action, detail, **values) -> CollectionInfo:
         _line(author, "author")
@@ -446,14 +472,14 @@ class Workspace:
             conn.execute(events.insert().values(collection=cid, action=action, detail=detail, author=author,
                                                 at=_now()))
             row = conn.execute(select(collections).where(collections.c.id == cid)).first()
-        return _info(row)
+        return info_of(row)
 
     def _parsed(self, sha256: str, kind: str) -> Run | Qrels | None:
         check_digest(sha256)
-        role = "run" if kind == "run" else "qrels"
+        roles = ("run",) if kind == "run" else ("qrels", "judgments")
         with transaction(self._engine, self.location, read=True) as conn:
             named = conn.execute(select(collection_files.c.name, collection_files.c.system)
-                                 .where(collection_files.c.sha256 == sha256, collection_files.c.role == role)
+                                 .where(collection_files.c.sha256 == sha256, collection_files.c.role.in_(roles))
                                  .limit(1)).first()
         if named is None:
             return None
@@ -471,19 +497,3 @@ class Workspace:
         except RankscopeError:  # a read-only file store still serves the parse
             pass
         return parsed
-
-
-class _Row:
-    def __init__(self, values: dict) -> None:
-        self.__dict__.update(values)
-
-
-def _info(row) -> CollectionInfo:
-    return CollectionInfo(id=row.id, name=row.name, version=row.version, parent=row.parent,
-                          created_by=row.created_by, created_at=row.created_at, archived=bool(row.archived),
-                          size=row.size, systems=tuple(json.loads(row.systems)), topics=row.topics,
-                          lineage=row.lineage)
-
-
-def _entry(f: StoredFile, role: str) -> dict:
-    return {"role": role, "name": f.name, "system": f.system, "sha256": f.sha256, "size": f.size}

@@ -42,9 +42,13 @@ def register(subparsers) -> None:
                     "has the 4 fields of a qrels line is a judgment set, the first other argument starts the "
                     "runs.")
     p.error = lambda message: p.exit(2, f"rankscope judges: {message}\n")
-    p.add_argument("files", nargs="+", metavar="FILE",
+    p.add_argument("files", nargs="*", metavar="FILE",
                    help="QRELS_A QRELS_B [QRELS_C ...] RUN [RUN ...]: two or more qrels files, then one or more "
                         "runs (paths, globs, directories, @FILE listing one per line)")
+    p.add_argument("--collection", metavar="ID", help="compare the judgment sets of a stored collection on its runs "
+                   "instead of FILE...: its reference first, its conventions unless convention flags are given")
+    p.add_argument("--workspace", metavar="LOC", help="with --collection: the workspace (default "
+                   "$RANKSCOPE_WORKSPACE, else ./rankscope-workspace)")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default nDCG@10 and AP")
     p.add_argument("--names", nargs="+", metavar="NAME",
@@ -105,25 +109,32 @@ def run(args: argparse.Namespace) -> int:
     from rankscope.commands import check_range
     from rankscope.runs import expand_runs
 
-    qrels_files, run_arguments = split_files(args.files)
-    if len(qrels_files) < 2:
-        raise ValidationError(f"expected two or more qrels files (4 fields a line) before the runs, found "
-                              f"{len(qrels_files)}{': ' + qrels_files[0] if qrels_files else ''}")
-    if not run_arguments:
-        raise ValidationError("expected one or more runs after the qrels files, found none")
-    if args.names is not None and len(args.names) != len(qrels_files):
-        raise ValidationError(f"--names: expected {len(qrels_files)} names, one per qrels file, found "
-                              f"{len(args.names)}")
     check_range("--top-k", args.top_k, 1, 1_000_000)
     if args.ppi_lambda is not None and not (math.isfinite(args.ppi_lambda) and 0.0 <= args.ppi_lambda <= 1.0):
         raise ValidationError(f"--ppi-lambda: expected a number from 0 to 1, found {args.ppi_lambda}")
-    sets = judgment_sets([read_qrels(path) for path in qrels_files], names=args.names, reference=args.reference)
-    runs = [read_run(path) for path in expand_runs(run_arguments)]
+    conventions = conventions_of(args)
+    if args.collection is not None:
+        if args.files:
+            raise ValidationError(f"expected FILE... or --collection ID, found both ({args.files[0]})")
+        qrels, given_names, runs, stored = _stored(args)
+        if stored and conventions == type(conventions)():
+            conventions = type(conventions).coerce(**stored)
+    else:
+        qrels_files, run_arguments = split_files(args.files)
+        if len(qrels_files) < 2:
+            raise ValidationError(f"expected two or more qrels files (4 fields a line) before the runs, found "
+                                  f"{len(qrels_files)}{': ' + qrels_files[0] if qrels_files else ''}")
+        if not run_arguments:
+            raise ValidationError("expected one or more runs after the qrels files, found none")
+        qrels, given_names = [read_qrels(path) for path in qrels_files], None
+        runs = [read_run(path) for path in expand_runs(run_arguments)]
+    if args.names is not None and len(args.names) != len(qrels):
+        raise ValidationError(f"--names: expected {len(qrels)} names, one per qrels file, found {len(args.names)}")
+    sets = judgment_sets(qrels, names=args.names or given_names, reference=args.reference)
     names = [r.name for r in runs]
     if len(set(names)) != len(names):
         raise ValidationError(f"two runs share a system name: {sorted({n for n in names if names.count(n) > 1})}")
     settings = significance_settings_of(args)
-    conventions = conventions_of(args)
     result = compare_judges(sets, runs, list(args.measures or DEFAULT_MEASURES), conventions=conventions,
                             topics=args.topics, top_k=args.top_k, settings=settings, lam=args.ppi_lambda)
     card = _card(result, settings)
@@ -136,6 +147,19 @@ def run(args: argparse.Namespace) -> int:
     out.write(_text(result))
     out.write("\nprovenance: " + card.compact() + "\n")
     return 0
+
+
+def _stored(args: argparse.Namespace):
+    """A stored collection's judgment sets (parsed), their names, its runs and its conventions."""
+    from metrics.io import read_qrels, read_run
+    from workspace import open_workspace
+
+    with open_workspace(args.workspace) as ws:
+        stored = ws.load(args.collection)
+        sets = stored.judgment_sets
+        qrels = [read_qrels(f.read(), name=f.name) for _, f in sets]
+        runs = [read_run(f.read(), name=f.system) for f in stored.runs]
+        return qrels, [name for name, _ in sets], runs, stored.conventions
 
 
 def _card(result, settings: dict):

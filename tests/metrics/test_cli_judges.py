@@ -159,3 +159,35 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, capsys, args, message):
     code, out, err = judges(capsys, *argv)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("rankscope judges: ") and message in err
+
+
+def test_a_stored_collection_keeps_its_sets_and_any_of_them_can_be_asked_for(tmp_path, capsys):
+    pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+    from rankscope.commands.workspace import stored_inputs
+
+    files = {"nist.qrels": "1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n",
+             "crowd.txt": "1 0 a 1\n1 0 b 1\n1 0 c 0\n2 0 d 1\n2 0 e 1\n",
+             "x.run": "1 Q0 a 1 3 x\n1 Q0 b 2 2 x\n1 Q0 c 3 1 x\n2 Q0 d 1 2 x\n2 Q0 e 2 1 x\n",
+             "y.run": "1 Q0 c 1 3 y\n1 Q0 b 2 2 y\n1 Q0 a 3 1 y\n2 Q0 e 1 2 y\n2 Q0 d 2 1 y\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    where = str(tmp_path / "ws")
+    code = main(["workspace", "add", str(tmp_path / "nist.qrels"), str(tmp_path / "x.run"), str(tmp_path / "y.run"),
+                 "--name", "two judges", "--judgments", f"crowd={tmp_path / 'crowd.txt'}", "--workspace", where,
+                 "--author", "ana", "-l", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    cid = out.split("\t", 1)[0]
+    code, out, err = judges(capsys, "--collection", cid, "--workspace", where, "-m", "P@2", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [s["name"] for s in doc["sets"]] == ["nist", "crowd"] and list(doc["labels"]) == ["nist|crowd"]
+    x, y = [2, 0, 1, 1, 0], [1, 1, 0, 1, 1]
+    assert doc["labels"]["nist|crowd"]["kappa"] == pytest.approx(sklearn_metrics.cohen_kappa_score(x, y))
+    assert stored_inputs(where, cid, "crowd")["qrels"] == files["crowd.txt"].encode()
+    assert stored_inputs(where, cid)["qrels"] == files["nist.qrels"].encode()
+    code, out, err = main(["report", "--collection", cid, "--workspace", where, "--judgments", "llm", "-o", "-"]), \
+        *capsys.readouterr()
+    assert code == 2 and "has no judgment set 'llm'; its sets are nist, crowd" in err
+    code, out, err = judges(capsys, "--collection", cid, "--workspace", where, str(tmp_path / "x.run"))
+    assert code == 2 and "expected FILE... or --collection ID, found both" in err
