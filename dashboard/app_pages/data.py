@@ -7,7 +7,7 @@ import dataclasses
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
+from dashboard import components, data, figures, judgment_sets, state
 from metrics import PRESETS, Conventions, RankscopeError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 
@@ -57,7 +57,8 @@ if new_runs:
     if good:
         loaded = state.with_runs(loaded, good)
         state.put(loaded)
-if fresh and state.get() is not at_start:
+loaded = judgment_sets.uploader(loaded, seen)
+if state.get() is not at_start:
     st.rerun()  # the sidebar, drawn before this page, shows the new collection too
 for message in st.session_state.get("data_errors", []):
     components.error(message)
@@ -185,6 +186,7 @@ with st.expander("Rename or remove systems", icon=":material/edit:"):
             st.rerun()
 
 st.subheader("Judgments")
+loaded = judgment_sets.editor(loaded)
 components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
 
 st.subheader("Lint report")
