@@ -35,11 +35,9 @@ def uploader(loaded: state.Loaded, seen: set) -> state.Loaded:
             good.append(upload)
         except RankscopeError as err:
             st.session_state["data_judgment_errors"].append(str(err))
-    if good and loaded.qrels is None:
-        loaded, good = state.with_qrels(loaded, good[0]), good[1:]  # the first set is the reference
     if good:
-        loaded = state.with_judgments(loaded, good)
-    state.put(loaded)
+        state.put(state.with_judgments(loaded, good))
+        st.rerun()  # the sidebar, drawn before this page, shows the sets too
     return loaded
 
 

@@ -57,8 +57,7 @@ if new_runs:
     if good:
         loaded = state.with_runs(loaded, good)
         state.put(loaded)
-loaded = judgment_sets.uploader(loaded, seen)
-if state.get() is not at_start:
+if fresh and state.get() is not at_start:
     st.rerun()  # the sidebar, drawn before this page, shows the new collection too
 for message in st.session_state.get("data_errors", []):
     components.error(message)
@@ -186,7 +185,7 @@ with st.expander("Rename or remove systems", icon=":material/edit:"):
             st.rerun()
 
 st.subheader("Judgments")
-loaded = judgment_sets.editor(loaded)
+loaded = judgment_sets.editor(judgment_sets.uploader(loaded, seen))
 components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
 
 st.subheader("Lint report")
