@@ -15,6 +15,9 @@ sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (t
 krippendorff = pytest.importorskip("krippendorff", reason="krippendorff (the alpha oracle) is not installed")
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
 
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
 from rankscope.cli import main  # noqa: E402
 from rankscope.commands.judges import split_files  # noqa: E402
 from tests import judges_data  # noqa: E402
@@ -35,7 +38,7 @@ def cranfield(tmp_path_factory):
             pytest.fail(f"Cranfield not found at {judges_data.CRANFIELD}")
         pytest.skip(f"Cranfield not found at {judges_data.CRANFIELD}")
     folder = tmp_path_factory.mktemp("judges")
-    sets, runs = judges_data.write(folder, sets=(*SETS, "subset"), systems=SYSTEMS)
+    sets, runs = judges_data.write(folder, sets=(*SETS, "subset"))
     return folder, sets, runs
 
 
@@ -191,3 +194,19 @@ def test_a_stored_collection_keeps_its_sets_and_any_of_them_can_be_asked_for(tmp
     assert code == 2 and "has no judgment set 'llm'; its sets are nist, crowd" in err
     code, out, err = judges(capsys, "--collection", cid, "--workspace", where, str(tmp_path / "x.run"))
     assert code == 2 and "expected FILE... or --collection ID, found both" in err
+
+
+def test_the_readme_examples_are_what_the_command_prints(cranfield, capsys):
+    folder, _, _ = cranfield
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```\n\$ (rankscope judges [^\n]+)\n(.*?)```", readme, re.S)
+    assert len(blocks) == 2
+    for command, printed in blocks:
+        argv = [str(folder / a) if (folder / a).is_file() else a for a in command.split()[1:]]
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        if printed.startswith("...\n"):  # an excerpt: the lines shown, in order, with nothing between them
+            assert printed[4:] in out
+        else:
+            assert out == printed
