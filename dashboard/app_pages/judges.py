@@ -27,6 +27,7 @@ names = [n for n, _ in named]
 components.table(data.sets_summary(loaded), key="judges_sets")
 
 labels, alpha = data.label_agreement(loaded)
+measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
 by_labels, by_systems, by_topics, by_ppi = st.tabs(["Labels", "Systems", "Where they disagree", "Prediction-powered"])
 with by_labels:
     cols = st.columns(2)
@@ -56,7 +57,6 @@ with by_labels:
                                                                   "kappa_quadratic", "alpha", "mean_grade_shift"])
 
 with by_systems:
-    measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
     cols = st.columns([3, 3, 3, 2, 2])
     topics = cols[0].selectbox("Topics", list(TOPICS), format_func=TOPICS.get, key="judges_topics")
     test = cols[1].selectbox("Test", list(data.TESTS), format_func=data.TESTS.get, key="judges_test")
@@ -65,37 +65,43 @@ with by_systems:
     alpha_level = cols[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="judges_alpha")
     top_k = cols[4].number_input("Top k", min_value=1, max_value=max(len(loaded.systems), 1),
                                  value=min(5, len(loaded.systems)), key="judges_top_k")
-    try:
-        orders, agreement, changes, support = data.sets_systems(loaded, measures, topics, int(top_k))
-        found = data.conclusions(loaded, measures, test, correction, alpha_level, topics)
-    except RankscopeError as err:
-        components.error(err)
-        st.stop()
-    label = st.selectbox("Measure", list(orders["measure"].unique()), key="judges_measure",
-                         format_func=components.measure_label)
-    pair = agreement[(agreement["measure"] == label) & (agreement["first"] == names[0])]
-    for column, r in zip(st.columns(max(len(pair), 1)), pair.itertuples(index=False)):
-        column.metric(f"Kendall's τ_b, {components.plain(r.first)} and {components.plain(r.second)}", f"{r.tau_b:.4f}")
-        column.metric(f"τ_AP, {components.plain(r.first)} the reference", f"{r.tau_ap:.4f}")
-        column.metric(f"Top {r.top_k} in common", f"{r.top_k_overlap:.0%}")
-    components.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
-                           key="judges_ranks", name="judges-ranks")
-    st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
-               "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
-    st.subheader("Which conclusions hold under every set?")
-    st.caption(f"Better: the better system under {components.plain(names[0])}. A conclusion holds under a set where "
-               f"the {data.TESTS[test]} finds the difference significant in that direction after "
-               f"{data.CORRECTIONS[correction]} correction (α = {alpha_level}); reversed: significant the other way.")
-    claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
-    claims = claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
-                           reversed_under=[", ".join(u) for u in claims["reversed_under"]])
-    components.table(claims, key="judges_conclusions")
-    st.subheader("The largest rank changes")
-    components.table(changes[changes["measure"] == label], key="judges_changes")
-    st.subheader("The judged documents the measure rests on")
-    st.caption("Per set and system: the documents the measure reads (the top k, or the whole ranking), and how "
-               "many of them that set judged. A set that judged less counts more documents as not relevant.")
-    components.table(support[support["measure"] == label], key="judges_support", numbers=["judged_share"])
+    found = None
+    if len(loaded.systems) < 2:
+        st.info("Ordering and testing systems needs two runs or more: load another on the data page.")
+    else:
+        try:
+            orders, agreement, changes, support = data.sets_systems(loaded, measures, topics, int(top_k))
+            found = data.conclusions(loaded, measures, test, correction, alpha_level, topics)
+        except RankscopeError as err:
+            components.error(err)
+    if found is not None:
+        label = st.selectbox("Measure", list(orders["measure"].unique()), key="judges_measure",
+                             format_func=components.measure_label)
+        pair = agreement[(agreement["measure"] == label) & (agreement["first"] == names[0])]
+        for column, r in zip(st.columns(max(len(pair), 1)), pair.itertuples(index=False)):
+            column.metric(f"Kendall's τ_b, {components.plain(r.first)} and {components.plain(r.second)}",
+                          f"{r.tau_b:.4f}")
+            column.metric(f"τ_AP, {components.plain(r.first)} the reference", f"{r.tau_ap:.4f}")
+            column.metric(f"Top {r.top_k} in common", f"{r.top_k_overlap:.0%}")
+        components.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
+                               key="judges_ranks", name="judges-ranks")
+        st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
+                   "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
+        st.subheader("Which conclusions hold under every set?")
+        st.caption(f"Better: the better system under {components.plain(names[0])}. A conclusion holds under a set "
+                   f"where the {data.TESTS[test]} finds the difference significant in that direction after "
+                   f"{data.CORRECTIONS[correction]} correction (α = {alpha_level}); reversed: significant the "
+                   "other way.")
+        claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
+        components.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
+                                       reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
+                         key="judges_conclusions")
+        st.subheader("The largest rank changes")
+        components.table(changes[changes["measure"] == label], key="judges_changes")
+        st.subheader("The judged documents the measure rests on")
+        st.caption("Per set and system: the documents the measure reads (the top k, or the whole ranking), and how "
+                   "many of them that set judged. A set that judged less counts more documents as not relevant.")
+        components.table(support[support["measure"] == label], key="judges_support", numbers=["judged_share"])
 
 with by_topics:
     measure = components.pick_measure("judges_topic_measure", measures)

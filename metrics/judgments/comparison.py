@@ -168,7 +168,7 @@ def compare_judges(sets: JudgmentSets, runs: Any, measures: Sequence[str] | str,
         The topics the orders, tests and judged counts are over (see :mod:`metrics.judgments.systems`).
     top_k : int, default=5
     settings : mapping, optional
-        Keywords of :func:`metrics.significance.compare_systems` for the tests under each set.
+        Keywords of :func:`metrics.stats.significance.compare_systems` for the tests under each set.
     confidence : float, optional
         Of the prediction-powered intervals; default ``1 - alpha`` of the tests (0.95).
     lam : float, optional

@@ -6,16 +6,16 @@ Every run is evaluated under every judgment set by the one pipeline (:func:`metr
 
 * **orders** (:func:`system_orders`): each system's summary of each measure under each set (the measure's
   own aggregation, trec_eval's ``all`` line) and its rank, 1 the best, ties broken by system name
-  (ascending), as :mod:`metrics.agreement` breaks them;
+  (ascending), as :mod:`metrics.stats.agreement` breaks them;
 * **agreement of the orders** (:func:`order_agreement`), for each pair of sets ``first|second``: Kendall's
-  tau-b (:func:`metrics.agreement.kendall_tau`), tau_AP with the *first* set the reference
-  (:func:`metrics.agreement.tau_ap`, ``symmetric=False``: Yilmaz et al.'s definition, a swap near the
+  tau-b (:func:`metrics.stats.agreement.kendall_tau`), tau_AP with the *first* set the reference
+  (:func:`metrics.stats.agreement.tau_ap`, ``symmetric=False``: Yilmaz et al.'s definition, a swap near the
   top of the first set's order costs most), the share of the first set's top ``k`` systems also in the
   second's top ``k``, and the number of pairs of systems put the other way round;
 * **rank changes** (:func:`rank_changes`): each system's rank under each set against its rank under the
   reference, the largest moves first;
 * **conclusions** (:func:`conclusions`): every pair of systems tested under every set with
-  :func:`metrics.significance.compare_systems` and its correction; the claim "``better`` beats
+  :func:`metrics.stats.significance.compare_systems` and its correction; the claim "``better`` beats
   ``worse``" (``better`` the system with the better summary under the reference) *holds* under a set
   where the difference is significant after correction in that direction, and is *reversed* where it is
   significant the other way. It holds under all sets, some, or none.
@@ -23,7 +23,7 @@ Every run is evaluated under every judgment set by the one pipeline (:func:`metr
 Topics. A set that judged other topics than the reference would change the orders by its topics as well as
 by its grades. :func:`evaluate_sets` with ``topics="common"`` keeps only the topics every set judged, so a
 difference is the judges'; ``topics="each"`` evaluates each set on all its topics. The paired tests need
-every system's value on every topic: as in the report (:func:`metrics.report.paired_conventions`), a set
+every system's value on every topic: as in the report (:func:`metrics.review.report.paired_conventions`), a set
 under which the runs answered different topics is evaluated with complete topics (trec_eval ``-c``).
 """
 
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from metrics.agreement import kendall_tau, swapped_pairs, tau_ap
+from metrics.stats.agreement import kendall_tau, swapped_pairs, tau_ap
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.evaluate import aggregate, per_query_frame, rank_runs, resolve_measures
@@ -77,7 +77,7 @@ def evaluate_sets(sets: JudgmentSets, runs: Any, measures: Any, *, conventions: 
         Columns ``judges``, ``system``, ``query``, ``measure``, ``value``: the sets in order, then as
         :func:`metrics.evaluate` orders its rows.
     """
-    from metrics.report import paired_conventions
+    from metrics.review.report import paired_conventions
 
     if topics not in TOPIC_RULES:
         raise ValidationError(f"topics must be one of {list(TOPIC_RULES)}, got {topics!r}")
@@ -220,15 +220,15 @@ def set_tests(per_query: pd.DataFrame, measures: Sequence[str] | None = None, **
         As :func:`evaluate_sets` returns it.
     measures : sequence of str, optional
     **settings
-        Keywords of :func:`metrics.significance.compare_systems` (``test``, ``correction``, ``alpha``,
+        Keywords of :func:`metrics.stats.significance.compare_systems` (``test``, ``correction``, ``alpha``,
         ``family``, ``seed``, ...).
 
     Returns
     -------
     pandas.DataFrame
-        ``judges`` then the columns of :attr:`metrics.significance.Comparison.frame`.
+        ``judges`` then the columns of :attr:`metrics.stats.significance.Comparison.frame`.
     """
-    from metrics.significance import compare_systems
+    from metrics.stats.significance import compare_systems
 
     frames = []
     for name in set_names(per_query):

@@ -164,7 +164,7 @@ def _stored(args: argparse.Namespace):
 
 def _card(result, settings: dict):
     from metrics.evaluate import resolve_measures
-    from metrics.provenance import build_provenance, topic_counts
+    from metrics.review.provenance import build_provenance, topic_counts
 
     from metrics.judgments.systems import on_topics
 

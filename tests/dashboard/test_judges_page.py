@@ -149,3 +149,17 @@ def test_the_sets_are_kept_in_the_workspace_and_a_link_brings_them_back(tmp_path
     assert _errors(other) == []
     assert [n for n, _ in other.session_state["rankscope_loaded"].judges] == ["nist", "llm"]
     assert {m.label for m in other.metric} >= {"Cohen's κ", "Kendall's τ_b, nist and llm"}
+
+
+def test_one_run_still_compares_the_labels_and_says_why_the_systems_wait():
+    at = _open("data")
+    _upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    _upload(at, "Runs", [("a.run", RUNS["a.run"].encode(), "text/plain")])
+    _upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain"), ("bad.qrels", b"1 0 a\n", "text/plain")])
+    assert [e.value for e in at.exception] == []
+    assert any("bad.qrels:1" in e.value.replace("\\", "") for e in at.error)  # the bad file named, the good one kept
+    assert [n for n, _ in at.session_state["rankscope_loaded"].judges] == ["nist", "llm"]
+    _open("judges", at)
+    assert _errors(at) == []
+    assert "Cohen's κ" in {m.label for m in at.metric}
+    assert any("needs two runs or more" in i.value for i in at.info)

@@ -188,7 +188,7 @@ def test_conclusions_hold_where_scipy_and_statsmodels_find_them(cranfield, oracl
     for whole, seen in zip(found.itertuples(index=False), pair.itertuples(index=False)):
         assert seen.holds_under == tuple(n for n in whole.holds_under if n in ("nist", "lexical"))
         assert seen.holds == {2: "all", 1: "some", 0: "none"}[len(seen.holds_under)]
-    assert set(pair["holds"]) == {"all", "some"}
+    assert {"all", "some"} <= set(pair["holds"])
 
 
 def test_judged_support_counts_what_the_files_say(cranfield):
