@@ -34,6 +34,7 @@ PAGES = [  # the root URL opens the overview (home.py), so that /overview stays 
     _page("queries", "Queries", ":material/manage_search:"),
     _page("significance", "Significance", ":material/balance:"),
     _page("agreement", "Agreement", ":material/compare_arrows:"),
+    _page("judges", "Judges", ":material/gavel:"),
     _page("repro", "Reproducibility", ":material/replay:"),
     _page("trust", "Trust", ":material/verified:"),
     _page("learn", "Learn", ":material/school:"),

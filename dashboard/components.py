@@ -335,6 +335,8 @@ def sidebar(loaded: state.Loaded) -> None:
             if loaded.source.startswith("example:"):
                 where = f" (worked example: {example_title(loaded.source.split(':', 1)[1])})"
             st.text(f"{len(loaded.runs)} system{'s' * (len(loaded.runs) != 1)} · qrels {loaded.qrels.name}{where}")
+            if loaded.judges:
+                st.text(f"judged by {state.judged_by(loaded)} (of {len(loaded.judges)} judgment sets)")
         else:
             st.text("nothing loaded")
         st.caption("Conventions")

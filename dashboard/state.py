@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import streamlit as st
 
 from metrics import Conventions, system_name
+from metrics.judgments.sets import set_name
 
 _LOADED = "rankscope_loaded"
 _NOTES = "rankscope_notes"
@@ -79,6 +80,9 @@ class Loaded:
     documents: Upload | None = None  # document titles and texts (optional)
     collection: str | None = None  # the workspace collection holding exactly these files, once stored
     parent: str | None = None  # the stored collection these files were changed from (a new version's parent)
+    # several named judgment sets, the reference first (empty: the qrels alone); ``qrels`` is the one of them
+    # every page evaluates under (see judgment_sets, under)
+    judges: tuple[tuple[str, Upload], ...] = ()
 
     @property
     def key(self) -> tuple:
@@ -86,6 +90,12 @@ class Loaded:
         return (self.qrels.digest if self.qrels else None,
                 tuple((name, up.digest) for name, up in self.runs),
                 tuple(sorted(self.conventions.as_dict().items())))
+
+    @property
+    def judges_key(self) -> tuple:
+        """Hashable identity of what a comparison of the judgment sets depends on: every set, the runs, the
+        conventions."""
+        return (tuple((name, up.digest) for name, up in judgment_sets(self)),) + self.key[1:]
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -132,15 +142,84 @@ def put(loaded: Loaded) -> None:
 
 
 def with_qrels(loaded: Loaded, upload: Upload) -> Loaded:
-    """Replace the qrels; the first own file replaces a bundled collection."""
+    """Replace the qrels (the reference judgment set, evaluated under from now on); the first own file
+    replaces a bundled collection."""
     runs = () if loaded.bundled else loaded.runs
-    return replace(loaded, qrels=upload, runs=runs, source="uploads", **_changed(loaded))
+    judges = () if loaded.bundled or not loaded.judges else loaded.judges[1:]
+    if judges:
+        judges = ((unique_name(set_name(upload.name), {n for n, _ in judges}), upload), *judges)
+    return replace(loaded, qrels=upload, runs=runs, judges=judges, source="uploads", **_changed(loaded))
+
+
+# ---- several judgment sets ----------------------------------------------------------------------------------
+def judgment_sets(loaded: Loaded) -> tuple[tuple[str, Upload], ...]:
+    """The named judgment sets, the reference first: the qrels alone (named after its file) unless more were
+    added."""
+    if loaded.judges:
+        return loaded.judges
+    return ((set_name(loaded.qrels.name), loaded.qrels),) if loaded.qrels is not None else ()
+
+
+def reference(loaded: Loaded) -> Upload | None:
+    """The reference judgment set's file (the qrels, when there is only one set)."""
+    sets = judgment_sets(loaded)
+    return sets[0][1] if sets else None
+
+
+def judged_by(loaded: Loaded) -> str | None:
+    """The name of the judgment set every page evaluates under."""
+    sets = judgment_sets(loaded)
+    return next((name for name, up in sets if loaded.qrels is not None and up.digest == loaded.qrels.digest),
+                sets[0][0] if sets else None)
+
+
+def under(loaded: Loaded, name: str) -> Loaded:
+    """The same collection evaluated under the judgment set ``name`` (not a change of files)."""
+    for set_, up in judgment_sets(loaded):
+        if set_ == name:
+            return loaded if loaded.qrels is up else replace(loaded, qrels=up)
+    return loaded
+
+
+def with_judgments(loaded: Loaded, uploads: list[Upload]) -> Loaded:
+    """Add judgment sets (a file already a set, by content, is not added twice), each named after its file."""
+    sets = list(judgment_sets(loaded))
+    have, names = {up.digest for _, up in sets}, {name for name, _ in sets}
+    for up in uploads:
+        if up.digest in have:
+            continue
+        name = unique_name(set_name(up.name), names)
+        names.add(name)
+        have.add(up.digest)
+        sets.append((name, up))
+    if len(sets) == len(judgment_sets(loaded)):
+        return loaded
+    return replace(loaded, judges=tuple(sets), source="uploads", **_changed(loaded))
+
+
+def renamed_judgments(loaded: Loaded, old: str, new: str) -> Loaded:
+    new = new.strip()
+    sets = judgment_sets(loaded)
+    if not new or new == old or new in {n for n, _ in sets} or "|" in new:
+        return loaded
+    return replace(loaded, judges=tuple(((new if n == old else n), up) for n, up in sets))
+
+
+def without_judgments(loaded: Loaded, name: str) -> Loaded:
+    """Drop a judgment set other than the reference; evaluated under it, the pages go back to the reference."""
+    sets = judgment_sets(loaded)
+    kept = tuple((n, up) for n, up in sets[1:] if n != name)
+    if len(kept) == len(sets) - 1:
+        return loaded
+    judges = (sets[0], *kept) if kept else ()
+    return replace(loaded, judges=judges, qrels=sets[0][1], source="uploads", **_changed(loaded))
 
 
 def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
     """Add runs (a file already loaded, by content, is not added twice); names stay unique."""
     runs = list(() if loaded.bundled else loaded.runs)
     qrels = None if loaded.bundled else loaded.qrels
+    judges = () if loaded.bundled else loaded.judges
     have = {up.digest for _, up in runs}
     names = {name for name, _ in runs}
     for up in uploads:
@@ -150,7 +229,7 @@ def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
         names.add(name)
         have.add(up.digest)
         runs.append((name, up))
-    return replace(loaded, qrels=qrels, runs=tuple(runs), source="uploads", **_changed(loaded))
+    return replace(loaded, qrels=qrels, runs=tuple(runs), judges=judges, source="uploads", **_changed(loaded))
 
 
 def with_texts(loaded: Loaded, *, topics: Upload | None = None, documents: Upload | None = None) -> Loaded:

@@ -155,18 +155,19 @@ def loaded_of(stored: StoredCollection, like: state.Loaded | None = None) -> sta
     conventions = Conventions.coerce(**stored.conventions) if stored.conventions else Conventions()
     topics = upload(stored.topics) if stored.topics else None
     documents = upload(stored.documents) if stored.documents else None
+    judges = tuple((name, upload(f)) for name, f in stored.judgment_sets) if stored.judgments else ()
     source = "uploads"
     if like is not None and like.qrels is not None and like.qrels.digest == stored.qrels.sha256 and like.bundled:
         source = like.source
-    return state.Loaded(qrels=upload(stored.qrels), runs=runs, conventions=conventions, source=source,
-                        topics=topics, documents=documents, collection=stored.info.id)
+    return state.Loaded(qrels=judges[0][1] if judges else upload(stored.qrels), runs=runs, conventions=conventions,
+                        source=source, topics=topics, documents=documents, collection=stored.info.id, judges=judges)
 
 
 def _held(loaded: state.Loaded) -> tuple:
     """What a stored version holds that a session can change without changing files: names and texts. The
     conventions a session chooses stay in the session (a link opens the version's own)."""
-    return (loaded.key[:2], loaded.topics.digest if loaded.topics else None,
-            loaded.documents.digest if loaded.documents else None)
+    return (loaded.key[1], tuple((name, up.digest) for name, up in state.judgment_sets(loaded)),
+            loaded.topics.digest if loaded.topics else None, loaded.documents.digest if loaded.documents else None)
 
 
 def _opened(loaded: state.Loaded) -> state.Loaded:
@@ -183,10 +184,10 @@ def _changed(loaded: state.Loaded) -> bool:
 
 
 def _parsed_files(loaded: state.Loaded, runs) -> dict:
-    """``{sha256: parse}`` of the qrels and ``runs``, parsed once (:func:`parse`) and handed to the store."""
+    """``{sha256: parse}`` of the judgment sets and ``runs``, parsed once (:func:`parse`) and handed to the store."""
     found = {up.digest: parse("run", up) for up in runs}
     if loaded.qrels is not None:
-        found[loaded.qrels.digest] = parse("qrels", loaded.qrels)
+        found.update({up.digest: parse("qrels", up) for _, up in state.judgment_sets(loaded)})
     return found
 
 
@@ -202,6 +203,18 @@ def _mine(cid: str) -> bool:
     return cid in st.session_state.get(_MADE, ())
 
 
+def _other_sets(loaded: state.Loaded, old: StoredCollection | None) -> list:
+    """The judgment sets after the reference, for the store: ``(name, file)``, a file ``old`` holds passed
+    as its stored file (not read again), a new one as its name and bytes."""
+    stored = {f.sha256: f for _, f in old.judgment_sets} if old is not None else {}
+    return [(name, stored.get(up.digest) or (up.name, up.data)) for name, up in state.judgment_sets(loaded)[1:]]
+
+
+def _sets_changed(loaded: state.Loaded, old: StoredCollection) -> bool:
+    return ([(n, up.digest) for n, up in state.judgment_sets(loaded)]
+            != [(n, f.sha256) for n, f in old.judgment_sets])
+
+
 def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
     """A new version of the stored collection with the session's system names and texts (amending it when this
     session made it)."""
@@ -212,10 +225,19 @@ def _save_changes(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded
     for role, up, before in (("topics", loaded.topics, old.topics), ("documents", loaded.documents, old.documents)):
         if up is not None and (before is None or before.sha256 != up.digest):
             texts[role] = (up.name, up.data)
-    if not renames and not texts:  # nothing the stored version does not hold already
-        return replace(loaded_of(old, loaded), conventions=loaded.conventions)
-    info = _made(ws.new_version(old.info.id, rename_systems=renames, author=who, amend=_mine(old.info.id), **texts))
-    return replace(loaded_of(ws.load(info.id), loaded), conventions=loaded.conventions)
+    sets = {}
+    if _sets_changed(loaded, old):
+        sets = {"judgments": _other_sets(loaded, old), "reference": state.judgment_sets(loaded)[0][0]}
+    if not renames and not texts and not sets:  # nothing the stored version does not hold already
+        return _kept(loaded_of(old, loaded), loaded)
+    info = _made(ws.new_version(old.info.id, rename_systems=renames, author=who, amend=_mine(old.info.id), **texts,
+                                **sets))
+    return _kept(loaded_of(ws.load(info.id), loaded), loaded)
+
+
+def _kept(stored: state.Loaded, loaded: state.Loaded) -> state.Loaded:
+    """A stored version as the session's collection, with the session's conventions and judgment set."""
+    return state.under(replace(stored, conventions=loaded.conventions), state.judged_by(loaded))
 
 
 def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
@@ -230,31 +252,37 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
             parent = ws.load(loaded.parent)
         except UnknownCollection:
             parent = None
-    if parent is not None and parent.qrels.sha256 == loaded.qrels.digest and "version" in ws.allowed(parent.info.id):
+    first = state.reference(loaded)
+    if parent is not None and parent.qrels.sha256 == first.digest and "version" in ws.allowed(parent.info.id):
         have = {f.sha256 for f in parent.runs}
         keep = {up.digest for _, up in loaded.runs}
         added = [up for _, up in loaded.runs if up.digest not in have]
         removed = [f.system for f in parent.runs if f.sha256 not in keep]
-        if not added and not removed:  # a rerun that saved these runs already: the version holding them
-            return loaded_of(parent, loaded)
+        sets = {}
+        if _sets_changed(loaded, parent):
+            sets = {"judgments": _other_sets(loaded, parent), "reference": state.judgment_sets(loaded)[0][0]}
+        if not added and not removed and not sets:  # a rerun that saved these files already: their version
+            return state.under(loaded_of(parent, loaded), state.judged_by(loaded))
         info = _made(ws.new_version(parent.info.id, author=who, add_runs=[(up.name, up.data) for up in added],
                                     remove_systems=removed, amend=_mine(parent.info.id),
-                                    parsed=_parsed_files(replace(loaded, qrels=None), added)))
+                                    parsed=_parsed_files(replace(loaded, qrels=None), added), **sets))
     else:
-        held = ws.holding(loaded.qrels.digest, [up.digest for _, up in loaded.runs])
+        held = ws.holding(first.digest, [up.digest for _, up in loaded.runs])
         if held is not None:  # files the workspace holds already: their collection, with this session's texts
             st.session_state[_FOUND] = held
             found = loaded_of(ws.load(held.id), loaded)
             return _save_changes(ws, replace(found, conventions=loaded.conventions,
                                              topics=loaded.topics or found.topics,
-                                             documents=loaded.documents or found.documents), who)
+                                             documents=loaded.documents or found.documents,
+                                             judges=loaded.judges or found.judges), who)
         topics, documents = ((up.name, up.data) if up else None for up in (loaded.topics, loaded.documents))
-        info = _made(ws.add_collection(None, qrels=(loaded.qrels.name, loaded.qrels.data),
+        info = _made(ws.add_collection(None, qrels=(first.name, first.data),
                                        runs=[(up.name, up.data) for _, up in loaded.runs],
                                        conventions=loaded.conventions.as_dict(), author=who, topics=topics,
-                                       documents=documents,
+                                       documents=documents, judgments=_other_sets(loaded, None),
+                                       reference=state.judgment_sets(loaded)[0][0],
                                        parsed=_parsed_files(loaded, [up for _, up in loaded.runs])))
-    return loaded_of(ws.load(info.id), loaded)
+    return state.under(loaded_of(ws.load(info.id), loaded), state.judged_by(loaded))
 
 
 def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Connection
 from sqlalchemy.dialects import postgresql, sqlite
 
+from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
 from workspace import cache, members as member_rows, versions
 from workspace.checks import NamedBytes, Parsed
@@ -30,12 +31,14 @@ from workspace.model import CollectionInfo, StoredFile
 from workspace.purge import lock_files
 from workspace.schema import blobs, collection_files, collections
 
-__all__ = ["entry", "info", "insert", "prepare", "store_file", "store_runs"]
+__all__ = ["default_set_name", "entry", "info", "insert", "judgment_entries", "prepare", "set_name_checked",
+           "store_file", "store_runs"]
 
 
 def prepare(store: BlobStore, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
             conventions: dict[str, Any] | None = None, author: str, topics: NamedBytes | None = None,
-            documents: NamedBytes | None = None, parsed: Parsed | None = None) -> tuple:
+            documents: NamedBytes | None = None, parsed: Parsed | None = None,
+            judgments: Sequence[tuple[str, NamedBytes]] = (), reference: str | None = None) -> tuple:
     """A new collection's files stored: ``(name, entries, conventions, author, topics)`` to commit; a name of
     None becomes :func:`workspace.versions.default_name` of the qrels file and the systems."""
     if name is not None:
@@ -44,9 +47,12 @@ def prepare(store: BlobStore, name: str | None, qrels: NamedBytes, runs: Sequenc
     conventions = _conventions(conventions)
     parsed = dict(parsed or {})
     qrels = _named(qrels, "qrels")
-    entries = [store_file(store, qrels[0], qrels[1], "qrels", None, parsed)]
+    reference = default_set_name(qrels[0]) if reference is None else reference
+    entries = [{**store_file(store, qrels[0], qrels[1], "qrels", None, parsed),
+                "judgment_set": set_name_checked(reference)}]
     topic_count = entries[0].pop("topics")
     entries += store_runs(store, runs, taken=(), parsed=parsed)
+    entries += judgment_entries(store, judgments, reference, parsed)
     if name is None:
         name = _line(versions.default_name(qrels[0], [e["system"] for e in entries[1:]]), "collection name")
     for role, item in (("topics", topics), ("documents", documents)):
@@ -62,14 +68,14 @@ def store_file(store: BlobStore, name: str, data: bytes, role: str, system: str 
     sha = digest(data)
     found = {"role": role, "name": name, "system": system, "sha256": sha, "size": len(data), "data": data}
     parsed = None
-    if role in ("qrels", "run"):
-        kind = Qrels if role == "qrels" else Run
+    if role in ("qrels", "run", "judgments"):
+        kind = Run if role == "run" else Qrels
         parsed = given.get(sha)
         if parsed is not None and not isinstance(parsed, kind):
             raise WorkspaceError(f"{name}: expected its parse as a {kind.__name__}, found "
                                  f"{type(parsed).__name__}")
         if parsed is None:
-            parsed = (read_qrels if role == "qrels" else read_run)(data, name=name)  # messages name the file
+            parsed = (read_run if role == "run" else read_qrels)(data, name=name)  # messages name the file
         if role == "run":
             parsed = parsed.renamed(system)
         if role == "qrels":
@@ -81,6 +87,54 @@ def store_file(store: BlobStore, name: str, data: bytes, role: str, system: str 
     except StoreUnavailable as err:  # a full disk, say: name the file that did not fit
         raise StoreUnavailable(f"cannot store {name}: {err}") from None
     return found
+
+
+def judgment_entries(store: BlobStore, judgments: Sequence, reference: str, parsed: Parsed) -> list[dict]:
+    """The entries of a collection's other judgment sets, new files stored as qrels.
+
+    Parameters
+    ----------
+    store : BlobStore
+    judgments : sequence of (str, (str, bytes)) or (str, StoredFile)
+        Each set's name and its qrels file: new bytes, or a file the parent version holds.
+    reference : str
+        The reference set's name (no other set may take it).
+    parsed : mapping
+        Files already parsed, as for :func:`store_file`.
+    """
+    taken, entries = {set_name_checked(reference)}, []
+    for item in judgments:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise WorkspaceError(f"judgments: expected (set name, (file name, bytes)) pairs, found "
+                                 f"{type(item).__name__}")
+        name, given = set_name_checked(item[0]), item[1]
+        if name in taken:
+            raise WorkspaceError(f"judgments: expected a name for each judgment set, found {name!r} twice")
+        taken.add(name)
+        if isinstance(given, StoredFile):
+            entries.append({**entry(given, "judgments"), "judgment_set": name})
+            continue
+        found = store_file(store, *_named(given, "judgments"), "judgments", None, parsed)
+        found.pop("topics", None)
+        entries.append({**found, "judgment_set": name})
+    return entries
+
+
+def default_set_name(file_name: str) -> str:
+    """The name of a judgment set given none: :func:`metrics.judgments.sets.set_name` of its file's name."""
+    from metrics.judgments.sets import set_name
+
+    return set_name(file_name)
+
+
+def set_name_checked(name: object) -> str:
+    """A judgment set's name, checked as :func:`metrics.judgments.sets.check_name` checks it."""
+    from metrics.judgments.sets import check_name
+
+    try:
+        return check_name(name)
+    except RankscopeError as err:
+        raise WorkspaceError(f"judgments: {err}") from None
 
 
 def store_runs(store: BlobStore, runs: Sequence[NamedBytes], taken: Iterable[str], parsed: Parsed) -> list[dict]:
@@ -121,7 +175,7 @@ def insert(conn: Connection, store: BlobStore, name, entries, conventions, autho
     conn.execute(collections.insert().values(**row))
     conn.execute(collection_files.insert(), [
         {"collection": cid, "position": i, "role": e["role"], "name": e["name"], "system": e["system"],
-         "sha256": e["sha256"]} for i, e in enumerate(entries)])
+         "sha256": e["sha256"], "judgment_set": e.get("judgment_set")} for i, e in enumerate(entries)])
     if lineage is None:
         member_rows.add(conn, cid, members)
     return info(_Row(row))
@@ -142,4 +196,5 @@ def info(row) -> CollectionInfo:
 
 def entry(f: StoredFile, role: str) -> dict:
     """The entry of a file already stored (kept by a new version)."""
-    return {"role": role, "name": f.name, "system": f.system, "sha256": f.sha256, "size": f.size}
+    return {"role": role, "name": f.name, "system": f.system, "sha256": f.sha256, "size": f.size,
+            "judgment_set": f.judgment_set}

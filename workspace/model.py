@@ -74,6 +74,8 @@ class StoredFile:
         Hex SHA-256 of the bytes.
     size : int
         Number of bytes.
+    judgment_set : str or None
+        For qrels, the name of the judgment set they hold (None when the collection did not name it).
     """
 
     name: str
@@ -81,6 +83,7 @@ class StoredFile:
     sha256: str
     size: int
     _reader: Callable[[str, str], bytes] = field(repr=False, compare=False, default=None)
+    judgment_set: str | None = None
 
     def read(self) -> bytes:
         """The file's bytes, checked against :attr:`sha256`.
@@ -103,11 +106,14 @@ class StoredCollection:
     conventions : dict
         The evaluation conventions stored with it (``metrics.Conventions`` fields), possibly empty.
     qrels : StoredFile
+        The reference judgments.
     runs : list of StoredFile
     topics : StoredFile or None
         Topic texts, if given.
     documents : StoredFile or None
         Document texts, if given.
+    judgments : tuple of StoredFile
+        The other judgment sets of the collection (each named by its ``judgment_set``), in order.
     """
 
     info: CollectionInfo
@@ -116,6 +122,20 @@ class StoredCollection:
     runs: list[StoredFile]
     topics: StoredFile | None = None
     documents: StoredFile | None = None
+    judgments: tuple[StoredFile, ...] = ()
+
+    @property
+    def reference(self) -> str:
+        """The name of the reference judgment set: as stored, else :func:`metrics.judgments.sets.set_name` of
+        the qrels file's name."""
+        from metrics.judgments.sets import set_name
+
+        return self.qrels.judgment_set or set_name(self.qrels.name)
+
+    @property
+    def judgment_sets(self) -> list[tuple[str, StoredFile]]:
+        """``(name, file)`` of every judgment set, the reference first."""
+        return [(self.reference, self.qrels), *((f.judgment_set or "", f) for f in self.judgments)]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,10 @@ next change in one sitting, see :mod:`workspace.versions`), NULL for every versi
 replaced version is not listed, but still opens by its id.
 Version 6 adds ``members``: who holds which role (:mod:`workspace.access`) on each lineage. Collections made
 before it have no members: in the login mode only administrators see them until one shares them.
+Version 7 adds ``collection_files.judgment_set``: the name of the judgment set a qrels file holds, for a
+collection judged by several (the reference in the ``qrels`` row, each other set in a ``judgments`` row);
+older rows keep NULL (the set is named after its file). A database of version 7 is refused by a release
+that reads an older version, which could not open a collection with ``judgments`` rows.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from workspace.errors import SchemaTooNew
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
            "markers", "members", "metadata", "note_bases", "notes", "schema_version"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -72,10 +76,11 @@ collection_files = Table(
     "collection_files", metadata,
     Column("collection", String(16), ForeignKey("collections.id"), primary_key=True),
     Column("position", Integer, primary_key=True),
-    Column("role", String(16), nullable=False),  # qrels | run | topics | documents
+    Column("role", String(16), nullable=False),  # qrels | run | topics | documents | judgments
     Column("name", Text, nullable=False),
     Column("system", Text, nullable=True),
     Column("sha256", String(64), ForeignKey("blobs.sha256"), nullable=False),
+    Column("judgment_set", Text, nullable=True),  # the set's name, for qrels and judgments (since version 7)
 )
 
 notes = Table(
@@ -183,7 +188,14 @@ def _v4_to_v5(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE collections ADD COLUMN replaced_by VARCHAR(16)"))
 
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
+# ---- schema 7: several named judgment sets per collection ----------------------------------------------------
+def _v6_to_v7(conn: Connection) -> None:
+    """Name the judgment set of each qrels file: a new, nullable column (existing rows keep NULL)."""
+    conn.execute(text("ALTER TABLE collection_files ADD COLUMN judgment_set TEXT"))
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
+                                                       5: _v5_to_v6, 6: _v6_to_v7}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -126,7 +126,8 @@ class Workspace:
     def add_collection(self, name: str | None, qrels: NamedBytes, runs: Sequence[NamedBytes] = (), *,
                        conventions: dict[str, Any] | None = None, author: str | None = None,
                        topics: NamedBytes | None = None, documents: NamedBytes | None = None,
-                       parsed: Parsed | None = None, members: Mapping[str, str] | None = None) -> CollectionInfo:
+                       parsed: Parsed | None = None, members: Mapping[str, str] | None = None,
+                       judgments: Sequence[tuple[str, NamedBytes]] = (), reference: str | None = None) -> CollectionInfo:
         """Add a new collection (version 1): qrels, named runs, conventions and optional texts.
 
         Every file is parsed first (a bad one raises :class:`~metrics.errors.ParseError` naming it and
@@ -154,13 +155,17 @@ class Workspace:
         members : mapping, optional
             ``{identity: role}`` (:mod:`workspace.access`) of its lineage. A signed-in person who adds a
             collection is its owner.
+        judgments : sequence of (str, (str, bytes)), optional
+            Other judgment sets of the collection: (name, qrels file). ``reference`` names the set ``qrels``
+            holds (default :func:`metrics.judgments.sets.set_name` of its file name).
 
         Returns
         -------
         CollectionInfo
         """
         prepared = ingest.prepare(self._blobs, name, qrels, runs, conventions=conventions, author=self._who(author),
-                                  topics=topics, documents=documents, parsed=parsed)
+                                  topics=topics, documents=documents, parsed=parsed, judgments=judgments,
+                                  reference=reference)
         return self._commit(*prepared, parent=None, version=1, members=members)
 
     def add_collections_once(self, marker: str, items: Sequence[dict[str, Any]], *,
@@ -235,19 +240,24 @@ class Workspace:
                                  .where(collection_files.c.collection == cid)
                                  .order_by(collection_files.c.position)).all()
         stored = {"qrels": None, "topics": None, "documents": None}
-        runs = []
+        runs, judgments = [], []
         for f in files:
-            item = StoredFile(f.name, f.system, f.sha256, f.size, self._read)
+            item = StoredFile(f.name, f.system, f.sha256, f.size, self._read, judgment_set=f.judgment_set)
             if f.role == "run":
                 runs.append(item)
+            elif f.role == "judgments":
+                judgments.append(item)
             else:
                 stored[f.role] = item
-        return StoredCollection(info=ingest.info(row), conventions=json.loads(row.conventions), runs=runs, **stored)
+        return StoredCollection(info=ingest.info(row), conventions=json.loads(row.conventions), runs=runs,
+                                judgments=tuple(judgments), **stored)
 
     def new_version(self, cid: str, *, add_runs: Sequence[NamedBytes] = (), remove_systems: Iterable[str] = (),
                     rename_systems: Mapping[str, str] | None = None, conventions: dict[str, Any] | None = None,
                     topics: NamedBytes | None = None, documents: NamedBytes | None = None,
-                    parsed: Parsed | None = None, author: str | None = None, amend: bool = False) -> CollectionInfo:
+                    parsed: Parsed | None = None, author: str | None = None, amend: bool = False,
+                    judgments: Sequence[tuple[str, NamedBytes]] | None = None,
+                    reference: str | None = None) -> CollectionInfo:
         """A new version of ``cid`` with some changes; the old one stays. It keeps the members of its lineage.
 
         Parameters
@@ -264,13 +274,16 @@ class Workspace:
         topics, documents : (str, bytes), optional
             New topic or document texts; the parent's when None.
         parsed : mapping, optional
-            ``{sha256: Run}`` of added runs already parsed, as for :meth:`add_collection`.
+            ``{sha256: Run or Qrels}`` of added files already parsed, as for :meth:`add_collection`.
         author : str, optional
             Required from the operator.
         amend : bool, default=False
             Amend ``cid`` rather than follow it, when the rules of :mod:`workspace.versions` allow (the same
             author, nothing built on it, made less than 30 minutes ago): the new version then takes its
             place (its parent, version number and lineage) and ``cid`` is no longer listed.
+        judgments, reference : optional
+            The other judgment sets, replacing the parent's, and the reference's name, as for
+            :meth:`add_collection`; None keeps the parent's.
 
         Returns
         -------
@@ -290,9 +303,15 @@ class Workspace:
                                  f"expected one of {', '.join(r.system for r in old.runs)}")
         kept = [r for r in old.runs if r.system not in remove]
         names = _renamed(cid, [r.system for r in kept], dict(rename_systems or {}))
-        entries = [ingest.entry(old.qrels, "qrels")]
+        reference = old.reference if reference is None else reference
+        entries = [{**ingest.entry(old.qrels, "qrels"), "judgment_set": reference}]
         entries += [{**ingest.entry(r, "run"), "system": n} for r, n in zip(kept, names)]
         entries += ingest.store_runs(self._blobs, add_runs, taken=names, parsed=parsed or {})
+        if judgments is None:
+            kept_sets = [(f.judgment_set or "", f) for f in old.judgments]
+            entries += ingest.judgment_entries(self._blobs, kept_sets, reference, {})
+        else:
+            entries += ingest.judgment_entries(self._blobs, judgments, reference, parsed or {})
         for role, given, before in (("topics", topics, old.topics), ("documents", documents, old.documents)):
             if given is not None:
                 given = _named(given, role)
@@ -512,10 +531,10 @@ class Workspace:
 
     def _parsed(self, sha256: str, kind: str) -> Run | Qrels | None:
         check_digest(sha256)
-        role = "run" if kind == "run" else "qrels"
+        roles = ("run",) if kind == "run" else ("qrels", "judgments")
         with transaction(self._engine, self.location, read=True) as conn:
             named = conn.execute(select(collection_files.c.name, collection_files.c.system)
-                                 .where(collection_files.c.sha256 == sha256, collection_files.c.role == role)
+                                 .where(collection_files.c.sha256 == sha256, collection_files.c.role.in_(roles))
                                  .limit(1)).first()
         return None if named is None else cache.parsed(self._blobs, sha256, named.system or named.name, kind)
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
+from dashboard import components, data, figures, judgment_sets, state
 from metrics import PRESETS, Conventions, RankscopeError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 
@@ -187,6 +187,7 @@ with st.expander("Rename or remove systems", icon=":material/edit:"):
             st.rerun()
 
 st.subheader("Judgments")
+loaded = judgment_sets.editor(judgment_sets.uploader(loaded, seen))
 components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
 
 st.subheader("Lint report")

@@ -16,8 +16,8 @@ only modules named before it): :mod:`~dashboard.data.cache` (the cache of a comp
 (parsed files, rankings, the collection, texts), :mod:`~dashboard.data.measures` (per-query values and
 means), :mod:`~dashboard.data.significance` (paired tests, results table, report),
 :mod:`~dashboard.data.statistics` (letter groups, power, agreement, reproducibility),
-:mod:`~dashboard.data.topics`, :mod:`~dashboard.data.teaching`, :mod:`~dashboard.data.curves` and
-:mod:`~dashboard.data.trust`. A test that replaces a private function patches the module that defines it
+:mod:`~dashboard.data.topics`, :mod:`~dashboard.data.teaching`, :mod:`~dashboard.data.curves`,
+:mod:`~dashboard.data.trust` and :mod:`~dashboard.data.judges` (several judgment sets). A test that replaces a private function patches the module that defines it
 (e.g. ``dashboard.data.files._ranked``), where its callers look it up.
 """
 
@@ -29,6 +29,9 @@ from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain
                                    measure_means, ndcg_measure, pr_curves)
 from dashboard.data.files import (document_texts, judgments, lint, rankings, read_documents, read_qrels, read_run,
                                   read_topics, run_lines, runs, systems, topic_texts, topics_of)
+from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
+                                   ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
+                                   topic_disagreement)
 from dashboard.data.measures import by_mean, per_query, summary, tested_on_every_topic
 from dashboard.data.significance import comparison, reading, report, results, session_file
 from dashboard.data.statistics import agreement, convention_ordering, letter_groups, ordering, power, reproduction
@@ -41,12 +44,15 @@ from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_
 __all__ = [
     "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
     "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "agreement", "anatomy", "at_k", "by_mean", "cautions",
-    "comparison", "convention_effects", "convention_ordering", "document_texts", "eleven_point_table", "eleven_points", "example_titles",
-    "extremes", "gain_curves", "gain_table", "identical_curves", "judged_gaps", "judged_measure", "judged_residual",
-    "judgments", "letter_groups", "lint", "measure_means", "ndcg_measure", "ordering", "paired", "per_query",
-    "power", "pr_curves", "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run",
-    "read_topics", "reading", "relevant_count", "report", "reproduction", "residual_of", "results", "risk",
-    "risk_caption", "risk_topics", "run_lines", "runs", "session_file", "side_by_side", "side_by_side_texts", "summary", "systems",
-    "teaching_examples", "tested_on_every_topic", "tie_flips", "tie_ranges", "tie_summary", "topic_labels",
+    "comparison", "conclusions", "convention_effects", "convention_ordering", "document_texts",
+    "eleven_point_table", "eleven_points", "example_titles", "extremes", "gain_curves", "gain_table",
+    "identical_curves", "judged_differently", "judged_gaps", "judged_measure", "judged_residual",
+    "judgment_sets", "judgments", "label_agreement", "letter_groups", "lint", "measure_means", "ndcg_measure",
+    "ordering", "pair_labels", "paired", "per_query", "power", "ppi_candidates", "ppi_means", "pr_curves",
+    "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_topics", "reading",
+    "relevant_count", "report", "reproduction", "residual_of", "results", "risk", "risk_caption", "risk_topics",
+    "run_lines", "runs", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
+    "side_by_side_texts", "summary", "systems", "teaching_examples", "tested_on_every_topic", "tie_flips",
+    "tie_ranges", "tie_summary", "topic_disagreement", "topic_labels",
     "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",
 ]

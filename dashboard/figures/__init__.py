@@ -8,7 +8,7 @@ HTML-escaped before it reaches a chart, because plotly interprets a subset of HT
 
 The builders live by page: ``summary`` (overview and data), ``curves`` (precision, recall, gain),
 ``topics`` (per-topic differences and rankings), ``significance``, ``teaching``, ``trust`` (ties, judged
-share, risk) and ``statistics`` (agreement and reproducibility); ``_style`` holds the palette, the layout
+share, risk), ``statistics`` (agreement and reproducibility) and ``judges`` (several judgment sets); ``_style`` holds the palette, the layout
 and the escaping they share, ``_highlight`` the colour-and-grey drawing of many systems.
 """
 
@@ -18,6 +18,7 @@ from dashboard.figures._highlight import GREY, HIGHLIGHTED, highlight
 from dashboard.figures._style import (BETTER, GRADE_COLORS, MANY, OKABE_ITO, SAME, SHORT, UNJUDGED, WORSE, presented,
                                       safe, short, system_colors, wrapped)
 from dashboard.figures.curves import at_k_chart, eleven_point_chart, gain_chart, pr_chart, rule_chart
+from dashboard.figures.judges import INTERVALS, confusion_heatmap, interval_chart, rank_chart
 from dashboard.figures.significance import (MATRIX_VALUES, SIGNIFICANT, effect_heatmap, pairwise_matrix, pvalue_heatmap,
                                             win_tie_loss_chart)
 from dashboard.figures.statistics import (REPRO_PANELS, REPRO_RUNS, agreement_heatmap, effect_chart, order_chart,
@@ -28,11 +29,12 @@ from dashboard.figures.topics import difference_bars, rankings_chart, scatter_ch
 from dashboard.figures.trust import RISK_PANELS, judged_residual_chart, risk_chart, risk_topics_chart, tie_range_chart
 
 __all__ = [
-    "BETTER", "GRADE_COLORS", "GREY", "HIGHLIGHTED", "MANY", "MATRIX_VALUES", "OKABE_ITO", "REPRO_PANELS",
-    "REPRO_RUNS", "RISK_PANELS", "SAME", "SHORT", "SIGNIFICANT", "UNJUDGED", "WORSE", "agreement_heatmap",
-    "anatomy_chart", "at_k_chart", "convention_chart", "difference_bars", "distribution_chart", "effect_chart",
-    "effect_heatmap", "eleven_point_chart", "gain_chart", "grades_chart", "highlight", "judged_residual_chart",
-    "order_chart", "ordering_scatter", "pairwise_matrix", "pr_chart", "presented", "pvalue_heatmap",
-    "rankings_chart", "risk_chart", "risk_topics_chart", "rule_chart", "safe", "scatter_chart", "short",
-    "summary_chart", "system_colors", "tie_range_chart", "win_tie_loss_chart", "wrapped",
+    "BETTER", "GRADE_COLORS", "GREY", "HIGHLIGHTED", "INTERVALS", "MANY", "MATRIX_VALUES", "OKABE_ITO",
+    "REPRO_PANELS", "REPRO_RUNS", "RISK_PANELS", "SAME", "SHORT", "SIGNIFICANT", "UNJUDGED", "WORSE",
+    "agreement_heatmap", "anatomy_chart", "at_k_chart", "confusion_heatmap", "convention_chart", "difference_bars",
+    "distribution_chart", "effect_chart", "effect_heatmap", "eleven_point_chart", "gain_chart", "grades_chart",
+    "highlight", "interval_chart", "judged_residual_chart", "order_chart", "ordering_scatter", "pairwise_matrix",
+    "pr_chart", "presented", "pvalue_heatmap", "rank_chart", "rankings_chart", "risk_chart", "risk_topics_chart",
+    "rule_chart", "safe", "scatter_chart", "short", "summary_chart", "system_colors", "tie_range_chart",
+    "win_tie_loss_chart", "wrapped",
 ]

@@ -1,5 +1,40 @@
-"""Judgments: transformations of qrels and how they cover the compared runs.
+"""Judgments: transformations of qrels, how they cover the compared runs, and several judgment sets compared.
 
-Built on the core (readers, rankings, measures, :func:`metrics.evaluate`); never imports
-:mod:`metrics.stats`, :mod:`metrics.teaching` or :mod:`metrics.review` (ARCHITECTURE.md).
+* :mod:`~metrics.judgments.coverage`: how evenly the judgments cover the systems (mean Judged@k, its gaps);
+* :mod:`~metrics.judgments.joint`: joint ideal qrels;
+* :mod:`~metrics.judgments.sets`: several named judgment sets of one collection, the reference first
+  (:func:`judgment_sets`);
+* :mod:`~metrics.judgments.labels`: Cohen's kappa (plain, binary, linear and quadratic), Krippendorff's
+  alpha, the confusion matrix of grades and the mean grade shift, for each pair and topic by topic;
+* :mod:`~metrics.judgments.support`: how many judged documents each measure rests on, under each set;
+* :mod:`~metrics.judgments.disagreement`: the topics the sets disagree on most, and their documents;
+* :mod:`~metrics.judgments.ppi`: prediction-powered means when humans judged few topics and an automatic
+  judge many;
+* :mod:`~metrics.judgments.systems`: every run evaluated under every set through the one pipeline, the
+  systems' orders, tau-b, tau_AP, top-k agreement, rank changes, and the pairwise conclusions under each set;
+* :mod:`~metrics.judgments.comparison`: all of it in one call (:func:`compare_judges`).
+
+Built on the core (readers, rankings, measures, :func:`metrics.evaluate`). Only ``systems`` and
+``comparison``, which compare what the sets say about the *systems*, also use :mod:`metrics.stats`
+(:mod:`~metrics.stats.agreement`'s tau-b and tau_AP, :func:`~metrics.stats.significance.compare_systems`)
+and the report's rule for the topics of paired tests (:func:`metrics.review.report.paired_conventions`);
+nothing here imports :mod:`metrics.teaching`. The package imports none of its modules when it is imported
+(``import metrics`` reads :mod:`~metrics.judgments.coverage` only): :func:`compare_judges` and
+:func:`judgment_sets` are loaded on first use.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__all__ = ["JudgesComparison", "JudgmentSets", "compare_judges", "judgment_sets"]
+
+_HOMES = {"JudgesComparison": "comparison", "compare_judges": "comparison", "JudgmentSets": "sets",
+          "judgment_sets": "sets"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOMES:
+        return getattr(importlib.import_module(f"metrics.judgments.{_HOMES[name]}"), name)
+    raise AttributeError(f"module 'metrics.judgments' has no attribute {name!r}")

@@ -34,6 +34,8 @@ def register(subparsers) -> None:
                    "files, its notes, and its conventions unless convention flags are given")
     p.add_argument("--workspace", metavar="LOC", help="with --collection: the workspace (default "
                    "$RANKSCOPE_WORKSPACE, else ./rankscope-workspace)")
+    p.add_argument("--judgments", metavar="NAME", help="with --collection: evaluate under this judgment set of the "
+                   "collection (default: its reference)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write ('-': stdout)")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP nDCG@10 P@10 R@100 RR")
@@ -71,6 +73,7 @@ def _invocation(args: argparse.Namespace, conventions=None) -> list[str]:
     if getattr(args, "input", None) is not None:
         argv += ["--input", args.input]
     if args.collection is not None:
+        argv += ["--judgments", args.judgments] if args.judgments else []
         return argv + (["--workspace", args.workspace] if args.workspace else []) + ["--collection", args.collection]
     return argv + [args.qrels, *args.runs]
 
@@ -82,6 +85,8 @@ def _inputs(args: argparse.Namespace) -> dict:
 
     conventions = conventions_of(args)
     if args.collection is None:
+        if args.judgments is not None:
+            raise RankscopeError("report: --judgments names a judgment set of a stored collection; give --collection")
         if args.qrels is None or not args.runs:
             raise RankscopeError("report: expected QRELS RUN... or --collection ID, found neither")
         return {"qrels": args.qrels, "runs": list(args.runs), "conventions": conventions}
@@ -89,7 +94,7 @@ def _inputs(args: argparse.Namespace) -> dict:
         raise RankscopeError(f"report: expected QRELS RUN... or --collection ID, found both ({args.qrels})")
     from rankscope.commands.workspace import stored_inputs
 
-    stored = stored_inputs(args.workspace, args.collection)
+    stored = stored_inputs(args.workspace, args.collection, args.judgments)
     if conventions == Conventions():
         stored["conventions"] = Conventions.coerce(**stored["conventions"])
     else:

@@ -54,6 +54,12 @@ def register(subparsers) -> None:
     add.add_argument("--owner", action="append", default=[], metavar="IDENTITY",
                      help="its owner in the login mode (an e-mail address as the provider gives it; may be repeated); "
                           "without one, only administrators see it there until they share it")
+    add.add_argument("--judgments", action="append", default=[], metavar="NAME=FILE",
+                     help="another judgment set of the collection (a crowd's, a language model's): its name and "
+                          "qrels file; repeatable")
+    add.add_argument("--reference", metavar="NAME", default=None,
+                     help="the name of the judgment set QRELS holds, the reference (default: its file name "
+                          "without suffixes)")
     _location(add)
     add_convention_flags(add)
     listing = sub.add_parser("list", help="list the collections, newest first")
@@ -138,9 +144,15 @@ def _read(path: str) -> tuple[str, bytes]:
 
 def _add(ws, args) -> int:
     conventions = conventions_of(args).as_dict()
+    judgments = []
+    for given in args.judgments:
+        name, equals, path = given.partition("=")
+        if not equals or not name or not path:
+            raise RankscopeError(f"--judgments: expected NAME=FILE, found {given!r}")
+        judgments.append((name, _read(path)))
     info = ws.add_collection(args.name, qrels=_read(args.qrels), runs=[_read(path) for path in args.runs],
-                             conventions=conventions, author=operator(),
-                             members={who: "owner" for who in args.owner})
+                             conventions=conventions, author=operator(), judgments=judgments,
+                             reference=args.reference, members={who: "owner" for who in args.owner})
     print(info.id)  # the id alone on stdout: ID=$(rankscope workspace add ...) works
     print(f"added {info.name!r} version {info.version}: {len(info.systems)} runs, {info.topics} topics, "
           f"{info.size / 1024:.0f} KB", file=sys.stderr)
@@ -294,15 +306,21 @@ def _purge(ws, args) -> int:
     return 0
 
 
-def stored_inputs(location: str | None, cid: str) -> dict:
-    """What ``rankscope report --collection`` reports on: the stored qrels and runs (bytes, checked), their
-    file names, the collection's notes (as the session file has them) and its stored conventions."""
+def stored_inputs(location: str | None, cid: str, judgments: str | None = None) -> dict:
+    """What ``rankscope report --collection`` reports on: the stored qrels (the reference, or the judgment set
+    named ``judgments``) and runs (bytes, checked), their file names, the collection's notes (as the session
+    file has them) and its stored conventions."""
     from workspace import open_workspace
 
     with open_workspace(location) as ws:
         stored = ws.load(cid)
         notes = _merged_notes(ws.notes(cid))
-        return {"qrels": stored.qrels.read(), "qrels_name": stored.qrels.name,
+        sets = dict(stored.judgment_sets)
+        if judgments is not None and judgments not in sets:
+            raise RankscopeError(f"--judgments: collection {cid} has no judgment set {judgments!r}; its sets are "
+                                 f"{', '.join(sets)}")
+        qrels = sets[judgments] if judgments is not None else stored.qrels
+        return {"qrels": qrels.read(), "qrels_name": qrels.name,
                 "runs": {r.system: r.read() for r in stored.runs},
                 "file_names": {r.system: r.name for r in stored.runs}, "notes": notes,
                 "conventions": stored.conventions}

@@ -1,0 +1,135 @@
+"""Judges: does the conclusion survive another judge? Several judgment sets of one collection compared on
+their labels, on the systems' orders and conclusions, topic by topic, and by prediction-powered means."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import components, data, figures, state
+from metrics import RankscopeError
+
+TOPICS = {"common": "the topics every set judged", "each": "each set's own topics"}
+
+st.title("Judges")
+loaded = state.get()
+if not components.need_collection(loaded):
+    st.stop()
+components.start_here("Two or more judgment sets of one collection (assessors, a crowd, a language model): do they "
+                      "grade the documents alike, do they order the systems alike, and which conclusions hold under "
+                      "every set? Add sets on the data page, under Judgment sets.")
+named = state.judgment_sets(loaded)
+if len(named) < 2:
+    st.info("Only one judgment set is loaded. Upload another qrels file for the same topics on the data page "
+            "(More judgment sets) to compare them.")
+    st.page_link("app_pages/data.py", label="Go to data", icon=":material/upload_file:")
+    st.stop()
+names = [n for n, _ in named]
+components.table(data.sets_summary(loaded), key="judges_sets")
+
+labels, alpha = data.label_agreement(loaded)
+measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+by_labels, by_systems, by_topics, by_ppi = st.tabs(["Labels", "Systems", "Where they disagree", "Prediction-powered"])
+with by_labels:
+    cols = st.columns(2)
+    first = cols[0].selectbox("First set", names, index=0, key="judges_first")
+    second = cols[1].selectbox("Second set", [n for n in names if n != first], index=0, key="judges_second")
+    row = labels.loc[f"{first}|{second}"] if f"{first}|{second}" in labels.index else labels.loc[f"{second}|{first}"]
+    shown = st.columns(5)
+    shown[0].metric("Cohen's κ", f"{row['kappa']:.4f}")
+    shown[1].metric(f"κ, relevant or not (grade ≥ {loaded.conventions.relevance_level})", f"{row['kappa_binary']:.4f}")
+    shown[2].metric("κ, linear weights", f"{row['kappa_linear']:.4f}")
+    shown[3].metric("κ, quadratic weights", f"{row['kappa_quadratic']:.4f}")
+    shown[4].metric(f"Krippendorff's α, all {len(names)} sets", f"{alpha:.4f}")
+    counts = st.columns(4)
+    counts[0].metric("Judged by both", f"{int(row['both_judged']):,}")
+    counts[1].metric(f"Only by {components.plain(row['first'])}", f"{int(row['only_first']):,}")
+    counts[2].metric(f"Only by {components.plain(row['second'])}", f"{int(row['only_second']):,}")
+    counts[3].metric("Mean grade shift (second − first)", f"{row['mean_grade_shift']:+.3f}")
+    cells, per_topic = data.pair_labels(loaded, row["first"], row["second"])
+    components.show_figure(figures.confusion_heatmap(cells, row["first"], row["second"]), key="judges_confusion",
+                           name="judges-confusion")
+    st.caption("κ: agreement beyond what two judges grading at random with their own frequencies would reach (1: "
+               "the same grades; 0: chance). Weighted κ counts a near miss (grade 2 for 3) less than a far one; α "
+               "(ordinal) reads the grades as ordered, over every document two or more sets judged. A positive "
+               "shift: the second set grades higher than the first.")
+    st.subheader("Topic by topic")
+    components.table(per_topic, key="judges_per_topic", numbers=["agreement", "kappa", "kappa_binary", "kappa_linear",
+                                                                  "kappa_quadratic", "alpha", "mean_grade_shift"])
+
+with by_systems:
+    cols = st.columns([3, 3, 3, 2, 2])
+    topics = cols[0].selectbox("Topics", list(TOPICS), format_func=TOPICS.get, key="judges_topics")
+    test = cols[1].selectbox("Test", list(data.TESTS), format_func=data.TESTS.get, key="judges_test")
+    correction = cols[2].selectbox("Correction", list(data.CORRECTIONS), format_func=data.CORRECTIONS.get,
+                                   key="judges_correction")
+    alpha_level = cols[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="judges_alpha")
+    top_k = cols[4].number_input("Top k", min_value=1, max_value=max(len(loaded.systems), 1),
+                                 value=min(5, len(loaded.systems)), key="judges_top_k")
+    found = None
+    if len(loaded.systems) < 2:
+        st.info("Ordering and testing systems needs two runs or more: load another on the data page.")
+    else:
+        try:
+            orders, agreement, changes, support = data.sets_systems(loaded, measures, topics, int(top_k))
+            found = data.conclusions(loaded, measures, test, correction, alpha_level, topics)
+        except RankscopeError as err:
+            components.error(err)
+    if found is not None:
+        label = st.selectbox("Measure", list(orders["measure"].unique()), key="judges_measure",
+                             format_func=components.measure_label)
+        pair = agreement[(agreement["measure"] == label) & (agreement["first"] == names[0])]
+        for column, r in zip(st.columns(max(len(pair), 1)), pair.itertuples(index=False)):
+            column.metric(f"Kendall's τ_b, {components.plain(r.first)} and {components.plain(r.second)}",
+                          f"{r.tau_b:.4f}")
+            column.metric(f"τ_AP, {components.plain(r.first)} the reference", f"{r.tau_ap:.4f}")
+            column.metric(f"Top {r.top_k} in common", f"{r.top_k_overlap:.0%}")
+        components.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
+                               key="judges_ranks", name="judges-ranks")
+        st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
+                   "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
+        st.subheader("Which conclusions hold under every set?")
+        st.caption(f"Better: the better system under {components.plain(names[0])}. A conclusion holds under a set "
+                   f"where the {data.TESTS[test]} finds the difference significant in that direction after "
+                   f"{data.CORRECTIONS[correction]} correction (α = {alpha_level}); reversed: significant the "
+                   "other way.")
+        claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
+        components.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
+                                       reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
+                         key="judges_conclusions")
+        st.subheader("The largest rank changes")
+        components.table(changes[changes["measure"] == label], key="judges_changes")
+        st.subheader("The judged documents the measure rests on")
+        st.caption("Per set and system: the documents the measure reads (the top k, or the whole ranking), and how "
+                   "many of them that set judged. A set that judged less counts more documents as not relevant.")
+        components.table(support[support["measure"] == label], key="judges_support", numbers=["judged_share"])
+
+with by_topics:
+    measure = components.pick_measure("judges_topic_measure", measures)
+    topics_frame = data.topic_disagreement(loaded, measure)
+    components.table(topics_frame, key="judges_topics_table",
+                     numbers=["disagreement", "differ_share", "alpha", "measure_spread"])
+    topic = components.pick_topic("judges_topic", topics_frame["query"].astype(str).tolist(),
+                                  texts=data.topic_texts(loaded))
+    if topic is not None:
+        st.caption("The documents of this topic the sets judged differently (a blank: that set did not judge it); "
+                   "with the documents' texts when they are loaded on the data page.")
+        components.table(data.judged_differently(loaded, topic), key="judges_documents")
+
+with by_ppi:
+    automatic = data.ppi_candidates(loaded)
+    if not automatic:
+        st.info(f"Prediction-powered means need a set that judged topics the reference "
+                f"({components.plain(names[0])}) did not, and two or more it did.")
+    else:
+        cols = st.columns(2)
+        chosen = cols[0].selectbox("Automatic set", automatic, key="judges_automatic")
+        measure = cols[1].selectbox("Measure", measures, key="judges_ppi_measure", format_func=components.measure_label)
+        means = data.ppi_means(loaded, chosen, (measure,))
+        components.show_figure(figures.interval_chart(means, measure, chosen), key="judges_ppi", name="judges-ppi")
+        components.table(means, key="judges_ppi_table", numbers=[c for c in means.columns if c not in (
+            "measure", "system", "labelled", "unlabelled")])
+        st.caption("The mean the reference's judges would give over all topics, estimated from the topics they "
+                   "judged and corrected by the automatic set's error there (Angelopoulos et al., Science 2023; "
+                   "Oosterhuis et al., KDD 2024), with λ tuned (PPI++); 95% intervals. It assumes the reference's "
+                   "topics are a random sample of the topics.")
+components.provenance(loaded, measures)

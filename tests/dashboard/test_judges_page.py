@@ -1,0 +1,165 @@
+"""The judges page and the data page's judgment sets, headless (AppTest): uploads, the numbers against the
+oracles, every tab, any set evaluated under, names shown as text, and the sets kept in a workspace."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
+sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (the kappa oracle) is not installed")
+pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
+from scipy.stats import kendalltau  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "dashboard" / "app.py")
+# the assessors judged topics 1-3; a language model judged them too, and topic 4 besides (prediction-powered)
+REF = b"1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n2 0 f 2\n3 0 g 1\n3 0 h 0\n3 0 k 2\n"
+LLM = b"1 0 a 1\n1 0 b 1\n1 0 c 1\n2 0 d 0\n2 0 e 0\n2 0 f 2\n3 0 g 1\n3 0 h 1\n3 0 i 1\n4 0 j 1\n4 0 m 0\n"
+RUNS = {"a.run": "1 Q0 a 1 3 a\n1 Q0 b 2 2 a\n1 Q0 c 3 1 a\n2 Q0 f 1 3 a\n2 Q0 d 2 2 a\n3 Q0 g 1 2 a\n3 Q0 i 2 1 a\n"
+                 "4 Q0 j 1 2 a\n4 Q0 m 2 1 a\n",
+        "b.run": "1 Q0 b 1 3 b\n1 Q0 c 2 2 b\n1 Q0 a 3 1 b\n2 Q0 e 1 3 b\n2 Q0 f 2 2 b\n3 Q0 h 1 2 b\n3 Q0 k 2 1 b\n"
+                 "4 Q0 m 1 2 b\n4 Q0 j 2 1 b\n",
+        "c.run": "1 Q0 c 1 3 c\n1 Q0 a 2 2 c\n2 Q0 d 1 3 c\n2 Q0 e 2 2 c\n3 Q0 i 1 2 c\n3 Q0 g 2 1 c\n4 Q0 x 1 1 c\n"}
+
+
+def _upload(at: AppTest, label: str, files) -> None:
+    uploader = next(u for u in at.get("file_uploader") if u.proto.label == label)
+    uploader.set_value(files)
+    at.run()
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _open(page: str, at: AppTest | None = None, query: dict | None = None) -> AppTest:
+    if at is None:
+        at = AppTest.from_file(APP, default_timeout=120)
+        if query:
+            at.query_params.update(query)
+        at.session_state["rankscope_author"] = "ana"
+        at.run()
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    return at
+
+
+def _loaded_with_two_sets() -> AppTest:
+    at = _open("data")
+    _upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    _upload(at, "Runs", [(name, text.encode(), "text/plain") for name, text in RUNS.items()])
+    _upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain")])
+    assert _errors(at) == []
+    return at
+
+
+def _grades(text: bytes) -> dict:
+    return {(q, d): int(g) for q, _, d, g in (line.split() for line in text.decode().splitlines())}
+
+
+def _means(qrels: bytes, topics, measure: str = "map") -> dict:
+    judged = {}
+    for (q, d), g in _grades(qrels).items():
+        if q in topics:
+            judged.setdefault(q, {})[d] = g
+    out = {}
+    for name, text in RUNS.items():
+        run = {}
+        for line in text.splitlines():
+            q, _, d, _, score, _ = line.split()
+            run.setdefault(q, {})[d] = float(score)
+        values = pytrec_eval.RelevanceEvaluator(judged, {measure}).evaluate({q: r for q, r in run.items() if q in judged})
+        out[name[0]] = sum(v[measure] for v in values.values()) / len(values)
+    return out
+
+
+def test_two_uploaded_sets_give_the_oracles_numbers_on_every_tab():
+    at = _open("judges", _loaded_with_two_sets())
+    assert _errors(at) == []
+    shown = {m.label: m.value for m in at.metric}
+    ref, llm = _grades(REF), _grades(LLM)
+    both = sorted(set(ref) & set(llm))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kappa = sklearn_metrics.cohen_kappa_score([ref[k] for k in both], [llm[k] for k in both])
+    assert shown["Cohen's κ"] == f"{kappa:.4f}"
+    assert shown["Judged by both"] == str(len(both))
+    assert (shown["Only by nist"], shown["Only by llm"]) == (str(len(set(ref) - set(llm))), str(len(set(llm) - set(ref))))
+    common = {"1", "2", "3"}
+    a, b = _means(REF, common), _means(LLM, common)
+    tau = kendalltau([a[s] for s in "abc"], [b[s] for s in "abc"]).statistic
+    assert shown["Kendall's τ_b, nist and llm"] == f"{tau:.4f}"
+    assert len(at.get("plotly_chart")) == 3  # the confusion of grades, the ranks, the prediction-powered intervals
+    tables = [t.value for t in at.dataframe]
+    conclusions = next(t for t in tables if "holds_under" in t.columns)
+    assert len(conclusions) == 3 and set(conclusions["holds"]) <= {"all", "some", "none"}
+    documents = next(t for t in tables if "spread" in t.columns)
+    assert list(documents.columns[:3]) == ["docid", "nist", "llm"] and (documents["spread"] > 0).all()
+    ppi = next(t for t in tables if "ppi" in t.columns)
+    assert list(ppi["system"]) == ["a", "b", "c"] and list(ppi["unlabelled"]) == [1, 1, 1]
+
+
+def test_one_set_says_where_to_add_another():
+    at = _open("judges")
+    assert _errors(at) == []
+    assert any("Only one judgment set is loaded" in i.value for i in at.info)
+
+
+def test_every_page_can_evaluate_under_the_other_set_and_names_stay_text():
+    at = _loaded_with_two_sets()
+    _open("overview", at)
+    before = at.dataframe[0].value.copy()
+    _open("data", at)
+    at.selectbox(key="data_judged_by").select("llm")
+    at.run()
+    assert at.session_state["rankscope_loaded"].qrels.name == "llm.qrels"
+    _open("overview", at)
+    assert _errors(at) == [] and not at.dataframe[0].value.equals(before)
+    assert any("judged by llm (of 2 judgment sets)" in t.value for t in at.sidebar.text)
+    _open("data", at)
+    at.text_input(key="data_set_1_llm").input("<b>gpt</b>*")
+    at.run()
+    _open("judges", at)
+    assert _errors(at) == []
+    labels = [m.label for m in at.metric]
+    assert "Only by \\<b\\>gpt\\</b\\>\\*" in labels  # escaped for Markdown: shown as typed
+    _open("data", at)
+    at.button(key="data_set_remove_1_<b>gpt</b>*").click()
+    at.run()
+    loaded = at.session_state["rankscope_loaded"]
+    assert loaded.judges == () and loaded.qrels.name == "nist.qrels"
+
+
+def test_the_sets_are_kept_in_the_workspace_and_a_link_brings_them_back(tmp_path, monkeypatch):
+    pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+    from workspace import open_workspace
+
+    monkeypatch.setenv("RANKSCOPE_WORKSPACE", str(tmp_path / "team"))
+    at = _loaded_with_two_sets()
+    cid = at.session_state["rankscope_loaded"].collection
+    assert cid
+    with open_workspace(str(tmp_path / "team")) as ws:
+        stored = ws.load(cid)
+        assert [(n, f.read()) for n, f in stored.judgment_sets] == [("nist", REF), ("llm", LLM)]
+    other = _open("judges", query={"collection": cid})
+    assert _errors(other) == []
+    assert [n for n, _ in other.session_state["rankscope_loaded"].judges] == ["nist", "llm"]
+    assert {m.label for m in other.metric} >= {"Cohen's κ", "Kendall's τ_b, nist and llm"}
+
+
+def test_one_run_still_compares_the_labels_and_says_why_the_systems_wait():
+    at = _open("data")
+    _upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    _upload(at, "Runs", [("a.run", RUNS["a.run"].encode(), "text/plain")])
+    _upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain"), ("bad.qrels", b"1 0 a\n", "text/plain")])
+    assert [e.value for e in at.exception] == []
+    assert any("bad.qrels:1" in e.value.replace("\\", "") for e in at.error)  # the bad file named, the good one kept
+    assert [n for n, _ in at.session_state["rankscope_loaded"].judges] == ["nist", "llm"]
+    _open("judges", at)
+    assert _errors(at) == []
+    assert "Cohen's κ" in {m.label for m in at.metric}
+    assert any("needs two runs or more" in i.value for i in at.info)
