@@ -23,6 +23,11 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
 _NAMES = "The names are those of the measures' registry ({})."
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
+# the narrowest main column a chart is drawn in, in pixels: a 1366-pixel window with the sidebar open, and a
+# 1024-pixel projector in presentation mode (the screens tests/e2e/test_layout.py checks); a chart's texts are
+# fitted to it (figures.fitted)
+NARROWEST = {False: 906, True: 976}
+GAP = 16  # pixels between columns
 # constant stylesheets (never built from user text): captions in full contrast; in presentation mode larger
 # type, the page as wide as the screen, no sidebar
 STYLE = """<style>
@@ -57,14 +62,20 @@ def plain(text) -> str:
     return _MARKDOWN.sub(r"\\\1", str(text))
 
 
-def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None):
+def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None,
+                share: float = 1.0):
     """Every chart goes through here: same size rules and toolbar everywhere, PNG and SVG downloads.
 
     ``on_select``: a callback run when the user clicks points (the chart's selection is then in
-    ``st.session_state[key]``). Returns the chart's state.
+    ``st.session_state[key]``). ``share``: the part of the page's width the chart is drawn in (0.5 in one
+    of two columns): its texts are fitted to that part of the narrowest screen (:data:`NARROWEST`).
+    Returns the chart's state.
     """
-    if st.session_state.get(PRESENT):
-        fig = figures.presented(go.Figure(fig), PRESENT_SCALE)
+    present = bool(st.session_state.get(PRESENT))
+    fig = go.Figure(fig)
+    if present:
+        fig = figures.presented(fig, PRESENT_SCALE)
+    fig = figures.fitted(fig, NARROWEST[present] * share - (GAP if share < 1 else 0))
     shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
                             on_select=on_select or "ignore", selection_mode="points")
     _figure_downloads(fig, key, name or key)
