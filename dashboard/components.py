@@ -78,6 +78,7 @@ def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Ca
     fig = figures.fitted(fig, NARROWEST[present] * share - (GAP if share < 1 else 0))
     shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
                             on_select=on_select or "ignore", selection_mode="points")
+    st.caption(plain(figures.text_alternative(fig)))  # the chart in words, for those who cannot see it
     _figure_downloads(fig, key, name or key)
     return shown
 

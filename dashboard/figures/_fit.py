@@ -223,6 +223,8 @@ def _cells(fig: go.Figure, plot_w: float, plot_h: float, font: float) -> None:
         columns = len(trace.z[0]) if rows else 0
         if not rows or not columns:
             continue
+        if _length(trace.colorbar.title.text) > 3:  # a long colour-bar title beside the bar, not over its labels
+            trace.colorbar.title.side = "right"
         size = float(trace.textfont.size or font)
         fit = min(size, (plot_w / columns) * 0.85 / max(_label_length(trace) * CHAR, 1e-9),
                   (plot_h / rows) * 0.8 / LINE)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures._describe import described
 from dashboard.figures._style import (BETTER, GRADE_COLORS, LAYOUT, MANY, SAME, UNJUDGED, WORSE, base_figure, safe,
                                       wrapped)
 
@@ -72,7 +73,19 @@ def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str,
                                         "for its topic)")
     else:
         fig.update_xaxes(title_text=f"topic, sorted by the difference ({len(paired):,} topics)")
-    return fig
+    return described(fig, _pair_words(paired, a, b))
+
+
+def _pair_words(paired: pd.DataFrame, a: str, b: str) -> str:
+    """B's wins, losses and ties against A over the topics, and the largest gain and loss."""
+    diff = paired["diff"].to_numpy(dtype=float)
+    words = f"{b} is better than {a} on {int((diff > 0).sum())} topics, worse on {int((diff < 0).sum())}, " \
+            f"equal on {int((diff == 0).sum())}"
+    if len(diff) and diff.max() > 0:
+        words += f"; largest gain: topic {paired['query'].iloc[int(diff.argmax())]} ({diff.max():+.4f})"
+    if len(diff) and diff.min() < 0:
+        words += f"; largest loss: topic {paired['query'].iloc[int(diff.argmin())]} ({diff.min():+.4f})"
+    return words + "."
 
 
 def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figure:
@@ -93,7 +106,7 @@ def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figu
                              customdata=topics[mask][:, None], text=[safe(q) for q in topics[mask]],
                              hovertemplate="topic %{text}<br>" + safe(a) + " %{x:.4f}<br>" + safe(b)
                                            + " %{y:.4f}<extra></extra>"))
-    return fig
+    return described(fig, "Points above the diagonal favour B: " + _pair_words(paired, a, b))
 
 
 def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, coloured by grade") -> go.Figure:

@@ -36,6 +36,7 @@ VIEWS = {"projector-1024x768": ({"width": 1024, "height": 768}, "?present=1", Tr
          "laptop-1366x768": ({"width": 1366, "height": 768}, "", True),
          "full-hd-1920x1080": ({"width": 1920, "height": 1080}, "", False)}
 SEVERE = ("serious", "critical")
+SLOW = 120_000  # milliseconds a page may take to load or draw on a busy machine (a wait, never a sleep)
 # each chart's text alternative: the caption right below it, which starts with the chart's title
 _ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
   .filter(c => c.getBoundingClientRect().width > 0)
@@ -88,6 +89,7 @@ def test_every_page_fits_and_is_accessible(server, browser, view):  # noqa: F811
 
     viewport, query, accessible = VIEWS[view]
     context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(SLOW)
     page = context.new_page()
     missing = []  # addresses that answered 404 (a deep link asking for the server's files under the page's path)
     page.on("response", lambda r: r.status == 404 and missing.append(r.url))
@@ -112,6 +114,7 @@ def test_each_page_address_is_its_label(server, browser):  # noqa: F811
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=VIEWS["laptop-1366x768"][0])
+    context.set_default_timeout(SLOW)
     try:
         page = context.new_page()
         page.goto(server)
@@ -141,9 +144,10 @@ def report(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("width", [1024, 1366])
 def test_the_report_fits_and_is_accessible(report, browser, width):  # noqa: F811
     context = browser.new_context(viewport={"width": width, "height": 800})
+    context.set_default_timeout(SLOW)
     try:
         page = context.new_page()
-        page.goto(report.as_uri())
+        page.goto(report.as_uri(), wait_until="domcontentloaded")
         page.wait_for_function("() => [...document.querySelectorAll('.plotly-graph-div')].every("
                                "d => d.querySelector('.main-svg'))")
         faults = page.evaluate(LAYOUT, "body") + _overlapping_figures(page) + _axe(page)
