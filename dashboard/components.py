@@ -163,6 +163,46 @@ def measure_label(spec: str) -> str:
     return spec if pretty in (spec, "") else f"{spec} — {pretty}"
 
 
+TERMS = 5  # terms of a sum on one line of a worked formula: a ranking of 20 documents stays on a projector
+
+
+def _top_level(tex: str, sep: str) -> list[str]:
+    """``tex`` split at each ``sep`` outside braces."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        ch = tex[i]
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0 and tex.startswith(sep, i):
+            parts.append(tex[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    return parts + [tex[start:]]
+
+
+def formula_lines(tex: str, terms: int = TERMS) -> str:
+    r"""A worked formula laid out on lines that fit: one line per ``=``, a long sum broken every ``terms``
+    terms (an ``aligned`` block); a short formula unchanged.
+
+    Examples
+    --------
+    >>> formula_lines("x = 1 + 2")
+    'x = 1 + 2'
+    >>> print(formula_lines("s = a + b + c = 3", terms=2))
+    \begin{aligned}s &= a + b \\ &\quad + c \\ &= 3\end{aligned}
+    """
+    sides = _top_level(tex.replace(r"\left(", r"\Big(").replace(r"\right)", r"\Big)"), " = ")
+    if len(sides) < 2 or all(len(_top_level(side, " + ")) <= terms for side in sides) and len(sides) <= 3:
+        return tex
+    lines = []
+    for side in sides[1:]:
+        summed = _top_level(side, " + ")
+        for i in range(0, len(summed), terms):
+            chunk = " + ".join(summed[i:i + terms])
+            lines.append(("&= " if i == 0 else r"&\quad + ") + chunk)
+    return r"\begin{aligned}" + sides[0].strip() + " " + r" \\ ".join(lines) + r"\end{aligned}"
+
+
 def measure_help(spec: str) -> str:
     """The registry's description and formula of a measure (one source for every help text)."""
     measure = metrics.parse_measure(spec)
@@ -272,9 +312,20 @@ def choose(key: str, label: str, options: dict, *, radio: bool = False, horizont
 NUMBER = st.column_config.NumberColumn(format="%.4f")
 
 
+WIDE = 7  # columns from which a table may be wider than the page on a projector
+
+
+def scrolls(columns: Sequence[str]) -> str:
+    """The words under a table of many columns: it scrolls sideways where it is wider than the page."""
+    return (f"The table scrolls sideways where it is wider than the page ({len(columns)} columns, the first kept "
+            "in view). " if len(columns) >= WIDE else "")
+
+
 def table(frame: pd.DataFrame, key: str | None = None, numbers: Sequence[str] = (), **config) -> None:
     """A table with every value of the named columns shown to 4 decimals (user text shown as text)."""
     column_config = {name: st.column_config.NumberColumn(name, format="%.4f") for name in numbers}
+    if len(frame.columns) >= WIDE:  # the first column (what each row is) kept in view when the table scrolls
+        column_config[frame.columns[0]] = st.column_config.Column(pinned=True)
     column_config.update(config)
     st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config, key=key)
 
