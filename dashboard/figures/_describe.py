@@ -8,16 +8,16 @@ under the chart and the report writes beside it, for readers who cannot see the 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping
 
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.figures._fit import plain_text
-
 __all__ = ["described", "ranked_words", "summary_of", "text_alternative"]
 
 _KEY = "summary"
+_TAG = re.compile(r"<[^>]+>")
 
 
 def described(fig: go.Figure, summary: str) -> go.Figure:
@@ -69,7 +69,7 @@ def summary_of(fig: go.Figure) -> str:
 
 def text_alternative(fig: go.Figure) -> str:
     """The chart in words: its title (as read), then its summary (the builder's, else :func:`summary_of`)."""
-    title = html.unescape(" ".join(plain_text(fig.layout.title.text).split()))
+    title = html.unescape(" ".join(_TAG.sub(" ", str(fig.layout.title.text or "")).split()))
     meta = fig.layout.meta if isinstance(fig.layout.meta, Mapping) else {}
     summary = meta.get(_KEY) or summary_of(fig)
     return f"{title}. {summary}" if title else summary

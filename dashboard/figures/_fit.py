@@ -12,8 +12,8 @@ serif fonts' average), so that the estimate errs on the side of room; the browse
 from __future__ import annotations
 
 import math
+import numbers
 import re
-import textwrap
 
 import plotly.graph_objects as go
 
@@ -184,7 +184,7 @@ def _categories(fig: go.Figure, name: str, axis, letter: str, room: float) -> No
 def _annotations(fig: go.Figure, plot_w: float) -> None:
     """Annotations placed on a category x axis (by position) kept only where they fit beside the earlier."""
     notes = list(fig.layout.annotations or ())
-    placed = [n for n in notes if n.xref in (None, "x") and isinstance(n.x, (int, float)) and not n.showarrow]
+    placed = [n for n in notes if n.xref in (None, "x") and isinstance(n.x, numbers.Real) and not n.showarrow]
     labels = _category_labels(fig, "xaxis", "x") if placed else None
     if not labels:
         return

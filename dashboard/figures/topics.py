@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures._describe import described
-from dashboard.figures._style import (BETTER, GRADE_COLORS, LAYOUT, MANY, SAME, UNJUDGED, WORSE, base_figure, safe,
+from dashboard.figures._style import (BETTER, GRADE_COLORS, LAYOUT, MANY, SAME, UNJUDGED, WORSE, base_figure, safe, short,
                                       wrapped)
 
 __all__ = ["LABELLED", "SIDES", "difference_bars", "rankings_chart", "scatter_chart"]
@@ -23,6 +23,7 @@ def _sides(paired: pd.DataFrame):
     return [(name, color, sign == value) for name, color, value in SIDES]
 
 
+TITLED, TITLE = 3, 32  # up to that many rankings side by side, each cell names its document's title (so long)
 LABELLED = 3  # topics named on the difference chart at each end (the largest gains and losses of B)
 
 
@@ -113,7 +114,8 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
     """One topic's rankings side by side, each cell coloured by its document's grade ("?": unjudged).
 
     ``rankings`` has columns system, rank, docid, grade (NaN when unjudged), and optionally ``title`` (each
-    document's title or first words, shown on hover).
+    document's title or first words: in its cell, cut to :data:`TITLE` characters, when at most
+    :data:`TITLED` rankings are shown; whole on hover).
     """
     systems = list(dict.fromkeys(rankings["system"]))
     # one colour band per grade present (and 0 and 1): a grade read from a file never sizes the scale
@@ -126,10 +128,13 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
         band = np.searchsorted(levels, np.nan_to_num(g, nan=0.0).astype(np.int64)).astype(float)
         z.append(np.concatenate([np.where(np.isnan(g), -1.0, band), np.full(pad, np.nan)]))
         labels = ["?" if np.isnan(x) else str(int(x)) for x in g]
-        if len(systems) <= 4:
+        titles = rows["title"] if "title" in rows else [""] * len(rows)
+        if len(systems) <= TITLED:  # each document's title on the chart, readable to a room, not only on hover
+            labels = [f"{safe(d)}  ·  {label}" + (f"  ·  {short(' '.join(t.split()), TITLE)}" if isinstance(t, str) and t.strip()
+                                                  else "") for d, label, t in zip(rows["docid"], labels, titles)]
+        elif len(systems) <= 4:
             labels = [f"{safe(d)}  ·  {label}" for d, label in zip(rows["docid"], labels)]
         text.append(labels + [""] * pad)
-        titles = rows["title"] if "title" in rows else [""] * len(rows)
         hover.append([f"{safe(d)}{'<br>' + wrapped(t) if t else ''}<br>{'unjudged' if np.isnan(x) else f'grade {int(x)}'}"
                       for d, t, x in zip(rows["docid"], titles, g)] + ["not ranked"] * pad)
     fig = go.Figure(go.Heatmap(
@@ -143,7 +148,9 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
     fig.update_layout(title=title, yaxis_title="rank", **LAYOUT, height=max(340, 26 * depth + 150))
     fig.update_yaxes(autorange="reversed", dtick=1 if depth <= 30 else 5)
     fig.update_xaxes(side="top")
-    return fig
+    found = [f"{system}: {int((rankings[rankings['system'] == system].sort_values('rank').head(depth)['grade'] > 0).sum())}"
+             for system in systems]
+    return described(fig, f"Relevant documents (grade above 0) in the top {depth}: " + ", ".join(found) + ".")
 
 
 def _grade_scale(levels: np.ndarray) -> list:
