@@ -312,7 +312,7 @@ def choose(key: str, label: str, options: dict, *, radio: bool = False, horizont
 NUMBER = st.column_config.NumberColumn(format="%.4f")
 
 
-WIDE = 7  # columns from which a table may be wider than the page on a projector
+WIDE = 5  # columns from which a table may be wider than the page on a projector
 
 
 def scrolls(columns: Sequence[str]) -> str:
@@ -328,6 +328,8 @@ def table(frame: pd.DataFrame, key: str | None = None, numbers: Sequence[str] = 
         column_config[frame.columns[0]] = st.column_config.Column(pinned=True)
     column_config.update(config)
     st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config, key=key)
+    if len(frame.columns) >= WIDE:
+        st.caption(scrolls(frame.columns))
 
 
 def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: str) -> None:

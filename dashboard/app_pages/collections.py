@@ -38,6 +38,7 @@ rows = [{"name": c.name, "version": c.version, "parent": (names[c.parent].name +
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
          "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived, "id": c.id} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
+st.caption(components.scrolls(rows.columns))
 st.caption(f"{len(shown)} of {len(listed)} collection{'s' * (len(listed) != 1)}"
            + (" (archived included)" if archived else "") + ".")
 if not shown:

@@ -71,7 +71,7 @@ def interpolation() -> None:
                            key="curves_rules", name="eleven-point-rules")
     components.table(table[table["rule"] == rule].drop(columns="rule"), key="curves_table",
                      numbers=[c for c in table.columns if c not in ("system", "rule", "n_queries")])
-    st.caption(components.scrolls(table.columns) + "Interpolated precision at each recall level under the chosen rule; 11pt_avg is trec_eval's 11pt_avg "
+    st.caption("Interpolated precision at each recall level under the chosen rule; 11pt_avg is trec_eval's 11pt_avg "
                "(over all topics, its mean). The chart above shows the same average under each rule: trec_eval 9 "
                "reads recall x after (long)(x·R + 0.9) relevant documents, trec_eval 10 after x·R rounded, the "
                "textbook rule after the least k with k/R ≥ x.")

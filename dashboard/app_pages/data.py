@@ -173,7 +173,9 @@ counts = st.expander("What each run covers: topics, documents, depths, judged sh
                      expanded=not large, key="data_counts", on_change="rerun", icon=":material/table_rows:")
 with counts:
     if counts.open:
-        st.dataframe(data.systems(loaded), hide_index=True, width="stretch", column_config=TABLE)
+        systems = data.systems(loaded)
+        st.dataframe(systems, hide_index=True, width="stretch", column_config=TABLE)
+        st.caption(components.scrolls(systems.columns))
 with st.expander("Rename or remove systems", icon=":material/edit:"):
     for i, name in enumerate(loaded.systems):
         col1, col2 = st.columns([4, 1], vertical_alignment="bottom")

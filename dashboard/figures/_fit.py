@@ -100,12 +100,16 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
     left, right = float(margin.l if margin.l is not None else 80), float(margin.r if margin.r is not None else 80)
     top, bottom = float(margin.t if margin.t is not None else 100), float(margin.b if margin.b is not None else 80)
     left, right = _beside(fig, font, left, right)
+    bottom += _legend(fig, width, font)  # a horizontal legend's rows, below the plot
     plot_w, plot_h = max(width - left - right, 50.0), max(height - top - bottom, 50.0)
 
     if layout.title.text:
         size = float(layout.title.font.size or round(font * 1.4))
         text = wrap_lines(layout.title.text, (width * 0.93 - 12) / (CHAR * size))
         block = sum((0.7 if line.startswith("<sup>") else 1.0) * size * LINE for line in text.split("<br>"))
+        block += max((float(n.font.size or font) * LINE * (str(n.text).count("<br>") + 1)
+                      for n in layout.annotations or () if n.yref == "paper" and n.y is not None and n.y >= 1),
+                     default=0)  # subplot titles, above the plots
         # plotly places the title in the top margin ("auto"), by its first line: the margin holds the block
         fig.update_layout(title_text=text, margin_t=max(top, int(block + 36)))
         top = fig.layout.margin.t
@@ -119,8 +123,8 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
                                    f"{name}.automargin": True, f"{name}.title.standoff": 10})
             _categories(fig, name, axis, letter, room * _span(axis))
     _annotations(fig, plot_w)
+    _point_labels(fig, plot_w, plot_h, font)
     _cells(fig, plot_w, plot_h, font)
-    _legend(fig, width, font)
     return fig
 
 
@@ -175,7 +179,7 @@ def _categories(fig: go.Figure, name: str, axis, letter: str, room: float) -> No
         return
     if letter == "x":  # upright, and the axis title below the longest of them
         fig.update_layout({f"{name}.tickangle": -90, f"{name}.automargin": True,
-                           f"{name}.title.standoff": int(longest * 0.25 + 10)})
+                           f"{name}.title.standoff": int(longest * 0.35 + 10)})
         if size * LINE <= slot:
             return
     fig.update_layout({f"{name}.dtick": math.ceil(size * LINE / slot)})
@@ -235,16 +239,49 @@ def _cells(fig: go.Figure, plot_w: float, plot_h: float, font: float) -> None:
             trace.textfont.size = math.floor(fit)
 
 
-def _legend(fig: go.Figure, width: float, font: float) -> None:
+def _legend(fig: go.Figure, width: float, font: float) -> float:
     """A horizontal legend at the bottom of the drawing, below the axis titles, each entry as wide as the
-    longest (so that none is cut at the right)."""
+    longest (so that none is cut at the right); returns the height its rows take."""
     legend = fig.layout.legend
     if legend.orientation != "h" or fig.layout.showlegend is False:
-        return
+        return 0.0
     names = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
     if not names:
-        return
+        return 0.0
     size = float(legend.font.size or font)
-    entry = max(_length(n) for n in names) * CHAR * size + 46  # the line and its marker, then the text
+    entry = min(max(_length(n) for n in names) * CHAR * size + 46, width * 0.96)  # the line, its marker, the text
     fig.update_layout(legend=dict(yref="container", y=0, yanchor="bottom", xref="container", x=0.02,
-                                  xanchor="left", entrywidth=min(entry, width * 0.96), entrywidthmode="pixels"))
+                                  xanchor="left", entrywidth=entry, entrywidthmode="pixels"))
+    rows = math.ceil(len(names) / max(int(width * 0.96 // entry), 1))
+    return rows * size * 1.6 + 10
+
+
+def _point_labels(fig: go.Figure, plot_w: float, plot_h: float, font: float) -> None:
+    """Text beside scatter points kept only where it fits beside the labels kept before it (the hover still
+    names every point)."""
+    traces = [t for t in fig.data if isinstance(t, go.Scatter) and t.mode and "text" in t.mode and t.text is not None
+              and t.x is not None and t.y is not None and (t.xaxis or "x") == "x"]
+    if not traces:
+        return
+    try:
+        xs = [float(v) for t in traces for v in t.x]
+        ys = [float(v) for t in traces for v in t.y]
+    except (TypeError, ValueError):
+        return
+    if not xs:
+        return
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    kept: list[tuple[float, float, float]] = []  # centre x, centre y, half width (px)
+    for trace in traces:
+        size = float(trace.textfont.size or font)
+        texts = list(trace.text)
+        for i, (x, y) in enumerate(zip(trace.x, trace.y)):
+            px = (float(x) - x0) / ((x1 - x0) or 1) * plot_w
+            py = (float(y) - y0) / ((y1 - y0) or 1) * plot_h
+            half = _length(texts[i]) * CHAR * size / 2 + 2
+            if all(abs(px - cx) >= half + h or abs(py - cy) >= size * LINE for cx, cy, h in kept):
+                kept.append((px, py, half))
+            else:
+                texts[i] = ""
+        trace.text = texts

@@ -83,8 +83,9 @@ def ordering_scatter(means: pd.DataFrame, x: str, y: str, swapped: Collection[st
                                       ("same order", means[~moved], SAME, "circle")):
         fig.add_trace(go.Scatter(
             x=rows["x"], y=rows["y"], mode="markers+text", name=name, text=[safe(s) for s in rows["system"]],
+            customdata=[[safe(s)] for s in rows["system"]],  # the hover names the point, labelled or not
             textposition="top center", marker=dict(color=color, size=11, symbol=symbol),
-            hovertemplate=f"%{{text}}<br>{safe(x)} %{{x:.4f}}<br>{safe(y)} %{{y:.4f}}<extra></extra>"))
+            hovertemplate=f"%{{customdata[0]}}<br>{safe(x)} %{{x:.4f}}<br>{safe(y)} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(title=f"Each system's mean: {safe(x)} against {safe(y)}", xaxis_title=safe(x),
                       yaxis_title=safe(y), **LAYOUT)
     fig.update_layout(legend=BELOW)

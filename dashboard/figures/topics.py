@@ -66,6 +66,10 @@ def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str,
     for i in ends:
         fig.add_annotation(x=x[i], y=diff[i], text=labels[i], showarrow=False, font=dict(size=13),
                            yanchor="bottom" if diff[i] > 0 else "top", yshift=2 if diff[i] > 0 else -2)
+    if len(diff):  # room above and below the bars for the labels at their ends
+        low, high = min(float(diff.min()), 0.0), max(float(diff.max()), 0.0)
+        pad = 0.12 * ((high - low) or 1.0)
+        fig.update_yaxes(range=[low - pad, high + pad])
     if len(paired) <= MANY:
         fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(labels),
                          showticklabels=len(paired) <= 60)

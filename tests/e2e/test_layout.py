@@ -40,7 +40,7 @@ SLOW = 120_000  # milliseconds a page may take to load or draw on a busy machine
 # each chart's text alternative: the caption right below it, which starts with the chart's title
 _ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
   .filter(c => c.getBoundingClientRect().width > 0)
-  .map(c => [c.querySelector('.gtitle')?.textContent || '',
+  .map(c => [[...(c.querySelector('.gtitle')?.childNodes || [])].map(n => n.textContent).join(' '),
              c.closest('[data-testid="stElementContainer"]')?.nextElementSibling
                ?.querySelector('[data-testid="stCaptionContainer"]')?.textContent || ''])"""
 
