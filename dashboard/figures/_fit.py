@@ -89,9 +89,10 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
     plotly.graph_objects.Figure
         ``fig``: its title and axis titles wrapped, with room made for them (``automargin``); category
         labels turned upright or thinned where they would collide; annotations on a category axis kept
-        only where they fit beside those kept before them (a builder adds the most telling first);
-        heatmap cell labels shrunk to their cells, or left to the hover where even that is too small;
-        a horizontal legend moved below the plot, its entries as wide as the longest.
+        only where they fit beside those kept before them (a builder adds the most telling first), and
+        so are the labels beside scatter points; heatmap cell labels shrunk to their cells, or left to the hover where even that is too small;
+        a horizontal legend moved below the plot, its entries as wide as the longest; the top margin
+        holds the title's lines and any subplot titles.
     """
     layout = fig.layout
     font = _font(layout)
