@@ -22,11 +22,13 @@ st.set_page_config(page_title="rankscope", page_icon=str(ICON), layout="wide",
 
 
 def _page(name: str, title: str, icon: str, **options) -> st.Page:
-    return st.Page(str(ROOT / "app_pages" / f"{name}.py"), title=title, icon=icon, url_path=name, **options)
+    """The page ``app_pages/<name>.py``, at the address its label names (``/reproducibility``)."""
+    return st.Page(str(ROOT / "app_pages" / f"{name}.py"), title=title, icon=icon,
+                   url_path=options.pop("url_path", title.lower()), **options)
 
 
 PAGES = [  # the root URL opens the overview (home.py), so that /overview stays a link of its own
-    _page("home", "rankscope", ":material/home:", default=True, visibility="hidden"),
+    _page("home", "rankscope", ":material/home:", default=True, visibility="hidden", url_path="home"),
     _page("overview", "Overview", ":material/table_chart:"),
     _page("data", "Data", ":material/upload_file:"),
     _page("curves", "Curves", ":material/show_chart:"),

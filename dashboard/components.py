@@ -23,6 +23,11 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
 _NAMES = "The names are those of the measures' registry ({})."
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
+# the narrowest main column a chart is drawn in, in pixels: a 1366-pixel window with the sidebar open, and a
+# 1024-pixel projector in presentation mode (the screens tests/e2e/test_layout.py checks); a chart's texts are
+# fitted to it (figures.fitted)
+NARROWEST = {False: 906, True: 976}
+GAP = 16  # pixels between columns
 # constant stylesheets (never built from user text): captions in full contrast; in presentation mode larger
 # type, the page as wide as the screen, no sidebar
 STYLE = """<style>
@@ -57,16 +62,23 @@ def plain(text) -> str:
     return _MARKDOWN.sub(r"\\\1", str(text))
 
 
-def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None):
+def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None,
+                share: float = 1.0):
     """Every chart goes through here: same size rules and toolbar everywhere, PNG and SVG downloads.
 
     ``on_select``: a callback run when the user clicks points (the chart's selection is then in
-    ``st.session_state[key]``). Returns the chart's state.
+    ``st.session_state[key]``). ``share``: the part of the page's width the chart is drawn in (0.5 in one
+    of two columns): its texts are fitted to that part of the narrowest screen (:data:`NARROWEST`).
+    Returns the chart's state.
     """
-    if st.session_state.get(PRESENT):
-        fig = figures.presented(go.Figure(fig), PRESENT_SCALE)
+    present = bool(st.session_state.get(PRESENT))
+    fig = go.Figure(fig)
+    if present:
+        fig = figures.presented(fig, PRESENT_SCALE)
+    fig = figures.fitted(fig, NARROWEST[present] * share - (GAP if share < 1 else 0))
     shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
                             on_select=on_select or "ignore", selection_mode="points")
+    st.caption(plain(figures.text_alternative(fig)))  # the chart in words, for those who cannot see it
     _figure_downloads(fig, key, name or key)
     return shown
 
@@ -149,6 +161,46 @@ def measure_label(spec: str) -> str:
         return spec
     pretty = type(measure).pretty_name
     return spec if pretty in (spec, "") else f"{spec} — {pretty}"
+
+
+TERMS = 5  # terms of a sum on one line of a worked formula: a ranking of 20 documents stays on a projector
+
+
+def _top_level(tex: str, sep: str) -> list[str]:
+    """``tex`` split at each ``sep`` outside braces."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        ch = tex[i]
+        depth += (ch == "{") - (ch == "}")
+        if depth == 0 and tex.startswith(sep, i):
+            parts.append(tex[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    return parts + [tex[start:]]
+
+
+def formula_lines(tex: str, terms: int = TERMS) -> str:
+    r"""A worked formula laid out on lines that fit: one line per ``=``, a long sum broken every ``terms``
+    terms (an ``aligned`` block); a short formula unchanged.
+
+    Examples
+    --------
+    >>> formula_lines("x = 1 + 2")
+    'x = 1 + 2'
+    >>> print(formula_lines("s = a + b + c = 3", terms=2))
+    \begin{aligned}s &= a + b \\ &\quad + c \\ &= 3\end{aligned}
+    """
+    sides = _top_level(tex.replace(r"\left(", r"\Big(").replace(r"\right)", r"\Big)"), " = ")
+    if len(sides) < 2 or all(len(_top_level(side, " + ")) <= terms for side in sides) and len(sides) <= 3:
+        return tex
+    lines = []
+    for side in sides[1:]:
+        summed = _top_level(side, " + ")
+        for i in range(0, len(summed), terms):
+            chunk = " + ".join(summed[i:i + terms])
+            lines.append(("&= " if i == 0 else r"&\quad + ") + chunk)
+    return r"\begin{aligned}" + sides[0].strip() + " " + r" \\ ".join(lines) + r"\end{aligned}"
 
 
 def measure_help(spec: str) -> str:
@@ -260,11 +312,24 @@ def choose(key: str, label: str, options: dict, *, radio: bool = False, horizont
 NUMBER = st.column_config.NumberColumn(format="%.4f")
 
 
+WIDE = 5  # columns from which a table may be wider than the page on a projector
+
+
+def scrolls(columns: Sequence[str]) -> str:
+    """The words under a table of many columns: it scrolls sideways where it is wider than the page."""
+    return (f"The table scrolls sideways where it is wider than the page ({len(columns)} columns, the first kept "
+            "in view). " if len(columns) >= WIDE else "")
+
+
 def table(frame: pd.DataFrame, key: str | None = None, numbers: Sequence[str] = (), **config) -> None:
     """A table with every value of the named columns shown to 4 decimals (user text shown as text)."""
     column_config = {name: st.column_config.NumberColumn(name, format="%.4f") for name in numbers}
+    if len(frame.columns) >= WIDE:  # the first column (what each row is) kept in view when the table scrolls
+        column_config[frame.columns[0]] = st.column_config.Column(pinned=True)
     column_config.update(config)
     st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config, key=key)
+    if len(frame.columns) >= WIDE:
+        st.caption(scrolls(frame.columns))
 
 
 def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: str) -> None:

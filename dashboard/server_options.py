@@ -25,6 +25,10 @@ OPTIONS: dict[str, str | int | bool] = {
     "server.showEmailPrompt": False,
     # no usage statistics: the page requests nothing but the dashboard's own address (tests/e2e/test_offline.py)
     "browser.gatherUsageStats": False,
+    # no greeting and no links printed by Streamlit (`rankscope dashboard` prints the address itself); this is
+    # also what keeps Streamlit's pop-up offering "skills" to coding agents off every page (streamlit.web.skills:
+    # shown only when this is false and the server is not headless)
+    "logger.hideWelcomeMessage": True,
     "client.toolbarMode": "minimal",
     # no "ask a search engine" links under an error: the dashboard works offline and sends nothing out
     "client.showErrorLinks": False,

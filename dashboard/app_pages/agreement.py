@@ -63,7 +63,7 @@ except RankscopeError as err:
 for column, (statistic, (title, short)) in zip(st.columns(len(STATISTICS)), STATISTICS.items()):
     with column:
         components.show_figure(figures.agreement_heatmap(matrices[statistic], title, short),
-                               key=f"agreement_{statistic}", name=f"agreement-{statistic}")
+                               key=f"agreement_{statistic}", name=f"agreement-{statistic}", share=1 / len(STATISTICS))
 st.caption("1: the same ordering; 0: no relation; −1: the reverse ordering. τ is Kendall's tau-b over every pair "
            "of systems. τ_AP (Yilmaz, Aslam and Robertson, 2008) goes down the ordering and asks, for each system, "
            "how many of those above it the other measure also puts above it, so a swap at the top costs most. "

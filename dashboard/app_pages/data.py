@@ -130,7 +130,7 @@ with st.expander("Conventions", expanded=True, icon=":material/tune:"):
         st.session_state.update(shown, data_conventions=c)  # set elsewhere (a session file, an example): shown here
     # each widget's default is the current value too: a widget drawn before its state arrives shows it, and a
     # rerun sent meanwhile sends it (with no default, the level read as its lowest, -1000)
-    cols = st.columns(5)
+    cols = st.columns(3)  # the switches in a row of their own: their labels whole on a projector
     preset = cols[0].selectbox("Preset", list(PRESETS), key="data_preset", index=list(PRESETS).index(c.preset),
                                help="trec_eval-9: as trec_eval 9 and pytrec_eval (scores as 32-bit floats, "
                                     "interpolation (long)(x·R + 0.9)); trec_eval-10; textbook.")
@@ -140,9 +140,10 @@ with st.expander("Conventions", expanded=True, icon=":material/tune:"):
     depth = cols[2].number_input("Depth (0 = all)", min_value=0, max_value=DEPTHS[1], value=c.depth or 0,
                                  key="data_depth",
                                  help="trec_eval -M: evaluate only the top documents of each ranking.")
-    judged = cols[3].checkbox("Judged only", key="data_judged", value=c.judged_only,
+    switches = st.columns(3)
+    judged = switches[0].checkbox("Judged only", key="data_judged", value=c.judged_only,
                               help="trec_eval -J: drop unjudged documents before evaluating.")
-    complete = cols[4].checkbox("Complete topics", key="data_complete", value=c.complete,
+    complete = switches[1].checkbox("Complete topics", key="data_complete", value=c.complete,
                                 help="trec_eval -c: a judged topic a run does not answer scores 0.")
     kept = {"score_dtype": c.score_dtype, "interpolation": c.interpolation} if preset == c.preset else {}
     chosen = Conventions(preset=preset, relevance_level=int(level), depth=int(depth) or None,
@@ -174,7 +175,9 @@ counts = st.expander("What each run covers: topics, documents, depths, judged sh
                      expanded=not large, key="data_counts", on_change="rerun", icon=":material/table_rows:")
 with counts:
     if counts.open:
-        st.dataframe(data.systems(loaded), hide_index=True, width="stretch", column_config=TABLE)
+        systems = data.systems(loaded)
+        st.dataframe(systems, hide_index=True, width="stretch", column_config=TABLE)
+        st.caption(components.scrolls(systems.columns))
 with st.expander("Rename or remove systems", icon=":material/edit:"):
     for i, name in enumerate(loaded.systems):
         col1, col2 = st.columns([4, 1], vertical_alignment="bottom")

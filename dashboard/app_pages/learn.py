@@ -91,8 +91,8 @@ st.subheader("Each measure on this ranking")
 for item in data.worked(table, num_rel, gain, discount, complete):
     with st.expander(f"{components.plain(item.measure)} = {item.value:.4f}", expanded=item.measure.startswith("AP")):
         st.markdown(components.plain(item.description))
-        st.latex(item.formula)
-        st.latex(item.substituted)
+        st.latex(components.formula_lines(item.formula))
+        st.latex(components.formula_lines(item.substituted))
 
 st.subheader("What a convention changes")
 effects = data.convention_effects(collection, system, topic, len(table))

@@ -36,14 +36,15 @@ if many:
 else:
     table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
 
-cols = st.columns([4, 2, 3, 2, 3, 2], vertical_alignment="bottom")
+cols = st.columns([4, 2, 4], vertical_alignment="bottom")  # two rows: every label whole on a projector
 search = cols[0].text_input("Find systems", key="overview_search", placeholder="part of a name, any case")
 top = cols[1].number_input("Top N", 1, n, min(n, TOP) if many else n, key=f"overview_top_{n}",
                            help="Systems shown besides the baseline, the first in the sorted order.")
 sort_by = cols[2].selectbox("Sort by", list(table.measures), key="overview_sort", format_func=components.measure_label)
-ascending = cols[3].toggle("Smallest first", key="overview_ascending")
-view = cols[4].segmented_control("Cells", list(VIEWS), format_func=VIEWS.get, default="values", key="overview_view")
-grouped = cols[5].toggle("Groups", value=not many, key="overview_groups",
+cols = st.columns([2, 3, 2], vertical_alignment="bottom")
+ascending = cols[0].toggle("Smallest first", key="overview_ascending")
+view = cols[1].segmented_control("Cells", list(VIEWS), format_func=VIEWS.get, default="values", key="overview_view")
+grouped = cols[2].toggle("Groups", value=not many, key="overview_groups",
                          help="Letters from every pair's corrected test: systems that share a letter do not differ "
                               "significantly (compact letter display).")
 try:
@@ -58,9 +59,10 @@ board = leaderboard.leaderboard(table, baseline=baseline, search=search, top=int
                                 + (leaderboard.letter_groups(boards), ties))
 st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline} (baseline)"})), hide_index=True,
              width="stretch", key="overview_table",
-             column_config={m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
-             if view == "differences" else None)
-st.caption(f"{len(board) - (baseline in set(board['system']))} of {n - 1} systems besides the baseline, sorted by "
+             column_config={"system": st.column_config.TextColumn(pinned=True),  # kept in view when it scrolls
+                            **({m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
+                               if view == "differences" else {})})
+st.caption(components.scrolls(board.columns) + f"{len(board) - (baseline in set(board['system']))} of {n - 1} systems besides the baseline, sorted by "
            f"{components.plain(sort_by)}" + (f", names containing “{components.plain(search)}”" if search else "")
            + (". Each cell: the system's value minus the baseline's. " if view == "differences" else ". ")
            + components.plain(table.caption(ci=True))

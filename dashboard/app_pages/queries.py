@@ -85,12 +85,13 @@ with overall:
     left, right = st.columns(2)
     with left:
         components.show_figure(figures.scatter_chart(pair.frame, a, b, measure), key="queries_scatter",
-                               name=f"scatter-{measure}", on_select=lambda: components.open_topic("queries_scatter", "view", TABS[1]))
+                               name=f"scatter-{measure}", on_select=lambda: components.open_topic("queries_scatter", "view", TABS[1]),
+                               share=0.5)
     with right:
         components.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors,
                                                            highlighted=components.highlighted(
                                                                loaded.systems, ranked, pinned=(a, b))),
-                               key="queries_dist", name=f"distribution-{measure}")
+                               key="queries_dist", name=f"distribution-{measure}", share=0.5)
 
     st.subheader("Best and worst topics")
     cols = st.columns(2)

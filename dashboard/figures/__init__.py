@@ -8,12 +8,16 @@ HTML-escaped before it reaches a chart, because plotly interprets a subset of HT
 
 The builders live by page: ``summary`` (overview and data), ``curves`` (precision, recall, gain),
 ``topics`` (per-topic differences and rankings), ``significance``, ``teaching``, ``trust`` (ties, judged
-share, risk), ``statistics`` (agreement and reproducibility) and ``judges`` (several judgment sets); ``_style`` holds the palette, the layout
-and the escaping they share, ``_highlight`` the colour-and-grey drawing of many systems.
+share, risk), ``statistics`` (agreement and reproducibility) and ``judges`` (several judgment sets);
+``_style`` holds the palette, the layout and the escaping they share, ``_highlight`` the colour-and-grey
+drawing of many systems, ``_fit`` the texts fitted to the width a figure is drawn at, ``_describe`` each
+chart's text alternative (its title and a one-line summary of its data).
 """
 
 from __future__ import annotations
 
+from dashboard.figures._describe import described, summary_of, text_alternative
+from dashboard.figures._fit import fitted
 from dashboard.figures._highlight import GREY, HIGHLIGHTED, highlight
 from dashboard.figures._style import (BETTER, GRADE_COLORS, MANY, OKABE_ITO, SAME, SHORT, UNJUDGED, WORSE, presented,
                                       safe, short, system_colors, wrapped)
@@ -31,10 +35,11 @@ from dashboard.figures.trust import RISK_PANELS, judged_residual_chart, risk_cha
 __all__ = [
     "BETTER", "GRADE_COLORS", "GREY", "HIGHLIGHTED", "INTERVALS", "MANY", "MATRIX_VALUES", "OKABE_ITO",
     "REPRO_PANELS", "REPRO_RUNS", "RISK_PANELS", "SAME", "SHORT", "SIGNIFICANT", "UNJUDGED", "WORSE",
-    "agreement_heatmap", "anatomy_chart", "at_k_chart", "confusion_heatmap", "convention_chart", "difference_bars",
-    "distribution_chart", "effect_chart", "effect_heatmap", "eleven_point_chart", "gain_chart", "grades_chart",
-    "highlight", "interval_chart", "judged_residual_chart", "order_chart", "ordering_scatter", "pairwise_matrix",
-    "pr_chart", "presented", "pvalue_heatmap", "rank_chart", "rankings_chart", "risk_chart", "risk_topics_chart",
-    "rule_chart", "safe", "scatter_chart", "short", "summary_chart", "system_colors", "tie_range_chart",
-    "win_tie_loss_chart", "wrapped",
+    "agreement_heatmap", "anatomy_chart", "at_k_chart", "confusion_heatmap", "convention_chart", "described",
+    "difference_bars", "distribution_chart", "effect_chart", "effect_heatmap", "eleven_point_chart", "fitted",
+    "gain_chart", "grades_chart", "highlight", "interval_chart", "judged_residual_chart", "order_chart",
+    "ordering_scatter", "pairwise_matrix", "pr_chart", "presented", "pvalue_heatmap", "rank_chart",
+    "rankings_chart", "risk_chart", "risk_topics_chart", "rule_chart", "safe", "scatter_chart", "short",
+    "summary_chart", "summary_of", "system_colors", "text_alternative", "tie_range_chart", "win_tie_loss_chart",
+    "wrapped",
 ]

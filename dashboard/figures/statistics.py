@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from dashboard.figures._describe import described
 from dashboard.figures._style import BELOW, LAYOUT, OKABE_ITO, SAME, WORSE, safe
 
 __all__ = ["REPRO_PANELS", "REPRO_RUNS", "agreement_heatmap", "effect_chart", "order_chart", "ordering_scatter"]
@@ -50,7 +51,13 @@ def agreement_heatmap(matrix: pd.DataFrame, title: str, statistic: str = "τ") -
     fig.update_layout(title=title, xaxis_title="measure", yaxis_title="measure", **LAYOUT)
     fig.update_layout(height=240 + 44 * len(labels))
     fig.update_yaxes(autorange="reversed")
-    return fig
+    pairs = [(float(matrix.iat[i, j]), matrix.index[i], matrix.columns[j]) for i in range(len(matrix))
+             for j in range(i + 1, len(matrix.columns)) if np.isfinite(matrix.iat[i, j])]
+    if not pairs:
+        return described(fig, "No pair of measures with a value.")
+    low, high = min(pairs), max(pairs)
+    return described(fig, f"{len(pairs)} pairs of measures; most alike: {high[1]} and {high[2]} ({high[0]:.3f}); "
+                          f"least alike: {low[1]} and {low[2]} ({low[0]:.3f}).")
 
 
 def ordering_scatter(means: pd.DataFrame, x: str, y: str, swapped: Collection[str] = ()) -> go.Figure:
@@ -76,8 +83,9 @@ def ordering_scatter(means: pd.DataFrame, x: str, y: str, swapped: Collection[st
                                       ("same order", means[~moved], SAME, "circle")):
         fig.add_trace(go.Scatter(
             x=rows["x"], y=rows["y"], mode="markers+text", name=name, text=[safe(s) for s in rows["system"]],
+            customdata=[[safe(s)] for s in rows["system"]],  # the hover names the point, labelled or not
             textposition="top center", marker=dict(color=color, size=11, symbol=symbol),
-            hovertemplate=f"%{{text}}<br>{safe(x)} %{{x:.4f}}<br>{safe(y)} %{{y:.4f}}<extra></extra>"))
+            hovertemplate=f"%{{customdata[0]}}<br>{safe(x)} %{{x:.4f}}<br>{safe(y)} %{{y:.4f}}<extra></extra>"))
     fig.update_layout(title=f"Each system's mean: {safe(x)} against {safe(y)}", xaxis_title=safe(x),
                       yaxis_title=safe(y), **LAYOUT)
     fig.update_layout(legend=BELOW)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from dashboard.figures._describe import described, ranked_words
 from dashboard.figures._highlight import highlight
 from dashboard.figures._style import MANY, OKABE_ITO, UNIT, base_figure, safe
 
@@ -45,6 +46,8 @@ def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str]
     fig.update_yaxes(autorange="reversed", title=None)
     if highlighted is not None:  # the grey ones drawn first: keep the rows in the order given
         fig.update_yaxes(categoryorder="array", categoryarray=[t.y[0] for t in fig.data])
+    described(fig, f"{len(rows)} systems; " + ranked_words(dict(zip(rows["system"], rows["value"])))
+              + (f"; baseline {baseline}" if baseline is not None else "") + ".")
     return highlight(fig, highlighted)
 
 

@@ -34,7 +34,7 @@ def convention_chart(effects: pd.DataFrame, title: str) -> go.Figure:
     fig = base_figure(title, f"value {UNIT}", "", height=140 + 34 * max(len(effects), 1), showlegend=False)
     fig.add_trace(go.Bar(x=effects["value"], y=labels, orientation="h", marker_color=colors,
                          customdata=np.stack([[safe(m) for m in effects["measure"]]], axis=1),
-                         text=[f"{v:.4f}" for v in effects["value"]], textposition="outside",
+                         text=[f"{v:.4f}" for v in effects["value"]], textposition="auto",  # inside a long bar
                          hovertemplate="%{y}<br>%{customdata[0]} = %{x:.6f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(range=[0, max(1.0, float(effects["value"].max()) * 1.15) if len(effects) else 1.0])

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures._style import (BETTER, GRADE_COLORS, LAYOUT, MANY, SAME, UNJUDGED, WORSE, base_figure, safe,
+from dashboard.figures._describe import described
+from dashboard.figures._style import (BETTER, GRADE_COLORS, LAYOUT, MANY, SAME, UNJUDGED, WORSE, base_figure, safe, short,
                                       wrapped)
 
 __all__ = ["LABELLED", "SIDES", "difference_bars", "rankings_chart", "scatter_chart"]
@@ -22,6 +23,7 @@ def _sides(paired: pd.DataFrame):
     return [(name, color, sign == value) for name, color, value in SIDES]
 
 
+TITLED, TITLE = 3, 32  # up to that many rankings side by side, each cell names its document's title (so long)
 LABELLED = 3  # topics named on the difference chart at each end (the largest gains and losses of B)
 
 
@@ -64,6 +66,10 @@ def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str,
     for i in ends:
         fig.add_annotation(x=x[i], y=diff[i], text=labels[i], showarrow=False, font=dict(size=13),
                            yanchor="bottom" if diff[i] > 0 else "top", yshift=2 if diff[i] > 0 else -2)
+    if len(diff):  # room above and below the bars for the labels at their ends
+        low, high = min(float(diff.min()), 0.0), max(float(diff.max()), 0.0)
+        pad = 0.12 * ((high - low) or 1.0)
+        fig.update_yaxes(range=[low - pad, high + pad])
     if len(paired) <= MANY:
         fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(labels),
                          showticklabels=len(paired) <= 60)
@@ -72,7 +78,19 @@ def difference_bars(paired: pd.DataFrame, a: str, b: str, measure: str,
                                         "for its topic)")
     else:
         fig.update_xaxes(title_text=f"topic, sorted by the difference ({len(paired):,} topics)")
-    return fig
+    return described(fig, _pair_words(paired, a, b))
+
+
+def _pair_words(paired: pd.DataFrame, a: str, b: str) -> str:
+    """B's wins, losses and ties against A over the topics, and the largest gain and loss."""
+    diff = paired["diff"].to_numpy(dtype=float)
+    words = f"{b} is better than {a} on {int((diff > 0).sum())} topics, worse on {int((diff < 0).sum())}, " \
+            f"equal on {int((diff == 0).sum())}"
+    if len(diff) and diff.max() > 0:
+        words += f"; largest gain: topic {paired['query'].iloc[int(diff.argmax())]} ({diff.max():+.4f})"
+    if len(diff) and diff.min() < 0:
+        words += f"; largest loss: topic {paired['query'].iloc[int(diff.argmin())]} ({diff.min():+.4f})"
+    return words + "."
 
 
 def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figure:
@@ -93,14 +111,15 @@ def scatter_chart(paired: pd.DataFrame, a: str, b: str, measure: str) -> go.Figu
                              customdata=topics[mask][:, None], text=[safe(q) for q in topics[mask]],
                              hovertemplate="topic %{text}<br>" + safe(a) + " %{x:.4f}<br>" + safe(b)
                                            + " %{y:.4f}<extra></extra>"))
-    return fig
+    return described(fig, "Points above the diagonal favour B: " + _pair_words(paired, a, b))
 
 
 def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, coloured by grade") -> go.Figure:
     """One topic's rankings side by side, each cell coloured by its document's grade ("?": unjudged).
 
     ``rankings`` has columns system, rank, docid, grade (NaN when unjudged), and optionally ``title`` (each
-    document's title or first words, shown on hover).
+    document's title or first words: in its cell, cut to :data:`TITLE` characters, when at most
+    :data:`TITLED` rankings are shown; whole on hover).
     """
     systems = list(dict.fromkeys(rankings["system"]))
     # one colour band per grade present (and 0 and 1): a grade read from a file never sizes the scale
@@ -113,10 +132,13 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
         band = np.searchsorted(levels, np.nan_to_num(g, nan=0.0).astype(np.int64)).astype(float)
         z.append(np.concatenate([np.where(np.isnan(g), -1.0, band), np.full(pad, np.nan)]))
         labels = ["?" if np.isnan(x) else str(int(x)) for x in g]
-        if len(systems) <= 4:
+        titles = rows["title"] if "title" in rows else [""] * len(rows)
+        if len(systems) <= TITLED:  # each document's title on the chart, readable to a room, not only on hover
+            labels = [f"{safe(d)}  ·  {label}" + (f"  ·  {short(' '.join(t.split()), TITLE)}" if isinstance(t, str) and t.strip()
+                                                  else "") for d, label, t in zip(rows["docid"], labels, titles)]
+        elif len(systems) <= 4:
             labels = [f"{safe(d)}  ·  {label}" for d, label in zip(rows["docid"], labels)]
         text.append(labels + [""] * pad)
-        titles = rows["title"] if "title" in rows else [""] * len(rows)
         hover.append([f"{safe(d)}{'<br>' + wrapped(t) if t else ''}<br>{'unjudged' if np.isnan(x) else f'grade {int(x)}'}"
                       for d, t, x in zip(rows["docid"], titles, g)] + ["not ranked"] * pad)
     fig = go.Figure(go.Heatmap(
@@ -130,7 +152,9 @@ def rankings_chart(rankings: pd.DataFrame, depth: int, title: str = "Rankings, c
     fig.update_layout(title=title, yaxis_title="rank", **LAYOUT, height=max(340, 26 * depth + 150))
     fig.update_yaxes(autorange="reversed", dtick=1 if depth <= 30 else 5)
     fig.update_xaxes(side="top")
-    return fig
+    found = [f"{system}: {int((rankings[rankings['system'] == system].sort_values('rank').head(depth)['grade'] > 0).sum())}"
+             for system in systems]
+    return described(fig, f"Relevant documents (grade above 0) in the top {depth}: " + ", ".join(found) + ".")
 
 
 def _grade_scale(levels: np.ndarray) -> list:

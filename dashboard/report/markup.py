@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from dashboard.figures import text_alternative
+
 __all__ = ["CSP", "PLOTLY_CONFIG", "STYLE", "e", "figure_html", "num", "pvalue", "script_json", "table"]
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
@@ -85,17 +87,21 @@ def pvalue(value: Any) -> str:
 def figure_html(fig, div_id: str, css: str = "figure", style: str = "") -> str:
     """A plotly figure as a ``<div>`` and the inline script that draws it (plotly.js must be on the page).
 
-    The figure's JSON is escaped with :func:`script_json`; the figure is resized to its container.
+    The figure's JSON is escaped with :func:`script_json`; the figure is drawn once the page is laid out (a
+    grid's cell has its width only then), at its container's size, with its text alternative
+    (:func:`dashboard.figures.text_alternative`) as the drawing's label.
     """
+
     spec = json.loads(fig.to_json())
     layout = {**spec.get("layout", {}), "autosize": True}
     layout.pop("height", None)
     layout.pop("width", None)
     attrs = f' style="{e(style)}"' if style else ""
-    return (f'<div class="{e(css)}"{attrs}><div id="{e(div_id)}" class="plotly-graph-div" '
-            'style="height:100%; width:100%;"></div>'
-            f'<script type="text/javascript">Plotly.newPlot({script_json(div_id)}, {script_json(spec.get("data", []))}, '
-            f"{script_json(layout)}, {script_json(PLOTLY_CONFIG)});</script></div>")
+    return (f'<div class="{e(css)}"{attrs}><div id="{e(div_id)}" class="plotly-graph-div" role="figure" '
+            f'aria-label="{e(text_alternative(fig))}" style="height:100%; width:100%;"></div>'
+            '<script type="text/javascript">document.addEventListener("DOMContentLoaded", function () { '
+            f'Plotly.newPlot({script_json(div_id)}, {script_json(spec.get("data", []))}, '
+            f"{script_json(layout)}, {script_json(PLOTLY_CONFIG)}); }});</script></div>")
 
 
 STYLE = """

@@ -26,6 +26,9 @@ _MARK_CLASS = {BETTER: ("mk-better", "significantly better than the baseline"),
 _TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "permutation": "paired randomisation test", "bootstrap": "paired bootstrap test",
                "tukey": "Tukey HSD test"}
+# the narrowest width each figure is drawn at (markup.STYLE): the page's column on a 1024-pixel screen, and a
+# cell of the grid of significance matrices (at least 520 pixels)
+FULL_WIDTH, GRID_WIDTH = 968, 520
 
 
 def report_figures(data: ReportData) -> dict[str, object]:
@@ -56,7 +59,9 @@ def report_figures(data: ReportData) -> dict[str, object]:
                                          f"adjusted p-values, {figures.safe(measure)}", float(comparison.alpha))
             fig.update_layout(margin=dict(l=20, r=20, t=50, b=20), xaxis_title=None, yaxis_title=None,
                               height=200 + 40 * len(data.systems))
-            out[f"pvalues-{i}-{re.sub(r'[^A-Za-z0-9._-]+', '_', measure)}"] = fig
+            out[f"pvalues-{i}-{re.sub(r'[^A-Za-z0-9._-]+', '_', measure)}"] = figures.fitted(fig, GRID_WIDTH)
+    for name in ("eleven-point", "gain"):
+        figures.fitted(out[name], FULL_WIDTH)
     return out
 
 

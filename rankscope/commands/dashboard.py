@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         raise RankscopeError(str(err)) from None
     location = getattr(args, "workspace", None) or env.get("RANKSCOPE_WORKSPACE") or "rankscope-workspace"
     env["RANKSCOPE_WORKSPACE"] = str(Path(location).resolve()) if "://" not in str(location) else str(location)
+    # Streamlit's own greeting is off (dashboard.server_options): the address is printed here
+    print(f"rankscope dashboard: http://{args.address}:{args.port} (Ctrl+C stops it)", flush=True)
     if _EXEC_KEEPS_PROCESS:
         _become(argv, env)
     return _serve_as_child(argv, env)

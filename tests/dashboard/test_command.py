@@ -91,12 +91,42 @@ def test_the_repositorys_streamlit_config_is_the_options_table():
     assert flat == OPTIONS
 
 
+# Streamlit decides in streamlit.web.skills whether to show its pop-up offering "skills" to coding agents
+# (shown when such an agent's folder is in the home directory and the server is not headless, as
+# `rankscope dashboard` runs it). Asked in a process of its own, under a home directory holding one.
+_NUDGE = """
+import sys
+from streamlit import config
+from streamlit.web import skills
+from dashboard.server_options import OPTIONS
+options = {**OPTIONS, "server.headless": False, **({} if sys.argv[1] == "ours" else {sys.argv[1]: False})}
+for name, value in options.items():
+    config.set_option(name, value)
+print(repr(skills.nudge_suppression_reason(sys.argv[2])))
+"""
+
+
+def test_streamlits_pop_up_for_coding_agents_is_off(tmp_path):
+    home, app = tmp_path / "home", tmp_path / "app"
+    (home / ".claude").mkdir(parents=True)
+    app.mkdir()
+    env = {**os.environ, "HOME": str(home)}
+
+    def reason(options: str) -> str:
+        return subprocess.run([sys.executable, "-c", _NUDGE, options, str(app)], env=env, capture_output=True,
+                              text=True, check=True, cwd=Path(__file__).resolve().parents[2]).stdout.strip()
+
+    assert reason("logger.hideWelcomeMessage") == "''"  # without the option, Streamlit would show it here
+    assert reason("ours") == "'welcome_hidden'"
+
+
 def test_dashboard_serves_on_loopback_only(tmp_path):
     port = processes.free_port()
     proc, log = _serve([sys.executable, "-m", "rankscope.cli", "dashboard", "--headless", "--port", str(port)],
                        tmp_path)
     try:
         assert _health(port, proc, log) == 200
+        assert f"http://127.0.0.1:{port}" in log.read_text()  # the address, printed by the command itself
         other = _other_address()
         if other is not None:
             with pytest.raises(OSError):

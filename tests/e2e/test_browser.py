@@ -1,89 +1,28 @@
 """The dashboard in a real browser (Debian's Chromium driven by Playwright) against `streamlit run`.
 
 Skipped when Chromium or Playwright is missing, except under CI=true, where that is a failure. The
-screenshots in docs/ (shown in the README) are made here. Every wait is an ``expect`` on the page (never a
-sleep); elements Streamlit marks stale (``data-stale="true"``) are waited out.
+screenshots in docs/ (shown in the README) are made here. The server, the browser and the waits are those
+of tests/e2e/conftest.py: every wait is an ``expect`` on the page (never a sleep).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
-from tests import processes
+from tests.e2e.conftest import (ARGS, CHROMIUM, ROOT, VIEWPORT, browser, charts_drawn, need_browser,  # noqa: F401
+                                page, server, settled)
 
-ROOT = Path(__file__).resolve().parents[2]
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
+
 DOCS = ROOT / "docs"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PAGES = ["Overview", "Curves", "Gain", "Queries", "Significance", "Learn", "Report"]
 # the charts visible on each page (a page with tabs shows those of its first tab)
 CHARTS = {"Data": 1, "Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Significance": 1, "Learn": 2, "Report": 0}
-VIEWPORT = {"width": 1440, "height": 1100}
 pytestmark = pytest.mark.browser
-
-_missing = []
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    _missing.append("playwright (pip install playwright)")
-if not Path(CHROMIUM).exists():
-    _missing.append("Debian's chromium (apt-get install chromium)")
-if _missing:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"browser tests must run in CI; missing: {', '.join(_missing)}", pytrace=False)
-    pytest.skip(f"missing: {', '.join(_missing)}", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server():
-    proc, port = None, processes.free_port()
-    try:
-        proc = processes.serve_dashboard(port)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if proc is not None:
-            processes.stop(proc)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    expect.set_options(timeout=60_000)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-    tab = context.new_page()
-    yield tab
-    context.close()
-
-
-def _settled(page) -> None:
-    """Wait until the app has finished running and nothing on the page is stale."""
-    expect(page.locator('[data-testid="stApp"]')).to_be_attached()
-    expect(page.locator('[data-testid="stMain"] h1').first).to_be_visible()
-    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
-    expect(page.locator('[data-stale="true"]')).to_have_count(0)
-
-
-def _charts_drawn(page, count: int) -> None:
-    """Exactly ``count`` charts are visible (those of hidden tabs are not), each drawn by plotly."""
-    charts = page.locator('[data-testid="stPlotlyChart"]:visible')
-    expect(charts).to_have_count(count)
-    for i in range(count):
-        expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
-        expect(charts.nth(i).locator(".plot-container")).to_be_visible()
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+_settled, _charts_drawn = settled, charts_drawn  # the names the other modules import
 
 
 def _visit(page, name: str) -> None:

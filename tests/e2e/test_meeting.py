@@ -152,7 +152,10 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
         runs[A].read_text().split()[2]
     doc_title = " ".join(json.loads(next(line for line in DOCS_JSONL.read_text(encoding="utf-8").splitlines()
                                          if json.loads(line)["doc_id"] == first))["title"].split())
-    drag = chart.locator(".nsewdrag").first.bounding_box()  # hover A's first document
+    # the title is written on the chart, in A's first cell, readable to a room without hovering
+    expect(chart.locator(".heatmap-label").filter(has_text=f"{first}  ·  ").filter(has_text=doc_title[:20]).first
+           ).to_be_visible()
+    drag = chart.locator(".nsewdrag").first.bounding_box()  # hover A's first document: the whole title
     page.mouse.move(drag["x"] + drag["width"] / 4, drag["y"] + 13)
     expect(chart.locator(".hoverlayer")).to_contain_text(doc_title[:30])
     grid = page.locator('[data-testid="stDataFrame"]:visible').filter(has_text="first words").first

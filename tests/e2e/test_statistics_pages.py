@@ -14,7 +14,7 @@ from tests.e2e.test_browser import _charts_drawn, _settled, browser, page, serve
 pytestmark = pytest.mark.browser
 
 # the page's address, its title, and the charts it draws on the demo collection
-PAGES = [("agreement", "Agreement", 3), ("repro", "Reproducibility", 2)]
+PAGES = [("agreement", "Agreement", 3), ("reproducibility", "Reproducibility", 2)]
 
 
 @pytest.mark.parametrize(("path", "title", "charts"), PAGES)

@@ -1,0 +1,99 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright against `streamlit run`, one server per
+module (in a process group of its own, stopped as a group), one browser per module, and the waits every test
+uses (never a sleep: elements Streamlit marks stale are waited out).
+
+A module that needs the browser calls :func:`need_browser` at import: skipped when Chromium or Playwright is
+missing, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests import processes
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+VIEWPORT = {"width": 1440, "height": 1100}
+
+MISSING = []
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    MISSING.append("playwright (pip install playwright)")
+if not Path(CHROMIUM).exists():
+    MISSING.append("Debian's chromium (apt-get install chromium)")
+
+
+def need_browser() -> None:
+    """Skip the calling module when the browser is missing (fail it under CI=true)."""
+    if not MISSING:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests must run in CI; missing: {', '.join(MISSING)}", pytrace=False)
+    pytest.skip(f"missing: {', '.join(MISSING)}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, port = None, processes.free_port()
+    try:
+        proc = processes.serve_dashboard(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if proc is not None:
+            processes.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def settled(page) -> None:
+    """Wait until the app has finished running and nothing on the page is stale."""
+    expect(page.locator('[data-testid="stApp"]')).to_be_attached()
+    expect(page.locator('[data-testid="stMain"] h1').first).to_be_visible()
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+    expect(page.locator('[data-stale="true"]')).to_have_count(0)
+
+
+# the script has ended, nothing is stale, loading or waiting, and every chart on the page has been drawn
+_DRAWN = """() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state') === 'notRunning'
+  && !document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSkeleton"], '
+                             + '[data-testid="stSpinner"]')
+  && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))"""
+
+
+def drawn(page, timeout: float = 120_000) -> None:
+    """:func:`settled`, and the page's script ended with every chart drawn (what a layout check reads)."""
+    settled(page)
+    page.wait_for_function(_DRAWN, timeout=timeout)
+
+
+def charts_drawn(page, count: int) -> None:
+    """Exactly ``count`` charts are visible (those of hidden tabs are not), each drawn by plotly."""
+    charts = page.locator('[data-testid="stPlotlyChart"]:visible')
+    expect(charts).to_have_count(count)
+    for i in range(count):
+        expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
+        expect(charts.nth(i).locator(".plot-container")).to_be_visible()
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)

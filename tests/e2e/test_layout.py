@@ -1,0 +1,174 @@
+"""Every page looks right on a projector and on a laptop, and is accessible: the layout check and axe-core.
+
+Each page of the dashboard is opened by its address (a deep link) in presentation mode at 1024×768 and
+normally at 1366×768 and 1920×1080, and checked by tests/e2e/layout.js: the page does not scroll sideways,
+nothing passes the right edge, no text is cut by its box, a table wider than its box says that it scrolls,
+no chart's text leaves its drawing or overlaps another, and no pop-up of the framework is shown. Every
+chart has its text alternative in the caption right below it. axe-core (shipped
+by axe-playwright-python, so nothing is fetched) finds no serious or critical violation on any page, at
+1366×768 and in presentation mode. The HTML report gets the same checks.
+
+One server (with a workspace, so that the Collections page is there too) and one browser for the module;
+each page is visited once per window size; every wait is on the page, never a sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import processes
+from tests.e2e.conftest import ROOT, browser, drawn, need_browser  # noqa: F401  (fixture)
+
+need_browser()
+
+pytestmark = pytest.mark.browser
+LAYOUT = (Path(__file__).with_name("layout.js")).read_text(encoding="utf-8")
+# each page's address and its title (the label it has in the sidebar)
+PAGES = [("overview", "Overview"), ("data", "Data"), ("curves", "Curves"), ("gain", "Gain"), ("queries", "Queries"),
+         ("significance", "Significance"), ("agreement", "Agreement"), ("reproducibility", "Reproducibility"),
+         ("trust", "Trust"), ("learn", "Learn"), ("report", "Report"), ("collections", "Collections")]
+# window size, the address's query, and whether axe-core runs there too
+VIEWS = {"projector-1024x768": ({"width": 1024, "height": 768}, "?present=1", True),
+         "laptop-1366x768": ({"width": 1366, "height": 768}, "", True),
+         "full-hd-1920x1080": ({"width": 1920, "height": 1080}, "", False)}
+SEVERE = ("serious", "critical")
+SLOW = 120_000  # milliseconds a page may take to load or draw on a busy machine (a wait, never a sleep)
+# each chart's text alternative: the caption right below it, which starts with the chart's title
+_ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+  .filter(c => c.getBoundingClientRect().width > 0)
+  .map(c => [[...(c.querySelector('.gtitle')?.childNodes || [])].map(n => n.textContent).join(' '),
+             c.closest('[data-testid="stElementContainer"]')?.nextElementSibling
+               ?.querySelector('[data-testid="stCaptionContainer"]')?.textContent || ''])"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The dashboard on a workspace of its own (``rankscope dashboard`` always has one)."""
+    env = {**os.environ, "RANKSCOPE_WORKSPACE": str(tmp_path_factory.mktemp("workspace"))}
+    proc, port = None, processes.free_port()
+    try:
+        proc = processes.serve_dashboard(port, env=env)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if proc is not None:
+            processes.stop(proc)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _axe(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"resultTypes": ["violations"]})
+    return [f"axe {v['id']} ({v['impact']}): {v['help']}: "
+            + "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
+                        for n in v["nodes"][:4])
+            for v in results.response["violations"] if v["impact"] in SEVERE]
+
+
+def _alternatives(page) -> list[str]:
+    """Charts without their text alternative (a caption right below, starting with the chart's title)."""
+    faults = []
+    for title, caption in page.evaluate(_ALTERNATIVES):
+        words = _words(title)[:4]
+        if not caption.strip() or _words(caption)[:len(words)] != words:
+            faults.append(f'the chart "{title[:50]}" has no text alternative below it (found "{caption[:60]}")')
+    return faults
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_every_page_fits_and_is_accessible(server, browser, view):  # noqa: F811
+    from playwright.sync_api import expect
+
+    viewport, query, accessible = VIEWS[view]
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(SLOW)
+    page = context.new_page()
+    faults = []
+    try:
+        for path, title in PAGES:
+            page.goto(f"{server}/{path}{query}")
+            expect(page.locator('[data-testid="stMain"] h1').first).to_have_text(title)
+            drawn(page)
+            found = [f"exception: {' '.join(text.split())[:300]}"
+                     for text in page.locator('[data-testid="stException"]').all_inner_texts()]
+            found += page.evaluate(LAYOUT, '[data-testid="stAppViewContainer"]') + _alternatives(page)
+            if accessible:
+                found += _axe(page)
+            faults += [f"{path}: {fault}" for fault in found]
+    finally:
+        context.close()
+    assert not faults, f"{len(faults)} faults at {view}:\n" + "\n".join(faults)
+
+
+def test_each_page_address_is_its_label(server, browser):  # noqa: F811
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=VIEWS["laptop-1366x768"][0])
+    context.set_default_timeout(SLOW)
+    try:
+        page = context.new_page()
+        page.goto(server)
+        drawn(page)
+        links = page.locator('[data-testid="stSidebarNavLink"]')
+        expect(links).to_have_count(len(PAGES))
+        # a link's text is its icon's name, then its label
+        shown = {links.nth(i).inner_text().split()[-1]: links.nth(i).get_attribute("href") for i in range(links.count())}
+        assert {label: href.rstrip("/").rsplit("/", 1)[-1] for label, href in shown.items()} == {
+            label: label.lower() for _, label in PAGES}
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> Path:
+    """The HTML report of the demo collection, as ``rankscope report`` writes it."""
+    from dashboard.report import write_report
+    from sample_data import demo_paths
+
+    qrels, runs = demo_paths()
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    write_report(path, qrels, runs, ["AP", "nDCG@10", "P@10"])
+    return path
+
+
+@pytest.mark.parametrize("width", [1024, 1366])
+def test_the_report_fits_and_is_accessible(report, browser, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.set_default_timeout(SLOW)
+    try:
+        page = context.new_page()
+        page.goto(report.as_uri(), wait_until="domcontentloaded")
+        page.wait_for_function("() => [...document.querySelectorAll('.plotly-graph-div')].every("
+                               "d => d.querySelector('.main-svg'))")
+        faults = page.evaluate(LAYOUT, "body") + _overlapping_figures(page) + _axe(page)
+    finally:
+        context.close()
+    assert not faults, f"{len(faults)} faults in the report at {width} px:\n" + "\n".join(faults)
+
+
+def _overlapping_figures(page) -> list[str]:
+    """Figures of the report whose boxes overlap, or whose drawing is wider than its box."""
+    return page.evaluate("""() => {
+      const boxes = [...document.querySelectorAll('.plotly-graph-div')].map(d => [d.id, d.getBoundingClientRect(),
+        d.querySelector('.main-svg').getBoundingClientRect()]);
+      const faults = [];
+      for (const [id, box, svg] of boxes)
+        if (svg.width > box.width + 1 || svg.height > box.height + 1)
+          faults.push(`figure ${id}: drawn ${Math.round(svg.width)}×${Math.round(svg.height)} px in a box of `
+                      + `${Math.round(box.width)}×${Math.round(box.height)} px`);
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i][2], b = boxes[j][2];
+        if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+            && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
+          faults.push(`figures ${boxes[i][0]} and ${boxes[j][0]} overlap`);
+      }
+      return faults;
+    }""")
