@@ -136,3 +136,30 @@ def text_table(rows: list[list[str]], left: set[int]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "".join("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
                              for i, c in enumerate(row)).rstrip() + "\n" for row in rows)
+
+
+def write_output(path: str, data: bytes) -> None:
+    """``data`` written to ``path`` (``-``: standard output) by the one rule of :mod:`metrics.files`: whole
+    or not at all, over nothing but a regular file; a line on stderr says what was written.
+
+    Raises
+    ------
+    RankscopeError
+        The file cannot be written, or something other than a regular file is at ``path``.
+    """
+    import shlex
+    import sys
+
+    from metrics.errors import RankscopeError
+    from metrics.files import write_atomic
+
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(path, data)
+    except OSError as err:
+        raise RankscopeError(f"cannot write {path}: {err.strerror or err}") from None
+    size = f"{len(data) / 1024:.0f} KB" if len(data) >= 10240 else f"{len(data)} bytes"
+    print(f"wrote {shlex.quote(path)} ({size})", file=sys.stderr)

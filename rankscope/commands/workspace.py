@@ -12,11 +12,10 @@ import argparse
 import getpass
 import os
 import re
-import shlex
 import sys
 
 from metrics.errors import RankscopeError
-from rankscope.commands import add_convention_flags, conventions_of
+from rankscope.commands import add_convention_flags, conventions_of, write_output
 
 __all__ = ["author_of", "cell", "export_session", "register", "run", "stored_inputs"]
 
@@ -48,7 +47,8 @@ def register(subparsers) -> None:
     _location(listing)
     export = sub.add_parser("export", help="write a collection and its notes as a session file")
     export.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
-    export.add_argument("-o", "--output", required=True, metavar="FILE", help="the session file to write")
+    export.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the session file to write ('-': stdout); a new path or a regular file")
     _location(export)
     rename = sub.add_parser("rename", help="give a collection a new name")
     rename.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
@@ -100,9 +100,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> tuple[str, bytes]:
+    from metrics.io import read_path
+
     try:
-        with open(path, "rb") as handle:
-            return os.path.basename(path), handle.read()
+        return os.path.basename(path), bytes(read_path(path, os.path.basename(path)))
     except OSError as err:
         raise RankscopeError(f"cannot read {path}: {err.strerror or err}") from None
 
@@ -172,11 +173,15 @@ def _notes(ws, args) -> int:
 def export_session(ws, cid: str) -> bytes:
     """The session file (:mod:`dashboard.exports.session`) of collection ``cid``: its files' names and
     digests, its conventions, and its current notes (a topic's notes merged: tags in order, comments one
-    per line, those on a system marked ``[system]``)."""
+    per line, those on a system marked ``[system]``). Every stored file is read and checked against its digest
+    first, as a report on the collection would: a missing or damaged one raises :class:`RankscopeError`."""
     from dashboard.exports.session import session_to_json
     from metrics.conventions import Conventions
 
     stored = ws.load(cid)
+    for file in (stored.qrels, *stored.runs, stored.topics, stored.documents):
+        if file is not None:
+            file.read()  # the session file names them: they must be there, as they were stored
     merged = _merged_notes(ws.notes(cid))
     digests = {"qrels": stored.qrels.sha256, **{r.system: r.sha256 for r in stored.runs}}
     view = {"workspace_collection": stored.info.id, "workspace_name": stored.info.name,
@@ -200,14 +205,7 @@ def _merged_notes(notes) -> dict[str, dict]:
 
 
 def _export(ws, args) -> int:
-    from metrics.files import write_atomic
-
-    data = export_session(ws, args.id)
-    try:
-        write_atomic(args.output, data)
-    except OSError as err:
-        raise RankscopeError(f"cannot write {args.output}: {err.strerror or err}") from None
-    print(f"wrote {shlex.quote(args.output)} ({len(data)} bytes)", file=sys.stderr)
+    write_output(args.output, export_session(ws, args.id))
     return 0
 
 
