@@ -366,15 +366,18 @@ VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", 
 def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
     """The session-file uploader: a good file applies its conventions, names, notes and view (opening the
     saved page); a bad one shows its message and changes nothing."""
-    from dashboard import exports, stored
+    from dashboard import exports, guard, stored
 
     upload = st.file_uploader("Session file", type=["json"], key="data_session",
                               help="A session saved on the report page: conventions, system names, review notes and "
                                    "the view. Load the same files first.")
     if upload is not None and upload.file_id not in seen:
         seen.add(upload.file_id)
-        try:
-            session = exports.session_from_json(upload.getvalue())
+        data = upload.getvalue()
+        try:  # under the guard, as every upload
+            session = guard.call(upload.name, exports.session_from_json, data, in_process=guard.small(data))
+        except guard.LimitError as err:  # names the file already
+            st.session_state["data_session_error"] = str(err)
         except metrics.RankscopeError as err:
             st.session_state["data_session_error"] = f"{upload.name}: {err}"
         else:
