@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, state, stored
+from dashboard.components import md
 from metrics import RankscopeError
 
 __all__ = ["note_editor"]
@@ -29,9 +30,9 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     merging = len(mine) > 1
     base = [n.revision for n in mine] if merging else (mine[-1].revision if mine else None)
     if merging:
-        st.warning(f"{len(mine)} versions of this note were saved at the same time from the same revision; "
-                   "all are kept. Merge them below: the form holds all of them, and saving it replaces them "
-                   "with one note.", icon=":material/call_split:")
+        st.warning(md("{} versions of this note were saved at the same time from the same revision; all are kept. "
+                      "Merge them below: the form holds all of them, and saving it replaces them with one note.",
+                      len(mine)), icon=":material/call_split:")
         st.text("\n".join(f"{n.author} ({n.created_at[:19].replace('T', ' ')} UTC): {n.tag} · {n.comment}"
                           for n in mine))
     if kept:
@@ -47,15 +48,15 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
         st.session_state[opened] = base
     seen = st.session_state.setdefault(opened, base) if kept else None  # the revision the form was opened on
     if kept and seen != base and not merging:
-        st.caption(f"Changed by {mine[-1].author} since you opened it; saving keeps both versions.")
+        st.caption(md("Changed by {} since you opened it; saving keeps both versions.", mine[-1].author))
     suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, list) else seen or 0}" if kept else ""
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")
         text = st.text_area("Comment", value=comment, key=f"queries_comment_{topic}{suffix}", max_chars=max_comment)
-        label = (f"Merge the {len(mine)} versions of the note on topic {components.plain(topic)}" if merging
-                 else f"Save the note on topic {components.plain(topic)}")
-        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:"):
+        if st.form_submit_button(md("Merge the {} versions of the note on topic {}", len(mine), topic) if merging
+                                 else md("Save the note on topic {}", topic),
+                                 icon=":material/merge:" if merging else ":material/bookmark_add:"):
             try:
                 stored.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(opened, None)  # reopened on the saved revision

@@ -5,13 +5,17 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, state, stored
+from dashboard.components import md
 from metrics import RankscopeError
 
 st.title("Collections")
 components.start_here("Every collection saved in the shared workspace, newest first. Open one to evaluate it "
                       "(its link opens it anywhere); uploading files on the data page saves a new one, and "
                       "adding or removing a run saves a new version of it.")
-ws = stored.store()
+try:
+    ws = stored.store()
+except RankscopeError:  # the workspace cannot be opened: stored.begin() has said why, in one line
+    st.stop()
 if ws is None:
     st.info("No workspace is configured: start the dashboard with `rankscope dashboard --workspace FOLDER`.")
     st.stop()
@@ -38,8 +42,8 @@ rows = [{"name": c.name, "version": c.version, "parent": (names[c.parent].name +
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
          "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived, "id": c.id} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
-st.caption(f"{len(shown)} of {len(listed)} collection{'s' * (len(listed) != 1)}"
-           + (" (archived included)" if archived else "") + ".")
+st.caption(md("{} of {} collection{}{}.", len(shown), len(listed), "s" * (len(listed) != 1),
+              " (archived included)" if archived else ""))
 if not shown:
     st.stop()
 
@@ -52,7 +56,7 @@ versions = [c for c in listed if c.id == info.parent or c.parent == info.id]
 if versions:
     st.caption("Linked versions")
     for c in versions:
-        st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
+        st.page_link("app_pages/overview.py", label=md("{} v{} ({})", c.name, c.version, c.id),
                      query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
 
 who = stored.author()
@@ -73,7 +77,7 @@ def _act(action, done: str) -> None:
         components.error(err)
         return
     st.session_state.pop("collections_confirm", None)
-    st.toast(done)
+    st.toast(md("{}", done))
     st.rerun()
 
 
@@ -84,7 +88,7 @@ if right.button("Unarchive" if info.archived else "Archive", key="collections_ar
 if last.button("Delete…", key="collections_delete", icon=":material/delete:"):
     st.session_state["collections_confirm"] = chosen
 if st.session_state.get("collections_confirm") == chosen:
-    st.warning(f"Delete {components.plain(info.name)} v{info.version}? Its link will stop working.",
+    st.warning(md("Delete {} v{}? Its link will stop working.", info.name, info.version),
                icon=":material/warning:")
     yes, no = st.columns(2)
     if yes.button("Yes, delete it", key="collections_delete_yes", type="primary"):

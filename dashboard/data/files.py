@@ -55,9 +55,11 @@ def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conven
 
 def rankings(loaded: Loaded) -> list[Rankings]:
     """Each run ranked once per content, name and conventions (shared by every page and session)."""
+    from dashboard.components import md  # components reads data: imported when called
+
     out = []
     for name, up in loaded.runs:
-        with st.spinner(f"Ranking {name}…", show_time=True):
+        with st.spinner(md("Ranking {}…", name), show_time=True):
             out.append(_ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up))
     return out
 
