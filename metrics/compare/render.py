@@ -7,7 +7,6 @@ carry the evaluation manifest as a comment (:func:`metrics.manifest.comment_line
 
 from __future__ import annotations
 
-import io
 import os
 from typing import Any
 
@@ -18,6 +17,7 @@ from metrics.compare.markers import BETTER, WORSE
 from metrics.compare.table import SummaryTable
 from metrics.errors import ValidationError
 from metrics.files import write_atomic
+from metrics.spreadsheet import csv_text
 
 __all__ = ["caption", "latex_escape", "leaderboard_to_latex", "markdown_escape", "to_csv", "to_frame", "to_latex",
            "to_markdown", "to_text"]
@@ -153,7 +153,8 @@ def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
 
     Columns: ``system``, ``letter`` (all-pairs markers only), then for each measure ``<measure>``,
     ``<measure> ci_low`` and ``<measure> ci_high`` (when the table has intervals) and ``<measure> marker``.
-    Values are written at full precision.
+    Values are written at full precision; a system name beginning like a spreadsheet formula is written after a
+    ``'`` (:func:`metrics.spreadsheet.csv_text`).
 
     Parameters
     ----------
@@ -175,9 +176,7 @@ def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
             out[f"{measure} ci_low"] = table.ci_low[measure].to_numpy()
             out[f"{measure} ci_high"] = table.ci_high[measure].to_numpy()
         out[f"{measure} marker"] = table.markers[measure].to_numpy()
-    buffer = io.StringIO()
-    out.to_csv(buffer, index=False, lineterminator="\n")
-    text = buffer.getvalue()
+    text = csv_text(out)
     if path is not None:
         write_atomic(path, text.encode("utf-8"))
     return text

@@ -15,6 +15,7 @@ import re
 import sys
 
 from metrics.errors import RankscopeError
+from metrics.spreadsheet import neutralise
 from rankscope.commands import add_convention_flags, conventions_of, write_output
 
 __all__ = ["author_of", "cell", "export_session", "register", "run", "stored_inputs"]
@@ -146,10 +147,11 @@ _ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
 def cell(text: str | None) -> str:
     """``text`` as one cell of a tab-separated table: tabs, line breaks (also U+2028, U+2029), other control
     characters and the backslash escaped (``\\t``, ``\\n``, ``\\x1b``, ``\\u2028``, ``\\\\``), so a cell
-    is one line that cannot steer a terminal; ``None`` is an empty cell."""
+    is one line that cannot steer a terminal, and a text beginning like a spreadsheet formula written after a
+    ``'`` (:func:`metrics.spreadsheet.neutralise`); ``None`` is an empty cell."""
     if text is None:
         return ""
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(m.group())), text)
+    return neutralise(_CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(m.group())), text))
 
 
 def _code(character: str) -> str:
