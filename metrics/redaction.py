@@ -18,6 +18,8 @@ the pages' messages) passes it through :func:`redact` first. The rule:
   not known, misspelt ones included, are masked.
 
 Text outside locations is left as it is. The rule is pure string work, linear in the length of the text.
+Redact a text whole, then cut it if it must be short: a location cut before its last ``@`` no longer says
+where its user info ends.
 
 Examples
 --------

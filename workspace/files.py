@@ -35,7 +35,8 @@ def digest(data: bytes) -> str:
 def check_digest(sha256: object) -> str:
     """``sha256`` if it is 64 lower-case hex characters, else :class:`WorkspaceError`."""
     if not isinstance(sha256, str) or not _SHA256.match(sha256):
-        raise WorkspaceError(f"expected a SHA-256 digest of 64 lower-case hex characters, found {str(sha256)[:80]!r}")
+        raise WorkspaceError(f"expected a SHA-256 digest of 64 lower-case hex characters, found "
+                             f"{redact(str(sha256))[:80]!r}")
     return sha256
 
 
@@ -178,5 +179,5 @@ def _unavailable(where: str, err: BaseException) -> StoreUnavailable:
              errno.EDQUOT: "is over its disk quota", errno.EFBIG: "cannot hold a file this large (file size limit)",
              errno.ECONNREFUSED: "does not answer (connection refused)"}
     reason = getattr(err, "strerror", None) or str(err).strip().split("\n")[0] or type(err).__name__
-    what = known.get(getattr(err, "errno", None), f"cannot be used: {reason[:300]}")
-    return StoreUnavailable(redact(f"stored files folder {where} {what}"))
+    what = known.get(getattr(err, "errno", None), f"cannot be used: {redact(reason)[:300]}")
+    return StoreUnavailable(f"stored files folder {where} {what}")

@@ -19,6 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
+from metrics.redaction import redact
 from workspace import cache, derived, notes as notes_rows
 from workspace.checks import ID as _ID
 from workspace.checks import NamedBytes, Parsed
@@ -349,7 +350,7 @@ class Workspace:
 
     def _row(self, conn, cid: str):
         if not isinstance(cid, str) or not _ID.match(cid):
-            raise UnknownCollection(f"unknown collection id {str(cid)[:40]!r}: expected 16 characters "
+            raise UnknownCollection(f"unknown collection id {redact(str(cid))[:40]!r}: expected 16 characters "
                                     f"A-Z a-z 0-9 _ -")
         row = conn.execute(select(collections).where(collections.c.id == cid)).first()
         if row is None or row.deleted:
