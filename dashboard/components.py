@@ -7,6 +7,7 @@ to page, and a link reproduces it. Keys of widgets that do not belong in a link 
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -16,10 +17,12 @@ import streamlit as st
 
 import metrics
 from dashboard import data, figures, state
+from metrics.io.redaction import redact
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 BIND = "query-params"
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+_MARKDOWN = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character: CommonMark escapes each
+_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029]")
 _NAMES = "The names are those of the measures' registry ({})."
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -57,9 +60,54 @@ OFFERED = ("AP", "nDCG@10", "nDCG@20", "nDCG", "P@5", "P@10", "P@20", "R@100", "
            "IPrecAvg", "Success@10", "F@10", "ERR@20", "RBP", "Judged@10")
 
 
-def plain(text) -> str:
-    """User text escaped for Streamlit's Markdown (so it is shown, never interpreted)."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+def md(template: str, *values, **named) -> str:
+    r"""The one way user text reaches a page as Markdown: our ``template``, with each value shown as text.
+
+    Every text Streamlit reads as Markdown (``st.markdown``, captions, alerts, spinners, titles, expander and
+    tab labels, widget labels, ``help``) is either a literal of ours or made here (a static test,
+    ``tests/dashboard/test_one_text_path.py``, checks it). ``template`` is a literal in :meth:`str.format`
+    syntax, our Markdown; each value is formatted with its field's format spec, then every location in it
+    loses its credentials (:func:`metrics.io.redaction.redact`) and every ASCII punctuation character is
+    escaped with a backslash and every line break made a space (a number is shown as formatted), so that
+    no value can open a link, an image, HTML, emphasis, code, a heading, a list, a directive
+    (``:material/...:``), an emoji short code or a formula. Text shown with ``st.text``, ``st.code`` or in
+    a table is never read as Markdown.
+
+    Examples
+    --------
+    >>> md("Topics: **{}**, {:,} texts", "![x](http://h/x.png)", 1200)
+    'Topics: **\\!\\[x\\]\\(http\\:\\/\\/h\\/x\\.png\\)**, 1,200 texts'
+    """
+    return template.format(*map(_Shown, values), **{key: _Shown(value) for key, value in named.items()})
+
+
+def md_paragraphs(texts) -> str:
+    """Each text shown as :func:`md` shows a value, one paragraph each."""
+    return "\n\n".join(md("{}", text) for text in texts)
+
+
+class _Shown:
+    """A value for :func:`md`: formatted as asked, then made text that Markdown cannot read as anything else."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        if isinstance(self.value, numbers.Number):  # digits, signs, a point, commas: nothing Markdown reads
+            return format(self.value, spec)
+        return _inert(format(self.value, spec))
+
+    def __str__(self) -> str:  # "{!s}"
+        return _inert(str(self.value))
+
+    def __repr__(self) -> str:  # "{!r}"
+        return _inert(repr(self.value))
+
+
+def _inert(text: str) -> str:
+    return _MARKDOWN.sub(r"\\\1", _BREAKS.sub(" ", redact(text)))
 
 
 def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None,
@@ -78,7 +126,7 @@ def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Ca
     fig = figures.fitted(fig, NARROWEST[present] * share - (GAP if share < 1 else 0))
     shown = st.plotly_chart(fig, width="stretch", config=PLOTLY_CONFIG, key=key, theme=None,
                             on_select=on_select or "ignore", selection_mode="points")
-    st.caption(plain(figures.text_alternative(fig)))  # the chart in words, for those who cannot see it
+    st.caption(md("{}", figures.text_alternative(fig)))  # the chart in words, for those who cannot see it
     _figure_downloads(fig, key, name or key)
     return shown
 
@@ -105,7 +153,7 @@ def _figure_downloads(fig: go.Figure, key: str, name: str) -> None:
 
 def error(err: Exception) -> None:
     """A reader's or a validator's message, shown as text."""
-    st.error(plain(str(err)), icon=":material/error:")
+    st.error(md("{}", err), icon=":material/error:")
 
 
 def need_collection(loaded: state.Loaded) -> bool:
@@ -123,7 +171,7 @@ def need_two_runs(loaded: state.Loaded, why: str) -> bool:
         return False
     if len(loaded.systems) >= 2:
         return True
-    st.info(why)
+    st.info(md("{}", why))
     return False
 
 
@@ -133,13 +181,13 @@ def provenance(loaded: state.Loaded, measures: Sequence[str] = (), ties: str = "
     ``card`` when given (e.g. a report's), else :func:`dashboard.data.provenance` of ``measures`` with ``ties``
     and ``settings`` (the paired tests' ``test``, ``correction``, ``family``)."""
     card = card if card is not None else data.provenance(loaded, tuple(measures), ties, **settings)
-    st.caption("Provenance: " + plain(card.compact()))
+    st.caption(md("Provenance: {}", card.compact()))
 
 
 def cautions(sentences: Sequence[str]) -> None:
     """Each caution on a comparison (:mod:`metrics.review.cautions`), as text."""
     for sentence in sentences:
-        st.info(plain(sentence), icon=":material/info:")
+        st.info(md("{}", sentence), icon=":material/info:")
 
 
 # ---- measures from the registry -----------------------------------------------------------------------
@@ -209,16 +257,20 @@ def measure_help(spec: str) -> str:
     cls = type(measure)
     trec = measure.trec_label()
     where = f"\n\ntrec_eval: `{trec}`" if trec else ""
-    return f"**{plain(cls.pretty_name or cls.name)}.** {plain(cls.description)}\n\n$$ {cls.latex} $$" + where
+    return md("**{}.** {}", cls.pretty_name or cls.name, cls.description) + f"\n\n$$ {cls.latex} $$" + where
+
+
+def _names(measures: Sequence[str]) -> str:
+    """The first measures offered, each with its pretty name, for a picker's help."""
+    return ", ".join(f"{m}: {measure_label(m).split(' — ')[-1]}" for m in measures[:8])
 
 
 def pick_measures(key: str, default: Sequence[str], label: str = "Measures") -> tuple[str, ...]:
     """A multiselect of measures (common ones offered, any registry spelling accepted), bound to the URL."""
     offered = list(dict.fromkeys([*default, *OFFERED]))
     chosen = st.multiselect(label, offered, default=list(default), key=key, accept_new_options=True, bind=BIND,
-                            help='Any measure of the registry, e.g. nDCG(gain="exp")@10 or P(rel=2)@5. '
-                                 + _NAMES.format(", ".join(f"{m}: {measure_label(m).split(' — ')[-1]}"
-                                                           for m in offered[:8])))
+                            help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10 or P(rel=2)@5. ' + _NAMES,
+                                    _names(offered)))
     chosen = [m for m in chosen if valid_measure(m, show=True)]
     return tuple(chosen) or tuple(default)
 
@@ -227,9 +279,7 @@ def pick_measure(key: str, options: Sequence[str], label: str = "Measure") -> st
     """One measure, bound to the URL (any registry spelling accepted)."""
     options = list(dict.fromkeys(options))
     chosen = st.selectbox(label, options, key=key, accept_new_options=True, bind=BIND,
-                          help='Any measure of the registry, e.g. nDCG(gain="exp")@10. '
-                               + _NAMES.format(", ".join(f"{m}: {measure_label(m).split(' — ')[-1]}"
-                                                         for m in options[:8])))
+                          help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10. ' + _NAMES, _names(options)))
     if chosen is None or not valid_measure(chosen, show=True):
         return options[0]
     return chosen
@@ -338,7 +388,7 @@ def downloads(files: dict[str, tuple[bytes | Callable[[], bytes], str]], key: st
     mimes = {"csv": "text/csv", "tex": "application/x-tex", "md": "text/markdown", "parquet": "application/octet-stream",
              "json": "application/json", "html": "text/html", "zip": "application/zip"}
     for col, (label, (payload, name)) in zip(cols, files.items()):
-        col.download_button(label, payload, name, mimes.get(name.rsplit(".", 1)[-1], "application/octet-stream"),
+        col.download_button(md("{}", label), payload, name, mimes.get(name.rsplit(".", 1)[-1], "application/octet-stream"),
                             key=f"{key}_{re.sub(r'[^a-z0-9]+', '_', label.lower())}", icon=":material/download:",
                             on_click="ignore", width="stretch")
 
@@ -378,7 +428,7 @@ def frame(loaded: state.Loaded, present: bool) -> None:
 
 def start_here(text: str) -> None:
     """The line at the top of a page saying what it shows and what to try."""
-    st.markdown(f":material/flag: **Start here.** {text}")
+    st.markdown(":material/flag: **Start here.** " + text)
 
 
 def example_title(name: str) -> str:
@@ -425,7 +475,7 @@ def results_table(table, key: str) -> None:
         return ["background-color: #d6e6f5; font-weight: bold" if flag else "" for flag in table.best[column.name]]
 
     st.dataframe(frame.style.apply(best), hide_index=True, width="stretch", key=key)
-    st.caption(plain(table.caption(ci=True)))
+    st.caption(md("{}", table.caption(ci=True)))
 
 
 VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", "report")
@@ -434,15 +484,18 @@ VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", 
 def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
     """The session-file uploader: a good file applies its conventions, names, notes and view (opening the
     saved page); a bad one shows its message and changes nothing."""
-    from dashboard import exports, stored
+    from dashboard import exports, guard, stored
 
     upload = st.file_uploader("Session file", type=["json"], key="data_session",
                               help="A session saved on the report page: conventions, system names, review notes and "
                                    "the view. Load the same files first.")
     if upload is not None and upload.file_id not in seen:
         seen.add(upload.file_id)
-        try:
-            session = exports.session_from_json(upload.getvalue())
+        data = upload.getvalue()
+        try:  # under the guard, as every upload
+            session = guard.call(upload.name, exports.session_from_json, data, in_process=guard.small(data))
+        except guard.LimitError as err:  # names the file already
+            st.session_state["data_session_error"] = str(err)
         except metrics.RankscopeError as err:
             st.session_state["data_session_error"] = f"{upload.name}: {err}"
         else:
@@ -461,5 +514,5 @@ def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
     if st.session_state.get("data_session_error"):
         error(st.session_state["data_session_error"])
     for problem in st.session_state.get("data_session_problems", []):
-        st.warning(plain(problem) + " (its notes and conventions were applied)", icon=":material/warning:")
+        st.warning(md("{} (its notes and conventions were applied)", problem), icon=":material/warning:")
     return loaded

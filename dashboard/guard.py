@@ -19,6 +19,13 @@ Limits, read from the environment at each call:
     Inputs smaller than this (in MB, all together) are worked on in the server's process, where the work
     takes milliseconds and a worker's start would double it; gzip inputs always go to a worker, since a
     few bytes of gzip can expand to gigabytes.
+``RANKSCOPE_UNZIP_MB`` (default a quarter of ``RANKSCOPE_WORKER_MEMORY_MB``: 1024)
+    The decompression limit: the most MiB an uploaded gzip file (runs, qrels, topics, documents) may expand
+    to, checked while it is expanded, in the worker.
+``RANKSCOPE_UNZIP_RATIO`` (default 100)
+    The most times its compressed size an uploaded gzip file may expand to, checked while it is expanded
+    once past 16 MiB: a bomb (3 MB of gzip that hold 3 GiB of one letter) stops there. Text files compress
+    3 to 15 times.
 
 Only the worker's own answer is ever unpickled here: the value its function returned, or the message of
 the :class:`metrics.RankscopeError` it raised.
@@ -41,7 +48,10 @@ from typing import Any, Callable
 
 import pyarrow as pa
 
+import metrics
 from metrics import ParseError, RankscopeError, ValidationError
+from metrics.errors import InputTooLarge
+from metrics.io import ReadLimits
 
 __all__ = ["LimitError", "Limits", "call", "limits", "parse", "small"]
 
@@ -50,6 +60,7 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 # "__main__" (the server's own script) first, as multiprocessing's default: imported once in the fork server,
 # so a worker does not import it again
 _CONTEXT.set_forkserver_preload(["__main__", "metrics", "metrics.review.report", "metrics.stats.significance",
+                                 "metrics.io.texts",
                                  "scipy.special", "scipy.stats"])
 
 
@@ -64,14 +75,24 @@ class Limits:
     memory_mb: int = 4096
     seconds: float = 300.0
     in_process_bytes: int = 4_000_000
+    unzip_mb: int = 1024
+    unzip_ratio: float = 100.0
+
+    @property
+    def reading(self) -> ReadLimits:
+        """What the readers of uploads take: gzip expanded to at most ``unzip_mb`` MiB and ``unzip_ratio`` times."""
+        return ReadLimits(gzip_bytes=self.unzip_mb << 20, gzip_ratio=self.unzip_ratio)
 
 
 def limits() -> Limits:
-    """The limits set in the environment (``RANKSCOPE_WORKER_*``), the defaults otherwise."""
+    """The limits set in the environment (``RANKSCOPE_WORKER_*``, ``RANKSCOPE_UNZIP_*``), the defaults otherwise."""
     default = Limits()
-    return Limits(memory_mb=int(_number("RANKSCOPE_WORKER_MEMORY_MB", default.memory_mb)),
+    memory_mb = int(_number("RANKSCOPE_WORKER_MEMORY_MB", default.memory_mb))
+    return Limits(memory_mb=memory_mb,
                   seconds=_number("RANKSCOPE_WORKER_SECONDS", default.seconds),
-                  in_process_bytes=int(_number("RANKSCOPE_WORKER_FROM_MB", default.in_process_bytes / 1e6) * 1e6))
+                  in_process_bytes=int(_number("RANKSCOPE_WORKER_FROM_MB", default.in_process_bytes / 1e6) * 1e6),
+                  unzip_mb=max(1, int(_number("RANKSCOPE_UNZIP_MB", memory_mb // 4))),
+                  unzip_ratio=_number("RANKSCOPE_UNZIP_RATIO", default.unzip_ratio))
 
 
 def _number(variable: str, default: float) -> float:
@@ -116,9 +137,12 @@ def call(what: str, fn: Callable, /, *args, in_process: bool = False, **kwargs) 
     metrics.RankscopeError
         What ``fn`` raised on bad input, with its message.
     """
-    if in_process:
-        return fn(*args, **kwargs)
     chosen = limits()
+    if in_process:
+        try:
+            return fn(*args, **kwargs)
+        except InputTooLarge as err:
+            raise _too_large(what, err.limit, chosen) from None
     receiver, sender = _CONTEXT.Pipe(duplex=False)
     worker = _CONTEXT.Process(target=_work, args=(sender, chosen.memory_mb, fn, args, kwargs), daemon=True)
     worker.start()
@@ -145,32 +169,53 @@ def call(what: str, fn: Callable, /, *args, in_process: bool = False, **kwargs) 
 
 
 def parse(reader: Callable, data: bytes, name: str) -> Any:
-    """``reader(data, name=name)`` (``metrics.read_run`` or ``read_qrels``): here for a :func:`small` input,
-    otherwise in a worker under the limits, its table handed back as a memory-mapped Arrow IPC file.
+    """``reader(data, name=name)`` under the limits: here for a :func:`small` input, otherwise in a worker.
 
-    Raises what :func:`call` raises.
+    ``reader`` is one of the readers of uploads: ``metrics.read_run`` or ``read_qrels`` (their table comes
+    back as a memory-mapped Arrow IPC file, not through the pipe), ``metrics.io.texts.read_topics`` or
+    ``read_documents``; it is given the decompression limits (:attr:`Limits.reading`), so that gzip input
+    stops expanding at ``RANKSCOPE_UNZIP_MB`` or ``RANKSCOPE_UNZIP_RATIO``.
+
+    Raises
+    ------
+    LimitError
+        Past the decompression limit (naming the file and the setting), the memory ceiling or the time limit.
+    metrics.RankscopeError
+        What the reader raised on bad input, with its message.
     """
+    chosen = limits()
     if small(data):
-        return reader(data, name=name)
+        return call(name, reader, data, name=name, limits=chosen.reading, in_process=True)
+    if reader not in (metrics.read_run, metrics.read_qrels):  # texts: a dict of strings, sent back through the pipe
+        return call(name, reader, data, name=name, limits=chosen.reading)
     with tempfile.TemporaryDirectory(prefix="rankscope-") as folder:
         source, target = os.path.join(folder, "input"), os.path.join(folder, "table.arrow")
         with open(source, "wb") as out:
             out.write(data)
-        shell = call(name, _parse_to_file, reader, source, target, name)
+        shell = call(name, _parse_to_file, reader, source, target, name, chosen.reading)
         with pa.memory_map(target) as mapped:  # the table's buffers keep the mapping after the file is removed
             table = pa.ipc.open_file(mapped).read_all()
     return replace(shell, table=table)
 
 
-def _parse_to_file(reader: Callable, source: str, target: str, name: str) -> Any:
+def _parse_to_file(reader: Callable, source: str, target: str, name: str, reading: ReadLimits) -> Any:
     """In the worker: parse the input file, write its table to ``target``, return the value without its table."""
     with open(source, "rb") as file:
         data = file.read()
-    parsed = reader(data, name=name)
+    parsed = reader(data, name=name, limits=reading)
     del data
     with pa.OSFile(target, "wb") as sink, pa.ipc.new_file(sink, parsed.table.schema) as writer:
         writer.write_table(parsed.table)
     return replace(parsed, table=parsed.table.schema.empty_table())
+
+
+def _too_large(what: str, limit: str, chosen: Limits) -> LimitError:
+    """The one line for an input past the decompression limit."""
+    if limit == "gzip_ratio":
+        return LimitError(f"{what}: expands more than {chosen.unzip_ratio:g} times its size, the decompression "
+                          "limit of the dashboard (RANKSCOPE_UNZIP_RATIO)")
+    return LimitError(f"{what}: expands to more than {chosen.unzip_mb} MB, the decompression limit of the "
+                      "dashboard (RANKSCOPE_UNZIP_MB)")
 
 
 def _answered(what: str, answer, exitcode: int | None, chosen: Limits) -> Any:
@@ -183,6 +228,8 @@ def _answered(what: str, answer, exitcode: int | None, chosen: Limits) -> Any:
         return rest[0]
     if kind == "memory":
         raise LimitError(memory)
+    if kind == "too_large":
+        raise _too_large(what, rest[0], chosen)
     if kind == "parse":
         raise ParseError(*rest)
     if kind == "error":
@@ -208,6 +255,8 @@ def _work(sender, memory_mb: int, fn: Callable, args: tuple, kwargs: dict) -> No
         answer = ("value", fn(*args, **kwargs))
     except MemoryError:
         answer = ("memory",)
+    except InputTooLarge as err:
+        answer = ("too_large", err.limit)
     except ParseError as err:
         answer = ("parse", err.source, err.line, err.message)
     except RankscopeError as err:

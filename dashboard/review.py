@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from dashboard import components, state, stored
+from dashboard.components import md
 from metrics import RankscopeError
 
 __all__ = ["conflict_words", "note_editor", "when"]
@@ -81,7 +82,7 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
             earlier = stored.history(loaded, topic, system)
         except RankscopeError:
             earlier = []
-        st.warning(components.plain(conflict_words(mine, earlier)), icon=":material/call_split:")
+        st.warning(md("{}", conflict_words(mine, earlier)), icon=":material/call_split:")
         st.text("\n".join(f"{n.author} ({when(n.created_at)}): {n.tag} · {n.comment}" for n in mine))
     if draft:
         tags, comment = list(draft.tags), draft.comment
@@ -92,10 +93,9 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     # a merge replaces the versions shown now; an edit, the revision shown when the editor was opened
     seen = (base if merging else _opened_on(where, base)) if kept else None
     if kept and seen != base and not merging:
-        st.warning(components.plain(f"Since you opened this note, {mine[-1].author} saved a new version of it at "
-                                    f"{when(mine[-1].created_at)}. Saving yours keeps both, to be merged; or start "
-                                    f"again from theirs (what you typed here is then lost)."),
-                   icon=":material/edit_note:")
+        st.warning(md("Since you opened this note, {} saved a new version of it at {}. Saving yours keeps both, to "
+                      "be merged; or start again from theirs (what you typed here is then lost).", mine[-1].author,
+                      when(mine[-1].created_at)), icon=":material/edit_note:")
         if st.button("Start again from the current version", key=f"queries_note_reopen_{topic}_{system or ''}",
                      icon=":material/refresh:"):
             st.session_state.pop(_OPEN, None)
@@ -109,10 +109,9 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")
         text = st.text_area("Comment", value=comment, key=comment_key, max_chars=max_comment)
-        label = (f"Merge the {len(mine)} versions of the note on topic {components.plain(topic)}" if merging
-                 else f"Save the note on topic {components.plain(topic)}")
-        if st.form_submit_button(label, icon=":material/merge:" if merging else ":material/bookmark_add:",
-                                 disabled=read_only):
+        if st.form_submit_button(md("Merge the {} versions of the note on topic {}", len(mine), topic) if merging
+                                 else md("Save the note on topic {}", topic),
+                                 icon=":material/merge:" if merging else ":material/bookmark_add:", disabled=read_only):
             try:
                 stored.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(_OPEN, None)  # opened again on the saved revision

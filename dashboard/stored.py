@@ -287,6 +287,8 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
 
 def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
     """The session's collection, stored when it is not yet (or the reason it is not, shown once per run)."""
+    from dashboard.components import md  # components reads this module: imported when called
+
     if (loaded.collection and not _changed(loaded)) or not loaded.ready:
         return loaded
     if loaded.bundled:
@@ -296,7 +298,7 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
         return loaded
     failed = st.session_state.get(_UNSAVED)
     if failed and failed[0] == _held(loaded):
-        st.error(failed[1], icon=":material/cloud_off:")
+        st.error(md("The files are loaded but not saved in the workspace: {}", failed[1]), icon=":material/cloud_off:")
         return loaded
     who = team.author()
     if who is None:
@@ -312,9 +314,9 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
                      f"({held.id}).", icon=":material/folder_open:")
         return saved
     except RankscopeError as err:
-        message = f"The files are loaded but not saved in the workspace: {str(err).splitlines()[0]}"
-        st.session_state[_UNSAVED] = (_held(loaded), message)
-        st.error(message, icon=":material/cloud_off:")
+        reason = str(err).splitlines()[0]
+        st.session_state[_UNSAVED] = (_held(loaded), reason)
+        st.error(md("The files are loaded but not saved in the workspace: {}", reason), icon=":material/cloud_off:")
         return loaded
 
 
@@ -324,6 +326,8 @@ def begin() -> state.Loaded | None:
     Returns the session's collection, or None when the link names a collection that does not exist (the
     message is shown; the caller shows nothing that would pretend to be that collection).
     """
+    from dashboard.components import md  # components reads this module: imported when called
+
     st.session_state.pop(_HEADS, None)
     st.session_state.pop(_ALLOWED, None)
     if not enabled():
@@ -331,7 +335,7 @@ def begin() -> state.Loaded | None:
     try:
         ws = store()
     except RankscopeError as err:
-        st.error(f"The workspace cannot be opened: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+        st.error(md("The workspace cannot be opened: {}", str(err).splitlines()[0]), icon=":material/cloud_off:")
         return state.get()
     loaded = state.get()
     wanted = st.query_params.get(PARAM)
@@ -341,10 +345,10 @@ def begin() -> state.Loaded | None:
             st.session_state.pop(_UNSAVED, None)
             st.session_state[_SHOWN] = wanted
         except UnknownCollection as err:
-            st.error(str(err).splitlines()[0], icon=":material/link_off:")
+            st.error(md("{}", str(err).splitlines()[0]), icon=":material/link_off:")
             return None
         except RankscopeError as err:
-            st.error(f"The workspace cannot be read: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+            st.error(md("The workspace cannot be read: {}", str(err).splitlines()[0]), icon=":material/cloud_off:")
             return None
     loaded = _sync(ws, loaded)
     if loaded is not state.get():
@@ -433,10 +437,12 @@ def run_table(kind: str, loaded: state.Loaded, system: str, upload: state.Upload
 # ---- review notes ---------------------------------------------------------------------------------------
 def _refresh_notes(ws: Workspace, loaded: state.Loaded) -> None:
     """The collection's current notes, read now (never kept from an earlier run)."""
+    from dashboard.components import md  # components reads this module: imported when called
+
     try:
         found = ws.notes(loaded.collection)
     except RankscopeError as err:
-        st.error(f"The review notes cannot be read: {str(err).splitlines()[0]}", icon=":material/cloud_off:")
+        st.error(md("The review notes cannot be read: {}", str(err).splitlines()[0]), icon=":material/cloud_off:")
         found = []
     st.session_state[_HEADS] = found
     by_topic: dict[str, list[Note]] = {}

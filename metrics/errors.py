@@ -7,6 +7,7 @@ dashboard) can catch that one class and show its message; any other exception is
 
     RankscopeError
     ├── ParseError            a qrels or run file that cannot be read (names file and line)
+    │   └── InputTooLarge     an input past a reader's limit (gzip that expands too far, an endless stream)
     ├── ValidationError       a well-formed input that is not acceptable (bad option, mismatched queries)
     │   └── MissingTopicsError  systems not evaluated on the same topics where each needs every topic
     └── UnknownMeasureError   a measure name or parameter the registry does not know
@@ -14,7 +15,8 @@ dashboard) can catch that one class and show its message; any other exception is
 
 from __future__ import annotations
 
-__all__ = ["MissingTopicsError", "ParseError", "RankscopeError", "UnknownMeasureError", "ValidationError"]
+__all__ = ["InputTooLarge", "MissingTopicsError", "ParseError", "RankscopeError", "UnknownMeasureError",
+           "ValidationError"]
 
 
 class RankscopeError(Exception):
@@ -40,6 +42,29 @@ class ParseError(RankscopeError):
         self.message = message
         where = f"{source}:{line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+
+class InputTooLarge(ParseError):
+    """An input past one of a reader's limits (:class:`metrics.io.ReadLimits`).
+
+    Parameters
+    ----------
+    source, line, message
+        As for :class:`ParseError`.
+    limit : str
+        Which limit: ``"gzip_bytes"``, ``"gzip_ratio"`` or ``"stream_bytes"``.
+    """
+
+    def __init__(self, source: str, line: int | None, message: str, *, limit: str) -> None:
+        super().__init__(source, line, message)
+        self.limit = limit
+
+    def __reduce__(self):  # keyword-only ``limit``: pickled (a worker's answer) with it
+        return _too_large, (self.source, self.line, self.message, self.limit)
+
+
+def _too_large(source: str, line: int | None, message: str, limit: str) -> InputTooLarge:
+    return InputTooLarge(source, line, message, limit=limit)
 
 
 class ValidationError(RankscopeError, ValueError):

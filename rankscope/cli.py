@@ -2,7 +2,8 @@
 
 Each subcommand lives in ``rankscope/commands/<name>.py`` with ``register(subparsers)`` and ``run(args)``;
 this module only assembles them. Errors rankscope raises on bad input (``RankscopeError``) print one line
-on stderr and exit with status 2; no traceback. Run as the program, SIGINT and SIGTERM stop it cleanly: the
+on stderr and exit with status 2; no traceback. What an error or a usage error prints goes through
+:func:`metrics.io.redaction.redact`: no credential of a location. Run as the program, SIGINT and SIGTERM stop it cleanly: the
 command unwinds (a file being written is left out, the old one kept), its child processes are ended, and it
 exits with status 130 or 143, as a shell reports a command stopped by those signals, with no traceback.
 """
@@ -19,8 +20,16 @@ import time
 from typing import NoReturn
 
 from metrics.errors import RankscopeError
+from metrics.io.redaction import redact
 
 __all__ = ["main", "build_parser"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors (which may quote an argument) mask credentials (:func:`redact`)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(redact(message))
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -28,7 +37,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subcommands' modules, and what they import, are not loaded)."""
     from rankscope import commands
 
-    parser = argparse.ArgumentParser(prog="rankscope", description="Evaluate and compare retrieval runs.")
+    parser = _Parser(prog="rankscope", description="Evaluate and compare retrieval runs.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     names = sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
@@ -160,8 +169,8 @@ def _run(argv: list[str]) -> int:
     args.command_line = tuple(argv)  # what was said, for a command whose defaults differ from a value given
     try:
         return int(args.func(args) or 0)
-    except RankscopeError as err:
-        print(f"rankscope {args.command}: {err}", file=sys.stderr)
+    except RankscopeError as err:  # one line, every location in it shown without its credentials
+        print(redact(f"rankscope {args.command}: {err}"), file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `rankscope eval ... | head`
         sys.stderr.close()

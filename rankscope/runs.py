@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from metrics.errors import ParseError, RankscopeError, ValidationError
+from metrics.io import read_path
 
 __all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "WORKERS_FROM_RUNS", "add_run_flags", "allocator_note",
            "connect", "evaluate_runs", "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset",
@@ -152,10 +153,13 @@ def expand_runs(arguments: list[str]) -> list[str]:
             continue
         listing = argument[1:]
         try:
-            text = Path(listing).read_text(encoding="utf-8")
+            text = read_path(listing, listing).decode("utf-8")
         except (OSError, UnicodeDecodeError) as err:
             raise ParseError(listing, None, f"expected a list of run files, one per line; cannot read it: "
                                             f"{getattr(err, 'strerror', None) or err}") from None
+        if "\x00" in text:
+            raise ParseError(listing, text.count("\n", 0, text.index("\x00")) + 1,
+                             "expected a list of run files, one per line, found a NUL byte (binary file?)")
         listed = 0
         for number, line in enumerate(text.splitlines(), start=1):
             line = line.strip()

@@ -46,14 +46,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_dashboard(port: int, env: dict[str, str] | None = None, timeout: float = 60.0) -> subprocess.Popen:
+def serve_dashboard(port: int, env: dict[str, str] | None = None, timeout: float = 60.0,
+                    log=subprocess.DEVNULL) -> subprocess.Popen:
     """``streamlit run dashboard/app.py`` on 127.0.0.1:``port`` in a session of its own, once it accepts
-    connections; a server that dies or does not answer within ``timeout`` seconds is stopped and raises."""
+    connections; a server that dies or does not answer within ``timeout`` seconds is stopped and raises.
+    ``log``: where the server's output (stdout and stderr) goes, a file opened for writing (default nowhere)."""
     root = Path(__file__).resolve().parents[1]
     proc = start([sys.executable, "-m", "streamlit", "run", str(root / "dashboard" / "app.py"),
                   "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
                   "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                 cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log is not subprocess.DEVNULL else log)
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from metrics.io.redaction import redact
 from workspace.errors import UnknownCollection, WorkspaceError
 
 __all__ = ["ACTIONS", "EVERYONE", "Actor", "Forbidden", "NoAccess", "ROLES", "identity", "may", "require",
@@ -124,4 +125,4 @@ def require(actor: Actor, action: str, role: str | None, cid: str) -> None:
 
 def no_access(cid: object) -> NoAccess:
     """The one message for an id that is not there, deleted, or not shared with the person."""
-    return NoAccess(f"no access to collection {str(cid)[:40]!r}: it does not exist or is not shared with you")
+    return NoAccess(f"no access to collection {redact(str(cid))[:40]!r}: it does not exist or is not shared with you")

@@ -4,8 +4,10 @@ One SQLAlchemy Core engine serves SQLite and PostgreSQL (psycopg 3 driver) with 
 same statements. SQLite is opened in WAL mode (readers never wait for the writer), with a busy timeout,
 foreign keys on, and ``synchronous=FULL`` (a committed transaction survives a crash); each writing
 transaction begins with ``BEGIN IMMEDIATE`` so that two writers queue instead of failing half-way. Database errors
-(locked, read-only, disk full, server down) become :class:`~workspace.errors.StoreUnavailable` with one
-line.
+(locked, read-only, disk full, server down, a file that is not a database, a connection the driver refuses)
+and locations that do not parse become :class:`~workspace.errors.StoreUnavailable` or
+:class:`~workspace.errors.WorkspaceError` with one line. Every message shows the location through
+:func:`metrics.io.redaction.redact`: no password, token or other credential of it.
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from sqlalchemy import Connection, Engine, create_engine, event, exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL
 
+from metrics.io.redaction import redact
 from workspace.errors import StoreUnavailable, WorkspaceError
 
 __all__ = ["DEFAULT_FOLDER", "Location", "connect", "resolve", "transaction"]
 
 DEFAULT_FOLDER = "rankscope-workspace"
 """The workspace folder used when neither a location nor ``RANKSCOPE_WORKSPACE`` is given."""
-_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
+_POSTGRESQL = ("postgresql://", "postgresql+psycopg://", "postgres://")
+_FORMS = "a folder, sqlite:///FILE or postgresql://USER@HOST:PORT/DB"
 
 
 @dataclass(frozen=True)
@@ -62,30 +67,49 @@ def resolve(location: str | os.PathLike | None, files: str | os.PathLike | None)
         location = os.environ.get("RANKSCOPE_WORKSPACE") or DEFAULT_FOLDER
     location = os.fspath(location)
     files = None if files is None else os.fspath(files)
-    if location.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
-        url = make_url(location.replace("postgres://", "postgresql://", 1)).set(drivername="postgresql+psycopg")
+    if location.startswith(_POSTGRESQL):
+        shown = redact(location)
+        try:
+            url = _postgresql_url(location)
+        except (exc.ArgumentError, ValueError, TypeError):
+            raise WorkspaceError(f"workspace {shown}: expected {_FORMS} (a numeric PORT, an IPv6 HOST in "
+                                 "brackets), found a URL that does not parse") from None
         files = files or os.environ.get("RANKSCOPE_WORKSPACE_FILES")
         if not files:
-            shown = _PASSWORD.sub(r"\1***@", location)
             raise WorkspaceError(f"workspace {shown}: a PostgreSQL workspace needs "
                                  f"a place for its files; expected --files or RANKSCOPE_WORKSPACE_FILES, found "
                                  f"neither")
-        label = url.render_as_string(hide_password=True)
+        label = redact(url.render_as_string(hide_password=False))
         return Location(url.render_as_string(hide_password=False), files, label, None)
     if location.startswith("sqlite:///"):
         path = Path(location.removeprefix("sqlite:///"))
         folder = path.parent
     elif "://" in location:
-        raise WorkspaceError(f"workspace {location[:200]!r}: expected a folder, sqlite:///FILE or "
-                             f"postgresql://USER@HOST:PORT/DB, found another kind of URL")
+        raise WorkspaceError(f"workspace {redact(location)[:300]}: expected {_FORMS}, found another kind of URL")
     else:
         folder = Path(location)
         path = folder / "workspace.db"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise StoreUnavailable(f"workspace folder {folder} cannot be created: {err.strerror or err}") from None
+        raise StoreUnavailable(redact(f"workspace folder {folder} cannot be created: {err.strerror or err}")) from None
     return Location(f"sqlite:///{path}", files or str(folder / "files"), str(path), path)
+
+
+def _postgresql_url(location: str) -> URL:
+    """The psycopg URL of a ``postgresql://`` location. The user info ends at the last ``@`` before the host
+    (as :func:`urllib.parse.urlsplit` reads it), so a password may hold ``@``; user, password and database
+    are percent-decoded. Raises ValueError for a port that is not a number or a bracket left open."""
+    parts = urlsplit(location)
+    port = parts.port  # raises ValueError when not a number
+    host = parts.hostname  # raises ValueError for "[::1" (an IPv6 address left open)
+    query: dict[str, str | tuple[str, ...]] = {}
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        query[key] = (*query[key], value) if isinstance(query.get(key), tuple) else (
+            (query[key], value) if key in query else value)
+    return URL.create("postgresql+psycopg", username=unquote(parts.username) if parts.username is not None else None,
+                      password=unquote(parts.password) if parts.password is not None else None, host=host,
+                      port=port, database=unquote(parts.path.lstrip("/")) or None, query=query)
 
 
 def connect(where: Location, busy_timeout: float) -> Engine:
@@ -118,17 +142,29 @@ def connect(where: Location, busy_timeout: float) -> Engine:
 def transaction(engine: Engine, where: Location, *, read: bool = False) -> Iterator[Connection]:
     """One transaction (committed on success, rolled back on error) with database errors made one line.
 
-    ``read=True`` for a transaction that only reads: on SQLite it does not take the write lock.
+    ``read=True`` for a transaction that only reads: on SQLite it does not take the write lock. Any driver
+    error while connecting (server down, a connection option it refuses, a file that is not a database)
+    is :class:`StoreUnavailable`; so are the errors of a database that cannot be used meanwhile.
     """
     try:
-        with engine.connect().execution_options(rankscope_read=read) as conn, conn.begin():
+        connection = engine.connect()
+    except exc.DBAPIError as err:
+        raise unavailable(err, where) from None
+    try:
+        with connection.execution_options(rankscope_read=read) as conn, conn.begin():
             yield conn
     except (exc.OperationalError, exc.InterfaceError, exc.InternalError) as err:
         raise unavailable(err, where) from None
     except exc.DBAPIError as err:
-        if err.connection_invalidated:
+        if err.connection_invalidated or _damaged(err):
             raise unavailable(err, where) from None
         raise
+
+
+def _damaged(err: exc.DBAPIError) -> bool:
+    """Whether a database error says the SQLite file is not a database, or a damaged one."""
+    name = str(getattr(getattr(err, "orig", None), "sqlite_errorname", ""))
+    return name in ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 
 
 def unavailable(err: BaseException, where: Location) -> StoreUnavailable:
@@ -146,9 +182,11 @@ def unavailable(err: BaseException, where: Location) -> StoreUnavailable:
         what = "cannot be opened (missing folder or no permission)"
     elif "connection refused" in low or "could not connect" in low or "connection failed" in low:
         what = "does not answer (server down or wrong address)"
+    elif "not a database" in low or "malformed" in low:
+        what = "is not a workspace database (not SQLite, or damaged)"
     else:
         what = "cannot be used"
-    return StoreUnavailable(f"workspace database {where.label} {what}: {first[:300]}")
+    return StoreUnavailable(f"workspace database {where.label} {what}: {redact(first)[:300]}")
 
 
 _FULL = 1024 * 1024

@@ -15,9 +15,11 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from metrics.io.files import write_atomic
+from metrics.io.redaction import redact
 from workspace.errors import StoreUnavailable, WorkspaceError
 
 __all__ = ["BlobStore", "check_digest", "digest"]
@@ -36,7 +38,8 @@ def digest(data: bytes) -> str:
 def check_digest(sha256: object) -> str:
     """``sha256`` if it is 64 lower-case hex characters, else :class:`WorkspaceError`."""
     if not isinstance(sha256, str) or not _SHA256.match(sha256):
-        raise WorkspaceError(f"expected a SHA-256 digest of 64 lower-case hex characters, found {str(sha256)[:80]!r}")
+        raise WorkspaceError(f"expected a SHA-256 digest of 64 lower-case hex characters, found "
+                             f"{redact(str(sha256))[:80]!r}")
     return sha256
 
 
@@ -51,11 +54,14 @@ class BlobStore:
 
     def __init__(self, root: str | os.PathLike) -> None:
         root = os.fspath(root)
-        self.label = root
+        self.label = redact(root)  # what messages show: no credential of the URL
         if "://" in root and not root.startswith("file://"):
             import fsspec
 
-            self._fs, self._root = fsspec.core.url_to_fs(root)
+            try:
+                self._fs, self._root = fsspec.core.url_to_fs(root)
+            except Exception as err:  # noqa: BLE001 - any file system's own error (ftplib's, a missing driver...)
+                raise _unavailable(self.label, err) from None
             self._local = None
         else:
             self._fs = None
@@ -72,7 +78,8 @@ class BlobStore:
         key = self._key(sha256, suffix)
         if self._local is not None:
             return (self._local / key).is_file()
-        return self._fs.exists(f"{self._root}/{key}")
+        with self._remote():
+            return self._fs.exists(f"{self._root}/{key}")
 
     def local_path(self, sha256: str, suffix: str = ""):
         """The file's path when the root is a local folder and the file is there, else ``None``."""
@@ -102,11 +109,12 @@ class BlobStore:
                 _sync_dir(path.parent)
             else:
                 final = f"{self._root}/{key}"
-                if suffix == "" and self._fs.exists(final) and self._fs.size(final) == len(data):
-                    return
-                temporary = f"{self._root}/tmp/{os.getpid()}.{os.urandom(4).hex()}.{sha256}{suffix}"
-                self._fs.pipe_file(temporary, data)
-                self._fs.mv(temporary, final)
+                with self._remote():
+                    if suffix == "" and self._fs.exists(final) and self._fs.size(final) == len(data):
+                        return
+                    temporary = f"{self._root}/tmp/{os.getpid()}.{os.urandom(4).hex()}.{sha256}{suffix}"
+                    self._fs.pipe_file(temporary, data)
+                    self._fs.mv(temporary, final)
         except OSError as err:
             raise _unavailable(self.label, err) from None
 
@@ -131,7 +139,8 @@ class BlobStore:
             if self._local is not None:
                 data = (self._local / key).read_bytes()
             else:
-                data = self._fs.cat_file(f"{self._root}/{key}")
+                with self._remote(FileNotFoundError):
+                    data = self._fs.cat_file(f"{self._root}/{key}")
         except FileNotFoundError:
             raise WorkspaceError(f"stored file {name} (sha256 {sha256[:12]}) is missing from {self.label}") from None
         except OSError as err:
@@ -140,6 +149,18 @@ class BlobStore:
             raise WorkspaceError(f"stored file {name} in {self.label} does not match its SHA-256 {sha256[:12]}: "
                                  f"it was changed or damaged")
         return data
+
+
+    @contextmanager
+    def _remote(self, *passed: type[BaseException]) -> Iterator[None]:
+        """An fsspec file system's errors (each raises its own: ftplib's, botocore's...) made one line; the
+        ``passed`` ones go through."""
+        try:
+            yield
+        except passed:
+            raise
+        except Exception as err:  # noqa: BLE001 - any remote file system's error, never a traceback
+            raise _unavailable(self.label, err) from None
 
 
     # -- what purging needs: every stored file, removing one, leftovers of interrupted writes -------------
@@ -217,9 +238,11 @@ def _sync_dir(folder: Path) -> None:
         os.close(descriptor)
 
 
-def _unavailable(where: str, err: OSError) -> StoreUnavailable:
+def _unavailable(where: str, err: BaseException) -> StoreUnavailable:
     known = {errno.EROFS: "is read-only", errno.EACCES: "is not writable (permission denied)",
              errno.EPERM: "is not writable (operation not permitted)", errno.ENOSPC: "is full (no space left)",
-             errno.EDQUOT: "is over its disk quota", errno.EFBIG: "cannot hold a file this large (file size limit)"}
-    what = known.get(err.errno, f"cannot be used: {err.strerror or err}")
+             errno.EDQUOT: "is over its disk quota", errno.EFBIG: "cannot hold a file this large (file size limit)",
+             errno.ECONNREFUSED: "does not answer (connection refused)"}
+    reason = getattr(err, "strerror", None) or str(err).strip().split("\n")[0] or type(err).__name__
+    what = known.get(getattr(err, "errno", None), f"cannot be used: {redact(reason)[:300]}")
     return StoreUnavailable(f"stored files folder {where} {what}")

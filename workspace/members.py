@@ -8,6 +8,8 @@ from collections.abc import Mapping
 
 from sqlalchemy import Connection, delete, select
 
+from metrics.io.redaction import redact
+
 from workspace.access import EVERYONE, ROLES, Actor, identity, may, no_access, require
 from workspace.checks import ID, line
 from workspace.errors import UnknownCollection, WorkspaceError
@@ -111,12 +113,12 @@ def row(conn: Connection, actor: Actor | None, cid: object, action: str = "view"
     if not isinstance(cid, str) or not ID.match(cid):
         if checked:
             raise no_access(cid)
-        raise UnknownCollection(f"unknown collection id {str(cid)[:40]!r}: expected 16 characters A-Z a-z 0-9 _ -")
+        raise UnknownCollection(f"unknown collection id {redact(str(cid))[:40]!r}: expected 16 characters A-Z a-z 0-9 _ -")
     found = conn.execute(select(collections).where(collections.c.id == cid)).first()
     if found is None or (found.deleted and deleted is False):
         if checked:
             raise no_access(cid)
-        raise UnknownCollection(f"unknown collection id {cid!r}: no such collection in this workspace"
+        raise UnknownCollection(f"unknown collection id {redact(cid)!r}: no such collection in this workspace"
                                 + (" (it was deleted)" if found is not None else ""))
     held = role(conn, actor, found.lineage)
     if actor is not None and not may(actor, "restore" if found.deleted else "view", held):

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 from metrics import Conventions, RankscopeError
 from metrics.conventions import RELEVANCE_LEVELS
 
@@ -28,18 +29,17 @@ def show_ordering(row: pd.DataFrame, swaps: pd.DataFrame, means: pd.DataFrame, x
                   suffix: str = "") -> None:
     """The agreement row, the scatter of the means (system, x, y) and the swapped pairs of two orderings."""
     shown = st.columns(4)
-    shown[0].metric(f"Kendall's τ{suffix}", f"{row['tau'].iloc[0]:.4f}")
-    shown[1].metric(f"τ_AP, {x} the reference", f"{row['tau_ap_xy'].iloc[0]:.4f}")
-    shown[2].metric(f"τ_AP, {y} the reference", f"{row['tau_ap_yx'].iloc[0]:.4f}")
-    shown[3].metric(f"Pairs swapped{suffix}", f"{int(row['swaps'].iloc[0])} of {len(means) * (len(means) - 1) // 2}")
+    shown[0].metric(md("Kendall's τ{}", suffix), f"{row['tau'].iloc[0]:.4f}")
+    shown[1].metric(md("τ_AP, {} the reference", x), f"{row['tau_ap_xy'].iloc[0]:.4f}")
+    shown[2].metric(md("τ_AP, {} the reference", y), f"{row['tau_ap_yx'].iloc[0]:.4f}")
+    shown[3].metric(md("Pairs swapped{}", suffix), f"{int(row['swaps'].iloc[0])} of {len(means) * (len(means) - 1) // 2}")
     components.show_figure(figures.ordering_scatter(means, x, y, {*swaps["system_a"], *swaps["system_b"]}),
                            key=f"{key}_scatter", name=f"{key}-{x}-{y}")
     if swaps.empty:
-        st.caption(f"{components.plain(x)} and {components.plain(y)} put every pair of systems in the same order "
-                   "(a tie in either is not a swap).")
+        st.caption(md("{} and {} put every pair of systems in the same order (a tie in either is not a swap).", x, y))
     else:
-        st.caption(f"The pairs of systems that {components.plain(x)} and {components.plain(y)} order the other "
-                   "way round: x is the first ordering's mean, y the second's.")
+        st.caption(md("The pairs of systems that {} and {} order the other way round: x is the first ordering's mean, "
+                      "y the second's.", x, y))
         components.table(swaps, key=f"{key}_swaps", numbers=["x_a", "x_b", "y_a", "y_b"])
 
 
@@ -97,7 +97,7 @@ with between_conventions:
                       suffix=" between the conventions")
     except RankscopeError as err:
         components.error(err)
-    st.caption(f"The first ordering is under the data page's conventions ({components.plain(now.describe())}), the "
-               "second under the same ones with this convention changed. The relevance level changes only the "
-               "binary measures (nDCG uses the grades as gains, as in trec_eval).")
+    st.caption(md("The first ordering is under the data page's conventions ({}), the second under the same ones with "
+                  "this convention changed. The relevance level changes only the binary measures (nDCG uses the "
+                  "grades as gains, as in trec_eval).", now.describe()))
 components.provenance(loaded, measures)

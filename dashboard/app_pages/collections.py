@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, sharing, stored, team
+from dashboard.components import md
 from metrics import RankscopeError
 
 st.title("Collections")
@@ -13,7 +14,10 @@ components.start_here("Every collection saved in the shared workspace that you m
                       "evaluate it (its link opens it anywhere); uploading files on the data page saves a new one (or "
                       "opens the one that holds them), and a later change saves a new version of it: what one person "
                       "changes in one sitting is one version.")
-ws = stored.store()
+try:
+    ws = stored.store()
+except RankscopeError:  # the workspace cannot be opened: stored.begin() has said why, in one line
+    st.stop()
 if ws is None:
     st.info("No workspace is configured: start the dashboard with `rankscope dashboard --workspace FOLDER`.")
     st.stop()
@@ -45,16 +49,15 @@ rows = [{"name": c.name, "id": c.id, "version": c.version, "parent": (names[c.pa
          "role": sharing.role_label(ws.actor, roles, c.lineage)} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
 st.caption(components.scrolls(rows.columns))
-st.caption(f"{len(shown)} of {len(listed)} collection{'s' * (len(listed) != 1)}"
-           + (" (archived included)" if archived else "") + ".")
+st.caption(md("{} of {} collection{}{}.", len(shown), len(listed), "s" * (len(listed) != 1),
+              " (archived included)" if archived else ""))
 
 who = team.author()
 act = sharing.acting(who, "collections_confirm", undo_key="collections_renamed")
 renamed = st.session_state.get("collections_renamed")  # (id, old name, new name) of the last rename
 if renamed and renamed[0] in names:
     note, undo = st.columns([4, 1], vertical_alignment="center")
-    note.success(f"Renamed {components.plain(renamed[1])} to {components.plain(renamed[2])} ({renamed[0]}).",
-                 icon=":material/edit:")
+    note.success(md("Renamed {} to {} ({}).", renamed[1], renamed[2], renamed[0]), icon=":material/edit:")
     if undo.button("Undo the rename", key="collections_undo", icon=":material/undo:"):
         act(lambda: ws.rename(renamed[0], renamed[1], author=who), "Name restored.")
 
@@ -68,7 +71,7 @@ if chosen is not None and chosen in names:
     if versions:
         st.caption("Linked versions")
         for c in versions:
-            st.page_link("app_pages/overview.py", label=f"{components.plain(c.name)} v{c.version} ({c.id})",
+            st.page_link("app_pages/overview.py", label=md("{} v{} ({})", c.name, c.version, c.id),
                          query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
     try:
         allowed = ws.allowed(chosen)
@@ -92,8 +95,8 @@ if chosen is not None and chosen in names:
                    help=owners_only):
         st.session_state["collections_confirm"] = chosen
     if st.session_state.get("collections_confirm") == chosen:
-        st.warning(f"Delete {components.plain(info.name)} v{info.version}? Its link will stop working; it can be "
-                   f"restored below for {sharing.undo_window()}.", icon=":material/warning:")
+        st.warning(md("Delete {} v{}? Its link will stop working; it can be restored below for {}.", info.name,
+                      info.version, sharing.undo_window()), icon=":material/warning:")
         yes, no = st.columns(2)
         if yes.button("Yes, delete it", key="collections_delete_yes", type="primary"):
             act(lambda: ws.delete(chosen, author=who), "Deleted.")

@@ -8,6 +8,7 @@ from dataclasses import replace
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 
 st.title("Curves")
 loaded = state.get()
@@ -63,7 +64,7 @@ def interpolation() -> None:
                                key="curves_11pt", name="eleven-point")
         same = data.identical_curves(raw, ("y",), "on this topic")
     if same:
-        st.caption(components.plain(same))
+        st.caption(md("{}", same))
 
     components.show_figure(figures.rule_chart(table, colors, f"11-point average under each interpolation rule, "
                                                              f"{where}", highlighted=marked),
@@ -87,7 +88,7 @@ def at_ranks() -> None:
                            key="curves_at_k", name="precision-recall-at-k")
     same = data.identical_curves(at_k, ("precision", "recall"), "on this topic" if topic else "over all topics")
     if same:
-        st.caption(components.plain(same))
+        st.caption(md("{}", same))
 
 
 interpolation()

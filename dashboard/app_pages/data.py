@@ -8,6 +8,7 @@ import dataclasses
 import streamlit as st
 
 from dashboard import components, data, figures, judgment_sets, state
+from dashboard.components import md
 from metrics import PRESETS, Conventions, RankscopeError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 
@@ -34,7 +35,7 @@ if qrels_file is not None and qrels_file.file_id not in seen:
     seen.add(qrels_file.file_id)
     upload = state.Upload.of(qrels_file.name, qrels_file.getvalue())
     try:
-        with st.spinner(f"Reading {qrels_file.name} ({len(upload.data) / 1e6:.1f} MB)…", show_time=True):
+        with st.spinner(md("Reading {} ({:.1f} MB)…", qrels_file.name, len(upload.data) / 1e6), show_time=True):
             data.read_qrels(upload)
         loaded = state.with_qrels(loaded, upload)
         state.put(loaded)
@@ -46,8 +47,8 @@ if new_runs:
     for i, f in enumerate(new_runs):
         seen.add(f.file_id)
         upload = state.Upload.of(f.name, f.getvalue())
-        progress.progress(i / len(new_runs), text=f"Reading {f.name} ({len(upload.data) / 1e6:.1f} MB), "
-                                                  f"{i + 1} of {len(new_runs)}…")
+        progress.progress(i / len(new_runs), text=md("Reading {} ({:.1f} MB), {} of {}…", f.name,
+                                                     len(upload.data) / 1e6, i + 1, len(new_runs)))
         try:
             data.read_run(upload)
             good.append(upload)
@@ -73,7 +74,7 @@ with st.expander("Other collections and session files", icon=":material/folder_o
     name = cols[0].selectbox("Worked example", list(examples), key="data_example", format_func=components.example_title,
                              help="Small examples from textbooks and lecture notes (sample_data/teaching), each with "
                                   "the numbers its source prints.")
-    cols[0].caption(examples[name])
+    cols[0].caption(md("{}", examples[name]))
     if cols[1].button("Load example", key="data_load_example", icon=":material/school:"):
         state.put(state.example(name))
         st.rerun()
@@ -96,7 +97,7 @@ if texts:
 for kind, f in texts.items():  # marked as seen once kept (or refused): a rerun in between reads it again
     upload = state.Upload.of(f.name, f.getvalue())
     try:
-        with st.spinner(f"Reading {f.name} ({len(upload.data) / 1e6:.1f} MB)…", show_time=True):
+        with st.spinner(md("Reading {} ({:.1f} MB)…", f.name, len(upload.data) / 1e6), show_time=True):
             (data.read_topics if kind == "topics" else data.read_documents)(upload)
         loaded = state.with_texts(loaded, **{kind: upload})
         state.put(loaded)
@@ -108,19 +109,18 @@ if texts and state.get() is not at_start:
 for message in st.session_state.get("data_text_errors", []):
     components.error(message)
 if loaded.topics is not None:
-    left.caption(f"Topics: {components.plain(loaded.topics.name)}, {len(data.topic_texts(loaded)):,} query texts.")
+    left.caption(md("Topics: {}, {:,} query texts.", loaded.topics.name, len(data.topic_texts(loaded))))
 if loaded.documents is not None:
-    right.caption(f"Documents: {components.plain(loaded.documents.name)}, {len(data.document_texts(loaded)):,} "
-                  "documents.")
+    right.caption(md("Documents: {}, {:,} documents.", loaded.documents.name, len(data.document_texts(loaded))))
 
-source = {"demo": "the bundled demo collection (synthetic, TREC-style). Upload your own files to replace it.",
-          "ranking": "a ranking typed in on the learn page."}.get(loaded.source)
-if loaded.source.startswith("example:"):
+SOURCES = {"demo": "Showing the bundled demo collection (synthetic, TREC-style). Upload your own files to replace it.",
+           "ranking": "Showing a ranking typed in on the learn page."}
+if loaded.source in SOURCES:
+    st.info(SOURCES[loaded.source], icon=":material/info:")
+elif loaded.source.startswith("example:"):
     example_id = loaded.source.split(':', 1)[1]
-    source = (f"the worked example “{components.plain(components.example_title(example_id))}” "
-              f"({components.plain(example_id)}) from sample_data/teaching.")
-if source:
-    st.info("Showing " + source, icon=":material/info:")
+    st.info(md("Showing the worked example “{}” ({}) from sample_data/teaching.", components.example_title(example_id),
+               example_id), icon=":material/info:")
 
 with st.expander("Conventions", expanded=True, icon=":material/tune:"):
     c = loaded.conventions
@@ -181,7 +181,8 @@ with counts:
 with st.expander("Rename or remove systems", icon=":material/edit:"):
     for i, name in enumerate(loaded.systems):
         col1, col2 = st.columns([4, 1], vertical_alignment="bottom")
-        new = col1.text_input(f"System {i + 1} ({loaded.runs[i][1].name})", value=name, key=f"data_name_{i}_{name}")
+        new = col1.text_input(md("System {} ({})", i + 1, loaded.runs[i][1].name), value=name,
+                              key=f"data_name_{i}_{name}")
         if new != name:
             state.put(state.renamed(loaded, name, new))
             st.rerun()
@@ -199,7 +200,7 @@ if report.empty:
     st.success("Nothing suspicious found.", icon=":material/check:")
 for item in report.itertuples(index=False):
     show = {"error": st.error, "warning": st.warning}.get(item.severity, st.info)
-    examples = f" Examples: {components.plain(item.examples)}." if isinstance(item.examples, str) and item.examples else ""
     message = str(item.message).rstrip(".") + "."
-    show(f"**{components.plain(item.source)}** · {components.plain(message)}{examples}",
-         icon={"error": ":material/error:", "warning": ":material/warning:"}.get(item.severity, ":material/info:"))
+    text = (md("**{}** · {} Examples: {}.", item.source, message, item.examples)
+            if isinstance(item.examples, str) and item.examples else md("**{}** · {}", item.source, message))
+    show(text, icon={"error": ":material/error:", "warning": ":material/warning:"}.get(item.severity, ":material/info:"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 from metrics.gains import DISCOUNTS, GAINS, IDEALS
 
 st.title("Gain")
@@ -42,15 +43,15 @@ components.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.sy
                        key="gain_chart", name="gain")
 same = data.identical_curves(frame, ("dcg", "ndcg"), "on this topic" if topic else "over all topics")
 if same:
-    st.caption(components.plain(same))
+    st.caption(md("{}", same))
 
 at_k = data.gain_table(loaded, frame, shown, topic, int(cutoff), gain, discount, ideal)
 components.table(at_k, key="gain_table", numbers=[c for c in at_k.columns if c != "system"])
 cut = data.ndcg_measure(gain, discount, ideal, int(cutoff))
-st.caption(f"At the cutoff k = {cutoff}: the measure {components.plain(cut)}"
-           + (f" (trec_eval's ndcg_cut_{cutoff})" if cut == f"nDCG@{cutoff}" else "")
-           + ". The last column divides the DCG of the whole ranking by that of the whole ideal ranking (trec_eval's "
-             "ndcg without a cutoff): it is not the curve's value at one k unless the ranking is at least as long as "
-             "the ideal one." + (" Over all topics each column is the mean of the per-topic values, so the nDCG "
-                                 "column is not the DCG column divided by the IDCG column." if topic is None else ""))
+st.caption(md("At the cutoff k = {}: the measure {}{}. The last column divides the DCG of the whole ranking by that "
+              "of the whole ideal ranking (trec_eval's ndcg without a cutoff): it is not the curve's value at one k "
+              "unless the ranking is at least as long as the ideal one.", cutoff, cut,
+              f" (trec_eval's ndcg_cut_{cutoff})" if cut == f"nDCG@{cutoff}" else "")
+           + (" Over all topics each column is the mean of the per-topic values, so the nDCG column is not the DCG "
+              "column divided by the IDCG column." if topic is None else ""))
 components.provenance(loaded, (cut,))

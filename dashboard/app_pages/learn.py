@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 from metrics import RankscopeError
 from metrics.gains import DISCOUNTS, GAINS
 
@@ -26,7 +27,7 @@ if source == "example":
     examples = data.teaching_examples()
     name = st.selectbox("Worked example", list(examples), key="example", bind=components.BIND,
                         format_func=components.example_title)
-    st.caption(components.plain(examples[name]))
+    st.caption(md("{}", examples[name]))
     collection = state.example(name)
 elif source == "loaded":
     collection = state.get()
@@ -67,19 +68,17 @@ level = collection.conventions.relevance_level
 
 full = data.anatomy(collection, system, topic, gain, discount)
 if full.empty:
-    st.info(f"{components.plain(system)} retrieves nothing for topic {components.plain(topic)}.")
+    st.info(md("{} retrieves nothing for topic {}.", system, topic))
     st.stop()
 table = full.head(int(depth))
 complete = len(table) == len(full)
 num_rel = data.relevant_count(collection, system, topic)
-st.markdown(("Your ranking" if source == "typed" else
-             f"Topic **{components.plain(topic)}** of **{components.plain(system)}**") + f": {len(full)} documents ranked, "
-            f"R = {num_rel} relevant (grade ≥ {level}) in the judgments"
-            + ("." if complete else f"; the first {len(table)} are shown, and every measure below is cut there."))
+st.markdown(("Your ranking" if source == "typed" else md("Topic **{}** of **{}**", topic, system))
+            + md(": {} documents ranked, R = {} relevant (grade ≥ {}) in the judgments", len(full), num_rel, level)
+            + ("." if complete else md("; the first {} are shown, and every measure below is cut there.", len(table))))
 if source == "example" and data.printed(name, system, topic):
-    st.caption("The source of this example prints: " + ", ".join(f"{components.plain(m)} = {v}" for m, v in
-                                                          data.printed(name, system, topic).items())
-               + ". Compare with the last row below (rounded as printed).")
+    st.caption(md("The source of this example prints: {}. Compare with the last row below (rounded as printed).",
+                  ", ".join(f"{m} = {v}" for m, v in data.printed(name, system, topic).items())))
 components.table(table[SHOWN], key="learn_table",
                  numbers=["precision", "recall", "f1", "ap_contribution", "ap", "gain", "discount", "dcg", "idcg",
                           "ndcg", "rr", "err"])
@@ -89,8 +88,8 @@ components.show_figure(figures.anatomy_chart(table, ["precision", "recall", "ndc
 
 st.subheader("Each measure on this ranking")
 for item in data.worked(table, num_rel, gain, discount, complete):
-    with st.expander(f"{components.plain(item.measure)} = {item.value:.4f}", expanded=item.measure.startswith("AP")):
-        st.markdown(components.plain(item.description))
+    with st.expander(md("{} = {:.4f}", item.measure, item.value), expanded=item.measure.startswith("AP")):
+        st.markdown(md("{}", item.description))
         st.latex(components.formula_lines(item.formula))
         st.latex(components.formula_lines(item.substituted))
 
@@ -99,5 +98,5 @@ effects = data.convention_effects(collection, system, topic, len(table))
 components.show_figure(figures.convention_chart(effects, f"Topic {figures.safe(topic)}: the same ranking under each "
                                                          f"convention (blue: trec_eval's choice)"),
                        key="learn_effects", name="conventions")
-st.caption(f"nDCG is cut at k = {len(table)}; the interpolation rules change the 11-point average; AP divides by "
-           "the relevant documents in the judgments (trec_eval) or, in some textbooks, by those found.")
+st.caption(md("nDCG is cut at k = {}; the interpolation rules change the 11-point average; AP divides by the relevant "
+              "documents in the judgments (trec_eval) or, in some textbooks, by those found.", len(table)))

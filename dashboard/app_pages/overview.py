@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, leaderboard, state
+from dashboard.components import md
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
 from metrics.review.compare import to_csv, to_latex, to_markdown
@@ -19,9 +20,9 @@ loaded = state.get()
 if not components.need_collection(loaded):
     st.stop()
 if loaded.source == "demo":
-    st.info(f"This is the **demo collection**: {len(loaded.systems)} made-up search systems, each ranking documents "
-            "for the same topics, and the judgments saying which documents are relevant. Load your own files, or a "
-            "small worked example, on the **Data** page.", icon=":material/waving_hand:")
+    st.info(md("This is the **demo collection**: {} made-up search systems, each ranking documents for the same topics, "
+               "and the judgments saying which documents are relevant. Load your own files, or a small worked "
+               "example, on the **Data** page.", len(loaded.systems)), icon=":material/waving_hand:")
 components.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
                       "confidence interval; † and ‡ mark a significant difference from the baseline, Δ the "
                       "difference. Find systems by name, sort on any measure, or try another baseline.")
@@ -30,9 +31,9 @@ measures, baseline, test, correction, alpha = components.results_controls(loaded
 n = len(loaded.systems)
 many = n > components.FEW
 if many:
-    with st.status(f"Evaluating {n} systems and testing each against the baseline…", expanded=False) as status:
+    with st.status(md("Evaluating {} systems and testing each against the baseline…", n), expanded=False) as status:
         table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
-        status.update(label=f"{n} systems evaluated and tested against the baseline", state="complete")
+        status.update(label=md("{} systems evaluated and tested against the baseline", n), state="complete")
 else:
     table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
 
@@ -51,7 +52,7 @@ try:
     boards = data.letter_groups(loaded, measures, test, correction, alpha) if grouped and n > 1 else {}
 except RankscopeError as err:
     boards = {}
-    st.caption(f"No significance groups: {components.plain(err)}")
+    st.caption(md("No significance groups: {}", err))
 ties = leaderboard.tie_ranges(data.tie_summary(loaded, measures), data.tie_flips(loaded, measures))  # beside each mean
 board = leaderboard.leaderboard(table, baseline=baseline, search=search, top=int(top), sort_by=sort_by,
                                 descending=not ascending,
@@ -62,14 +63,15 @@ st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline}
              column_config={"system": st.column_config.TextColumn(pinned=True),  # kept in view when it scrolls
                             **({m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
                                if view == "differences" else {})})
-st.caption(components.scrolls(board.columns) + f"{len(board) - (baseline in set(board['system']))} of {n - 1} systems besides the baseline, sorted by "
-           f"{components.plain(sort_by)}" + (f", names containing “{components.plain(search)}”" if search else "")
+st.caption(components.scrolls(board.columns)
+           + md("{} of {} systems besides the baseline, sorted by {}", len(board) - (baseline in set(board["system"])),
+                n - 1, sort_by) + (md(", names containing “{}”", search) if search else "")
            + (". Each cell: the system's value minus the baseline's. " if view == "differences" else ". ")
-           + components.plain(table.caption(ci=True))
+           + md("{}", table.caption(ci=True))
            + (" Groups: systems that share a letter do not differ significantly (every pair tested, corrected the "
               "same way)." if boards else ""))
 if untested:
-    st.caption(f"No significance markers: {components.plain(untested)}.")
+    st.caption(md("No significance markers: {}.", untested))
 st.caption("Ties: each mean's range over every order of tied scores (trec_eval orders them by document id); "
            "⇅ names the systems whose place it could swap with. The Trust page has the details.")
 components.provenance(loaded, measures, test=test, correction=correction, family="per_measure")
@@ -91,5 +93,5 @@ components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), 
                                              figures.system_colors(loaded.systems), markers, baseline,
                                              highlighted=components.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
-with st.expander(f"About {measure}", icon=":material/help:"):
+with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(components.measure_help(measure))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, review, state, stored
+from dashboard.components import md
 from metrics.review.notes import MAX_COMMENT
 
 TABS = ("All topics", "One topic")
@@ -67,18 +68,18 @@ notes = state.notes()
 components.provenance(loaded, (measure,))
 overall, one = st.tabs(TABS, key="view", bind=components.BIND)
 with overall:
-    st.markdown(f"**{components.plain(b)}** is better than **{components.plain(a)}** on **{pair.wins}** topics, "
-                f"worse on **{pair.losses}**, equal on **{pair.ties}** ({components.plain(measure)}).")
+    st.markdown(md("**{}** is better than **{}** on **{}** topics, worse on **{}**, equal on **{}** ({}).", b, a,
+                   pair.wins, pair.losses, pair.ties, measure))
     if pair.only_a or pair.only_b:
-        st.caption(f"Left out: {len(pair.only_a)} topics only {components.plain(a)} answers, "
-                   f"{len(pair.only_b)} only {components.plain(b)} answers.")
+        st.caption(md("Left out: {} topics only {} answers, {} only {} answers.", len(pair.only_a), a,
+                      len(pair.only_b), b))
     ends = [(word, e) for word, e in (("worst", worst), ("best", best)) if e is not None]
     st.text("\n".join(f"{word}: {e.query} ({signed(e.diff)})" + (f" — {labels[e.query].partition(' · ')[2]}"
                                                                   if texts and e.query in texts else "")
                       for word, e in ends) or "B and A score the same on every topic.")
     buttons = st.columns(4)
     for i, (word, e) in enumerate(ends):
-        buttons[i].button(f"Open the {word} topic, {components.plain(e.query)}", key=f"queries_open_{word}",
+        buttons[i].button(md("Open the {} topic, {}", word, e.query), key=f"queries_open_{word}",
                           on_click=open_topic, args=(e.query,), icon=":material/open_in_new:")
     components.show_figure(figures.difference_bars(pair.frame, a, b, measure, texts), key="queries_diff",
                            name=f"per-topic-{measure}", on_select=lambda: components.open_topic("queries_diff", "view", TABS[1]))
@@ -119,7 +120,7 @@ with one:
         st.info("Choose a topic.")
         st.stop()
     shown = tuple(dict.fromkeys([a, b, *also]))
-    st.subheader(f"Topic {components.plain(topic)}")
+    st.subheader(md("Topic {}", topic))
     if texts is not None:
         st.text(texts.get(topic) or f"{texts.name} has no text for this topic.")
     ranked = data.side_by_side_texts(loaded, topic, shown, int(depth))
@@ -141,7 +142,7 @@ with one:
         st.page_link("app_pages/learn.py", label="Work this ranking through, measure by measure",
                      icon=":material/school:", query_params={"source": "loaded data", "system": system, "topic": topic})
     else:
-        st.info(f"{components.plain(system)} does not answer topic {components.plain(topic)}.")
+        st.info(md("{} does not answer topic {}.", system, topic))
 
     st.subheader("Review notes")
     used = [tag for n in notes.values() for tag in n["tags"]]

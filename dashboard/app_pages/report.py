@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import components, data, exports, state
+from dashboard.components import md
 from dashboard.report import render_report, report_files
 from metrics import RankscopeError
 from metrics.review.compare import to_csv, to_latex, to_markdown
@@ -73,10 +74,10 @@ st.dataframe(files, hide_index=True, width="stretch", key="report_files",
              column_config={"size": st.column_config.NumberColumn("bytes", format="localized"),
                             "sha256": st.column_config.TextColumn("SHA-256", width="large")})
 cols = st.columns(2)
-cols[0].markdown(f"rankscope {components.plain(manifest.rankscope_version)}, made {components.plain(manifest.created_utc)}")
-cols[1].markdown("Conventions: " + components.plain(loaded.conventions.describe()))
+cols[0].markdown(md("rankscope {}, made {}", manifest.rankscope_version, manifest.created_utc))
+cols[1].markdown(md("Conventions: {}", loaded.conventions.describe()))
 for caveat in manifest.caveats:
-    st.warning(components.plain(caveat), icon=":material/warning:")
+    st.warning(md("{}", caveat), icon=":material/warning:")
 with st.expander("The whole manifest (JSON, embedded in every export)", icon=":material/data_object:"):
     st.json(manifest.to_dict(), expanded=2)
 

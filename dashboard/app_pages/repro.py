@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 from metrics import RankscopeError
 
 ROLES = {"ob": "Original baseline", "oa": "Original advanced", "rb": "Reproduced baseline",
@@ -25,6 +26,7 @@ EXPLAINED = {
     "p-value": "the paired t-test of the original against the reproduced scores of each run: a small value says "
                "the scores differ; a large one is no proof that they are the same.",
 }
+EXPLAINED_LIST = "\n".join(f"- **{name}**: {text}" for name, text in EXPLAINED.items())  # our Markdown
 
 st.title("Reproducibility")
 loaded = state.get()
@@ -35,7 +37,7 @@ components.start_here("Choose the original experiment's baseline and advanced ru
 
 systems = list(loaded.systems)
 cols = st.columns(len(ROLES))
-chosen = [col.selectbox(label, systems, index=min(i, len(systems) - 1), key=f"repro_{role}")
+chosen = [col.selectbox(md("{}", label), systems, index=min(i, len(systems) - 1), key=f"repro_{role}")
           for i, (col, (role, label)) in enumerate(zip(cols, ROLES.items()))]
 measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
 try:
@@ -53,7 +55,7 @@ components.table(found.summary(), key="repro_summary",
                  numbers=["er", "delta_ri", "rmse_baseline", "rmse_advanced"],
                  p_value_baseline=st.column_config.NumberColumn("p_value_baseline", format="%.3g"),
                  p_value_advanced=st.column_config.NumberColumn("p_value_advanced", format="%.3g"))
-st.markdown("\n".join(f"- **{name}**: {text}" for name, text in EXPLAINED.items()))
+st.markdown(EXPLAINED_LIST)
 st.caption("After T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, “How to measure "
            "the reproducibility of system-oriented IR experiments”, SIGIR 2020; the numbers agree with their "
            "repro_eval package.")

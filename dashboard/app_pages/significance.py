@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, state
+from dashboard.components import md
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
 from metrics.review.cautions import MANY_TOPICS
@@ -44,20 +45,20 @@ tested = (measure,) if family != "all" else tuple(dict.fromkeys(
 many = len(loaded.systems) > components.FEW
 try:
     if many:
-        with st.status(f"Testing {len(loaded.systems)} systems…", expanded=False) as status:
+        with st.status(md("Testing {} systems…", len(loaded.systems)), expanded=False) as status:
             result = data.comparison(loaded, tested, test, baseline, correction, alpha, family)
-            status.update(label=f"{len(result.frame):,} pairs tested", state="complete")
+            status.update(label=md("{:,} pairs tested", len(result.frame)), state="complete")
     else:
         result = data.comparison(loaded, tested, test, baseline, correction, alpha, family)
 except RankscopeError as err:
     components.error(err)
     st.stop()
-st.info("\n\n".join(components.plain(line) for line in data.reading(result)), icon=":material/record_voice_over:")
+st.info(components.md_paragraphs(data.reading(result)), icon=":material/record_voice_over:")
 components.cautions(data.cautions(loaded, tested, test, baseline, correction, alpha, family))
-st.caption(f"Family: {data.FAMILIES[result.family]} ({', '.join(map(components.plain, result.measures))}); "
-           f"{result.family_sizes.get(measure, 0)} tests corrected together for {components.plain(measure)}"
+st.caption(md("Family: {} ({}); {} tests corrected together for {}", data.FAMILIES[result.family],
+              ", ".join(result.measures), result.family_sizes.get(measure, 0), measure)
            + (", Tukey's HSD adjusting for its pairs itself." if test == "tukey" else
-              f", by {data.TEST_CORRECTIONS[result.correction]}."))
+              md(", by {}.", data.TEST_CORRECTIONS[result.correction])))
 components.provenance(loaded, (measure,), test=test, correction=correction, family=family)
 order = data.by_mean(loaded, measure) if many else loaded.systems
 top = list(dict.fromkeys(([baseline] if baseline else []) + list(order)))[:components.FEW] if many else None
@@ -75,8 +76,8 @@ with effects:
                            key="sig_effect", name=f"effects-{measure}")
 with counts:
     if many:
-        st.caption(f"The pairs among the {len(top)} best systems by mean{' and the baseline' if baseline else ''}; "
-                   "the table below has every pair.")
+        st.caption(md("The pairs among the {} best systems by mean{}; the table below has every pair.", len(top),
+                      " and the baseline" if baseline else ""))
     components.show_figure(figures.win_tie_loss_chart(result.frame, measure, top), key="sig_wtl",
                            name=f"win-tie-loss-{measure}")
 components.table(result.frame, key="sig_table",
@@ -93,7 +94,7 @@ components.downloads({"CSV": (lambda: exports.csv_bytes(result.frame, card), "ra
 st.subheader("Power: how small a difference can these topics show?")
 cols = st.columns(2)
 aim = cols[0].select_slider("Power aimed at (1 − β)", [0.5, 0.7, 0.8, 0.9, 0.95], value=0.8, key="sig_power")
-effect = cols[1].number_input(f"Difference to detect, in {measure}", 0.001, 1.0, 0.02, 0.005, format="%.3f",
+effect = cols[1].number_input(md("Difference to detect, in {}", measure), 0.001, 1.0, 0.02, 0.005, format="%.3f",
                               key="sig_effect_size")
 try:
     found = data.power(loaded, measure, alpha, aim, effect)
@@ -102,16 +103,16 @@ except RankscopeError as err:
     st.stop()
 pair_t, anova = found.summary.iloc[0], found.summary.iloc[1]
 if found.n_topics > MANY_TOPICS:
-    st.warning(f"With {found.n_topics:,} topics even a tiny difference is significant: judge each difference by its "
-               "size (the effect sizes above) first, and by its p-value second.", icon=":material/warning:")
+    st.warning(md("With {:,} topics even a tiny difference is significant: judge each difference by its size (the "
+                  "effect sizes above) first, and by its p-value second.", found.n_topics), icon=":material/warning:")
 shown = st.columns(4)
 shown[0].metric("Smallest difference, paired t-test", f"{pair_t['min_effect']:.4f}")
-shown[1].metric(f"Smallest range, ANOVA of {found.n_systems}", f"{anova['min_effect']:.4f}")
-shown[2].metric(f"Topics for {effect:g}, paired t-test", f"{pair_t['topics_needed']:,.0f}")
-shown[3].metric(f"Topics for {effect:g}, ANOVA", f"{anova['topics_needed']:,.0f}")
-st.caption(f"With these {found.n_topics} topics, a paired t-test at α = {alpha} finds a true difference of "
-           f"{pair_t['min_effect']:.4f} in {components.plain(measure)} {aim:.0%} of the time (Sakai's topic set size "
-           f"design; per-topic variance {found.sigma2:.4g}, the {found.variance} estimate).")
+shown[1].metric(md("Smallest range, ANOVA of {}", found.n_systems), f"{anova['min_effect']:.4f}")
+shown[2].metric(md("Topics for {:g}, paired t-test", effect), f"{pair_t['topics_needed']:,.0f}")
+shown[3].metric(md("Topics for {:g}, ANOVA", effect), f"{anova['topics_needed']:,.0f}")
+st.caption(md("With these {} topics, a paired t-test at α = {} finds a true difference of {:.4f} in {} {:.0%} of the "
+              "time (Sakai's topic set size design; per-topic variance {:.4g}, the {} estimate).", found.n_topics,
+              alpha, pair_t["min_effect"], measure, aim, found.sigma2, found.variance))
 st.caption("Below, each pair's post hoc power: the power of the t-test at the pair's own observed difference. It "
            "is a function of the pair's p-value (a pair that is not significant always has a low one), so it "
            "adds nothing to the p-value and says nothing of a difference not observed: plan with the smallest "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, leaderboard, state
+from dashboard.components import md
 from metrics import RankscopeError
 
 RISK_ALPHAS = [0.0, 0.5, 1.0, 2.0, 5.0]  # α: a loss weighs 1 + α (TREC Web track: 1 and 5)
@@ -38,9 +39,9 @@ with ties:
     components.table(summary, key="trust_ties_table", numbers=["low", "reported", "high"])
     flips = data.tie_flips(loaded, measures)
     if len(flips):
-        st.warning(f"{len(flips)} pair(s) of systems could change order under another order of tied scores: "
-                   "the first reports at least the second's value, yet the second's best order beats the "
-                   "first's worst.", icon=":material/swap_vert:")
+        st.warning(md("{} pair(s) of systems could change order under another order of tied scores: the first "
+                      "reports at least the second's value, yet the second's best order beats the first's worst.",
+                      len(flips)), icon=":material/swap_vert:")
         components.table(flips, key="trust_flips", numbers=["first_reported", "second_reported", "first_low",
                                                             "second_high"])
     else:
@@ -54,19 +55,19 @@ with ties:
 with judged_tab:
     judged = data.judged_measure(measure)
     for sentence in data.judged_gaps(loaded, judged):
-        st.warning(components.plain(sentence), icon=":material/warning:")
+        st.warning(md("{}", sentence), icon=":material/warning:")
     residual = data.residual_of(measure)
     if residual is None:
-        st.info(f"{components.plain(measure)} has no residual measure: choose one of "
-                f"{', '.join(data.RESIDUALS)} (at any cutoff) to see what the unjudged documents could add.")
+        st.info(md("{} has no residual measure: choose one of {} (at any cutoff) to see what the unjudged documents "
+                   "could add.", measure, ", ".join(data.RESIDUALS)))
     else:
         overlay = data.judged_residual(loaded, measure, judged, shown)
         components.show_figure(figures.judged_residual_chart(overlay, colors, measure, residual, judged, mark),
                                key="trust_judged", name=f"judged-residual-{measure}")
         components.table(overlay, key="trust_judged_table", numbers=["value", "residual", "gap", "judged"])
         components.provenance(loaded, (measure, residual, judged))
-        st.caption(f"{components.plain(residual)} counts every unjudged document as relevant: the gap is the most "
-                   "judging them could add on the topic (it can be negative for AP and nDCG, whose ideal grows too).")
+        st.caption(md("{} counts every unjudged document as relevant: the gap is the most judging them could add on "
+                      "the topic (it can be negative for AP and nDCG, whose ideal grows too).", residual))
 
 with risk_tab:
     if len(loaded.systems) < 2:

@@ -14,7 +14,7 @@ from metrics import Conventions, Qrels, Run
 from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
-from dashboard import stored
+from dashboard import guard, stored
 from dashboard.data.cache import on_collection
 from dashboard.data.constants import FILES_KEPT, FILES_TTL
 from dashboard.state import Loaded, Upload
@@ -56,9 +56,11 @@ def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conven
 
 def rankings(loaded: Loaded) -> list[Rankings]:
     """Each run ranked once per content, name and conventions (shared by every page and session)."""
+    from dashboard.components import md  # components reads data: imported when called
+
     out = []
     for name, up in loaded.runs:
-        with st.spinner(f"Ranking {name}…", show_time=True):
+        with st.spinner(md("Ranking {}…", name), show_time=True):
             out.append(_ranked(loaded.qrels.digest, up.digest, name, loaded.conventions, loaded.qrels, up))
     return out
 
@@ -114,23 +116,25 @@ def lint(loaded: Loaded) -> pd.DataFrame:
 def _topics_file(digest: str, name: str, _data: bytes):
     from metrics.io.texts import read_topics
 
-    return read_topics(_data, name=name)
+    return guard.parse(read_topics, _data, name)  # a gzip or large file in the worker, under its limits
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _documents_file(digest: str, name: str, _data: bytes):
     from metrics.io.texts import read_documents
 
-    return read_documents(_data, name=name)
+    return guard.parse(read_documents, _data, name)
 
 
 def read_topics(upload: Upload):
-    """Parse (once per content) a topics upload: topic id -> query text; raises :class:`metrics.ParseError`."""
+    """Parse (once per content, under the guard) a topics upload: topic id -> query text; raises
+    :class:`metrics.ParseError`, or :class:`dashboard.guard.LimitError` past a limit of the worker."""
     return _topics_file(upload.digest, upload.name, upload.data)
 
 
 def read_documents(upload: Upload):
-    """Parse (once per content) a documents upload: docid -> title and text; raises :class:`metrics.ParseError`."""
+    """Parse (once per content, under the guard) a documents upload: docid -> title and text, with ``preview``;
+    raises :class:`metrics.ParseError`, or :class:`dashboard.guard.LimitError` past a limit of the worker."""
     return _documents_file(upload.digest, upload.name, upload.data)
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 from metrics import ValidationError
 from metrics.review.compare import SummaryTable, baseline_markers, to_latex
 from metrics.review.manifest import Manifest
+from metrics.io.spreadsheet import csv_text
 
 __all__ = ["baseline_markers", "csv_bytes", "groups_latex", "manifest_json", "parquet_bytes", "parquet_metadata",
            "per_query_csv", "per_query_parquet", "results_latex", "summary_csv", "summary_parquet", "zip_bytes"]
@@ -28,7 +29,8 @@ METADATA_KEY = b"rankscope"
 
 
 def csv_bytes(frame: pd.DataFrame, provenance: Any = None) -> bytes:
-    """A table as UTF-8 CSV bytes (no index; floats at full precision).
+    """A table as UTF-8 CSV bytes (no index; floats at full precision), safe to open in a spreadsheet (a text
+    cell beginning like a formula is written after a ``'``: :func:`metrics.io.spreadsheet.csv_text`).
 
     Parameters
     ----------
@@ -44,7 +46,7 @@ def csv_bytes(frame: pd.DataFrame, provenance: Any = None) -> bytes:
     """
     _check_frame(frame)
     head = "" if provenance is None else "# provenance: " + " ".join(provenance.compact().split()) + "\n"
-    return (head + frame.to_csv(index=False, lineterminator="\n")).encode("utf-8")
+    return (head + csv_text(frame)).encode("utf-8")
 
 
 def groups_latex(boards: Mapping[str, pd.DataFrame]) -> bytes:

@@ -101,23 +101,30 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
 def write_files(directory: str | os.PathLike, files: dict[str, bytes]) -> list[Path]:
     """Write ``{name: bytes}`` under ``directory`` (created if needed); returns the paths written.
 
+    Each file is written by :func:`metrics.io.files.write_atomic`: whole or not at all, and never over a
+    symbolic link, a FIFO or a device that is at its name (nor through a linked folder out of ``directory``).
+
     Raises
     ------
     RankscopeError
-        A name that would leave the directory, or a file that cannot be written.
+        A name that would leave the directory, or a file that cannot be written (naming it).
     """
     root = Path(directory)
     written = []
     try:
         root.mkdir(parents=True, exist_ok=True)
         base = root.resolve()
-        for name, content in files.items():
-            path = (root / name).resolve()
-            if base not in path.parents:
-                raise RankscopeError(f"refusing to write {name!r} outside {root}")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, content)
-            written.append(root / name)
     except OSError as err:
         raise RankscopeError(f"cannot write into {root}: {err.strerror or err}") from None
+    for name, content in files.items():
+        shown = root / name
+        try:
+            folder = shown.parent.resolve()
+            if Path(name).is_absolute() or ".." in Path(name).parts or (folder != base and base not in folder.parents):
+                raise RankscopeError(f"refusing to write {name!r} outside {root}")
+            folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(folder / shown.name, content)
+        except OSError as err:
+            raise RankscopeError(f"cannot write {shown}: {err.strerror or err}") from None
+        written.append(shown)
     return written

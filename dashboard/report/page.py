@@ -8,12 +8,14 @@ results, curves, significance, per-topic values and review notes (:mod:`dashboar
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from metrics.conventions import Conventions
 from metrics.evaluate import DEFAULT_MEASURES
 from metrics.io.files import write_atomic
+from metrics.io.redaction import redact_all
 from metrics.review.manifest import Manifest
 from metrics.review.report import GAIN_DEPTH, ReportData, Source, compute_report
 
@@ -126,8 +128,8 @@ def _manifest_html(m: Manifest) -> str:
         ("significance tests", ", ".join(f"{e(k)} = {e(v)}" for k, v in d["tests"].items()
                                          if k not in ("measures",)) or "none run"),
     ]
-    if m.invocation:
-        general.append(("made by", f"<code>{e(d['invocation'])}</code>"))
+    if m.invocation:  # credentials masked (a manifest of an older rankscope may hold them)
+        general.append(("made by", f"<code>{e(shlex.join(redact_all(m.invocation)))}</code>"))
     out = [table(["field", "value"], general, attrs=' id="manifest-table"')]
     out.append("<h3>Files</h3>")
     files = [m.qrels, *m.runs]

@@ -3,7 +3,9 @@
 The readers of qrels and runs (:func:`read_qrels`, :func:`read_run`, :mod:`metrics.io.readers`) are
 re-exported here; beside them, how bytes become a table (:mod:`metrics.io.parsing`), duplicate rows
 (:mod:`metrics.io.duplicates`), Arrow and numpy columns (:mod:`metrics.io.arrays`), topic and document
-texts (:mod:`metrics.io.texts`) and files written whole or not at all (:mod:`metrics.io.files`).
+texts (:mod:`metrics.io.texts`), files written whole or not at all (:mod:`metrics.io.files`), the
+redaction of credentials from any text shown (:mod:`metrics.io.redaction`) and spreadsheet-safe CSV
+(:mod:`metrics.io.spreadsheet`).
 
 Nothing here imports anything of :mod:`metrics` but :mod:`metrics.errors`: this is the floor the other
 parts stand on (ARCHITECTURE.md).
@@ -11,6 +13,7 @@ parts stand on (ARCHITECTURE.md).
 
 from __future__ import annotations
 
-from metrics.io.readers import SYSTEM_SUFFIXES, Qrels, Run, Source, read_qrels, read_run, system_name
+from metrics.io.readers import (SYSTEM_SUFFIXES, Qrels, ReadLimits, Run, Source, read_qrels, read_run,
+                                system_name)
 
-__all__ = ["Qrels", "Run", "read_qrels", "read_run", "Source", "system_name", "SYSTEM_SUFFIXES"]
+__all__ = ["Qrels", "ReadLimits", "Run", "read_qrels", "read_run", "Source", "system_name", "SYSTEM_SUFFIXES"]

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from metrics.checks import Integer, check
 from metrics.errors import ParseError, ValidationError
 from metrics.io.parsing import clip, line_number
-from metrics.io.readers import _check_text, _load
+from metrics.io.readers import ReadLimits, _check_text, _load
 
 __all__ = ["DocText", "Documents", "Topics", "read_documents", "read_topics"]
 
@@ -173,7 +173,7 @@ class Documents(_Texts):
 # public readers
 
 
-def read_topics(source: TextSource, *, name: str | None = None) -> Topics:
+def read_topics(source: TextSource, *, name: str | None = None, limits: ReadLimits | None = None) -> Topics:
     """Read topics (queries): TREC topic files, SMART (``.I``/``.W``), ``qid<TAB>text`` or JSON lines.
 
     Parameters
@@ -182,6 +182,8 @@ def read_topics(source: TextSource, *, name: str | None = None) -> Topics:
         A path (plain or gzip), the file's bytes, or its text (a ``str`` containing a newline).
     name : str, optional
         The name used in messages; defaults to the file name.
+    limits : metrics.io.ReadLimits, optional
+        Lower limits on gzip input (default: ``GZIP_LIMIT``, no ratio check).
 
     Returns
     -------
@@ -200,7 +202,7 @@ def read_topics(source: TextSource, *, name: str | None = None) -> Topics:
     >>> dict(read_topics(b'{"qid": 1, "text": "wing"}\\n'))
     {'1': 'wing'}
     """
-    text, label = _text(source, name, _TOPICS_LAYOUT)
+    text, label = _text(source, name, _TOPICS_LAYOUT, limits)
     kind = _sniff(text, label, "top", "TREC topics")
     if kind == "sgml":
         pairs = ((at, _topic(parts, label, lambda at=at: _line(text, at))) for at, parts in
@@ -218,7 +220,7 @@ def read_topics(source: TextSource, *, name: str | None = None) -> Topics:
     return Topics(items, name=label)
 
 
-def read_documents(source: TextSource, *, name: str | None = None) -> Documents:
+def read_documents(source: TextSource, *, name: str | None = None, limits: ReadLimits | None = None) -> Documents:
     """Read document texts: TREC ``<DOC>`` files, SMART (``.I``/``.T``/``.W``), TSV or JSON lines.
 
     Parameters
@@ -227,6 +229,8 @@ def read_documents(source: TextSource, *, name: str | None = None) -> Documents:
         A path (plain or gzip), the file's bytes, or its text (a ``str`` containing a newline).
     name : str, optional
         The name used in messages; defaults to the file name.
+    limits : metrics.io.ReadLimits, optional
+        Lower limits on gzip input (default: ``GZIP_LIMIT``, no ratio check).
 
     Returns
     -------
@@ -244,7 +248,7 @@ def read_documents(source: TextSource, *, name: str | None = None) -> Documents:
     >>> docs["d1"], docs.preview("d1")
     (DocText(title='Wings', text='an experimental study of a wing'), 'Wings')
     """
-    text, label = _text(source, name, _DOCS_LAYOUT)
+    text, label = _text(source, name, _DOCS_LAYOUT, limits)
     kind = _sniff(text, label, "doc", "TREC documents")
     if kind == "sgml":
         pairs = ((at, _document(parts, label, lambda at=at: _line(text, at))) for at, parts in
@@ -268,11 +272,11 @@ def read_documents(source: TextSource, *, name: str | None = None) -> Documents:
 # bytes to text, and which format
 
 
-def _text(source: TextSource, name: str | None, layout: str) -> tuple[str, str]:
+def _text(source: TextSource, name: str | None, layout: str, limits: ReadLimits | None) -> tuple[str, str]:
     """The source's text, with every line ending made LF, and its label."""
     if not isinstance(source, (str, os.PathLike, bytes, bytearray, memoryview)):
         raise ValidationError(f"cannot read {type(source).__name__}: expected a path, bytes or text")
-    data, label = _load(source, name)
+    data, label = _load(source, name, limits=limits)
     _check_text(data, label, layout)
     try:
         text = data.decode("utf-8")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -55,8 +57,9 @@ class DatasetWriter:
         self.directory = Path(directory)
         if self.directory.exists() and not self.directory.is_dir():
             raise ValidationError(f"{self.directory}: expected a directory for the dataset, found a file")
-        self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / MANIFEST).unlink(missing_ok=True)
+        with self._writing(self.directory):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            (self.directory / MANIFEST).unlink(missing_ok=True)
         self.measures = list(measures)
         self.conventions = dict(conventions)
         self.partitions: dict[str, dict[str, Any]] = {}
@@ -72,8 +75,9 @@ class DatasetWriter:
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
         path = partition_path(self.directory, system)
-        path.parent.mkdir(exist_ok=True)
-        write_atomic(path, sink.getvalue().to_pybytes())
+        with self._writing(path):
+            path.parent.mkdir(exist_ok=True)
+            write_atomic(path, sink.getvalue().to_pybytes())
         self.partitions[system] = {"path": path.relative_to(self.directory).as_posix(), "rows": len(frame)}
 
     def close(self, failures: list[dict] | None = None) -> Path:
@@ -82,8 +86,18 @@ class DatasetWriter:
                     "systems": [{"system": s, **self.partitions[s]} for s in sorted(self.partitions)],
                     "failures": list(failures or [])}
         path = self.directory / MANIFEST
-        write_atomic(path, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+        with self._writing(path):
+            write_atomic(path, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8"))
         return path
+
+    @staticmethod
+    @contextmanager
+    def _writing(path: Path) -> Iterator[None]:
+        """A file or folder of the dataset that cannot be written: one line naming it (ValidationError)."""
+        try:
+            yield
+        except OSError as err:
+            raise ValidationError(f"cannot write the dataset: {path}: {err.strerror or err}") from None
 
 
 def read_manifest(directory: str | os.PathLike) -> dict:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError
-from metrics.io import Run, read_run, system_name
+from metrics.io import Run, read_run, read_stream, system_name
+from metrics.io.redaction import redact
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,8 +89,8 @@ def label_of(source: Any, name: str | None = None) -> str:
         return name
     if isinstance(source, Run):
         return source.name
-    if is_url(source):
-        return source.rstrip("/").rsplit("/", 1)[-1]
+    if is_url(source):  # the last part of its path: neither its query nor anything before the host
+        return urlsplit(source).path.rstrip("/").rsplit("/", 1)[-1] or "<run>"
     if isinstance(source, (str, os.PathLike)) and "\n" not in str(source):
         return os.path.basename(os.fspath(source))
     return "<bytes>"
@@ -110,9 +112,9 @@ def read_source(source: Any, name: str | None = None) -> Run:
             import fsspec
 
             with fsspec.open(source, "rb") as handle:
-                data = handle.read()
+                data = read_stream(handle, label)  # in pieces, at most GZIP_LIMIT bytes
         except (OSError, ValueError, ImportError) as err:
-            raise ParseError(label, None, f"cannot read {source}: {err}") from None
+            raise ParseError(label, None, redact(f"cannot read {source}: {err}")) from None
         return read_run(data, name=name or system_name(label))
     return read_run(source, name=name)
 

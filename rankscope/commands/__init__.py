@@ -147,3 +147,30 @@ def topics_differ(err, *, dataset: bool = False):
     how = (f"evaluate the dataset again with 'rankscope eval {flag} --output DIR'" if dataset
            else f"pass {flag} (a judged topic a run does not answer then scores 0, as with trec_eval {flag})")
     return ValidationError(f"{err.detail}; {how}")
+
+
+def write_output(path: str, data: bytes) -> None:
+    """``data`` written to ``path`` (``-``: standard output) by the one rule of :mod:`metrics.io.files`: whole
+    or not at all, over nothing but a regular file; a line on stderr says what was written.
+
+    Raises
+    ------
+    RankscopeError
+        The file cannot be written, or something other than a regular file is at ``path``.
+    """
+    import shlex
+    import sys
+
+    from metrics.errors import RankscopeError
+    from metrics.io.files import write_atomic
+
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(path, data)
+    except OSError as err:
+        raise RankscopeError(f"cannot write {path}: {err.strerror or err}") from None
+    size = f"{len(data) / 1024:.0f} KB" if len(data) >= 10240 else f"{len(data)} bytes"
+    print(f"wrote {shlex.quote(path)} ({size})", file=sys.stderr)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.gains import BASE, DISCOUNTS, GAINS, TREC_EVAL, describe
+from metrics.io.spreadsheet import csv_text
 from rankscope.commands import add_convention_flags, rank
 
 __all__ = ["register", "run", "write_frame"]
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 def write_frame(frame: pd.DataFrame, fmt: str, out) -> None:
     """Write a table as CSV, as JSON (a list of row records; missing values as null) or as aligned text."""
     if fmt == "csv":
-        frame.to_csv(out, index=False)
+        out.write(csv_text(frame))  # a text cell beginning like a formula after a "'"
     elif fmt == "json":
         json.dump(records(frame), out, indent=1, allow_nan=False)
         out.write("\n")

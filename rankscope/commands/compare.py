@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from metrics.io.spreadsheet import csv_text
 from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
                                 significance_settings_of, topics_differ)
 from rankscope.runs import add_run_flags
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     card, cautions = _card(per_query, comparison, conventions, args)
     out = sys.stdout
     if args.format == "csv":
-        comparison.frame.to_csv(out, index=False, lineterminator="\n")
+        out.write(csv_text(comparison.frame))
     elif args.format == "latex":
         out.write(to_latex(summary_table(comparison, means), provenance=card))
         out.write(_grouped_latex(comparison))

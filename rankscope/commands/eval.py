@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from metrics.conventions import TREC_EVAL_VERSIONS
+from metrics.io.spreadsheet import neutralise
 from rankscope.commands import add_convention_flags, conventions_of
 from rankscope.runs import add_run_flags
 
@@ -205,7 +206,7 @@ def _write_records(args: argparse.Namespace, records: list, out) -> None:
         else:
             writer = csv.writer(out, lineterminator="\n")
             writer.writerow(["system", "query", "measure", "low", "reported", "high"])
-            writer.writerows([system, query, label, *("" if math.isnan(v) else v for v in values)]
+            writer.writerows([*map(neutralise, (system, query, label)), *("" if math.isnan(v) else v for v in values)]
                              for system, query, label, values in records)
         return
     if args.format == "json":
@@ -214,8 +215,8 @@ def _write_records(args: argparse.Namespace, records: list, out) -> None:
     else:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["system", "query", "measure", "value"])
-        writer.writerows([r["system"], r["query"], r["measure"], "" if r["value"] is None else r["value"]]
-                         for r in records)
+        writer.writerows([*map(neutralise, (r["system"], r["query"], r["measure"])),
+                          "" if r["value"] is None else r["value"]] for r in records)
 
 
 def _compat_given(args: argparse.Namespace) -> bool:

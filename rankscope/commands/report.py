@@ -12,7 +12,7 @@ import sys
 
 from metrics.review.flags import convention_argv
 from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
-                                significance_args)
+                                significance_args, write_output)
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -124,7 +124,6 @@ def run(args: argparse.Namespace) -> int:
         raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'")
     try:
         from dashboard.report import render_report, report_files, write_files
-        from metrics.io.files import write_atomic
     except ImportError as err:
         if getattr(err, "name", None) and str(err.name).split(".")[0] == "plotly":
             raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None
@@ -139,16 +138,7 @@ def run(args: argparse.Namespace) -> int:
                             family=args.family, alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
     for caution in report.cautions:
         print(f"note: {caution.sentence}", file=sys.stderr)
-    text = render_report(report, title=args.title)
-    data = text.encode("utf-8")
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        try:
-            write_atomic(args.output, data)
-        except OSError as err:
-            raise RankscopeError(f"cannot write {args.output}: {err.strerror or err}") from None
-        print(f"wrote {shlex.quote(args.output)} ({len(data) / 1024:.0f} KB)", file=sys.stderr)
+    write_output(args.output, render_report(report, title=args.title).encode("utf-8"))
     if args.exports is not None:
         written = write_files(args.exports, report_files(report, html=False, images=args.images))
         print(f"wrote {len(written)} files into {shlex.quote(args.exports)}", file=sys.stderr)

@@ -16,11 +16,11 @@ import argparse
 import getpass
 import os
 import re
-import shlex
 import sys
 
 from metrics.errors import RankscopeError
-from rankscope.commands import add_convention_flags, conventions_of
+from metrics.io.spreadsheet import neutralise
+from rankscope.commands import add_convention_flags, conventions_of, write_output
 
 __all__ = ["cell", "export_session", "operator", "register", "run", "stored_inputs"]
 
@@ -67,7 +67,8 @@ def register(subparsers) -> None:
     _location(listing)
     export = sub.add_parser("export", help="write a collection and its notes as a session file")
     export.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
-    export.add_argument("-o", "--output", required=True, metavar="FILE", help="the session file to write")
+    export.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the session file to write ('-': stdout); a new path or a regular file")
     _location(export)
     rename = sub.add_parser("rename", help="give a collection a new name")
     rename.add_argument("id", help="the collection's id (see 'rankscope workspace list')")
@@ -135,9 +136,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> tuple[str, bytes]:
+    from metrics.io import read_path
+
     try:
-        with open(path, "rb") as handle:
-            return os.path.basename(path), handle.read()
+        return os.path.basename(path), bytes(read_path(path, os.path.basename(path)))
     except OSError as err:
         raise RankscopeError(f"cannot read {path}: {err.strerror or err}") from None
 
@@ -188,10 +190,11 @@ _ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
 def cell(text: str | None) -> str:
     """``text`` as one cell of a tab-separated table: tabs, line breaks (also U+2028, U+2029), other control
     characters and the backslash escaped (``\\t``, ``\\n``, ``\\x1b``, ``\\u2028``, ``\\\\``), so a cell
-    is one line that cannot steer a terminal; ``None`` is an empty cell."""
+    is one line that cannot steer a terminal, and a text beginning like a spreadsheet formula written after a
+    ``'`` (:func:`metrics.io.spreadsheet.neutralise`); ``None`` is an empty cell."""
     if text is None:
         return ""
-    return _CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(m.group())), text)
+    return neutralise(_CONTROL.sub(lambda m: _ESCAPES.get(m.group(), _code(m.group())), text))
 
 
 def _code(character: str) -> str:
@@ -215,11 +218,15 @@ def _notes(ws, args) -> int:
 def export_session(ws, cid: str) -> bytes:
     """The session file (:mod:`dashboard.exports.session`) of collection ``cid``: its files' names and
     digests, its conventions, and its current notes (a topic's notes merged: tags in order, comments one
-    per line, those on a system marked ``[system]``)."""
+    per line, those on a system marked ``[system]``). Every stored file is read and checked against its digest
+    first, as a report on the collection would: a missing or damaged one raises :class:`RankscopeError`."""
     from dashboard.exports.session import session_to_json
     from metrics.conventions import Conventions
 
     stored = ws.load(cid)
+    for file in (stored.qrels, *stored.runs, stored.topics, stored.documents):
+        if file is not None:
+            file.read()  # the session file names them: they must be there, as they were stored
     merged = _merged_notes(ws.notes(cid))
     digests = {"qrels": stored.qrels.sha256, **{r.system: r.sha256 for r in stored.runs}}
     view = {"workspace_collection": stored.info.id, "workspace_name": stored.info.name,
@@ -243,14 +250,7 @@ def _merged_notes(notes) -> dict[str, dict]:
 
 
 def _export(ws, args) -> int:
-    from metrics.io.files import write_atomic
-
-    data = export_session(ws, args.id)
-    try:
-        write_atomic(args.output, data)
-    except OSError as err:
-        raise RankscopeError(f"cannot write {args.output}: {err.strerror or err}") from None
-    print(f"wrote {shlex.quote(args.output)} ({len(data)} bytes)", file=sys.stderr)
+    write_output(args.output, export_session(ws, args.id))
     return 0
 
 

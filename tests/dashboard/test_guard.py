@@ -10,6 +10,8 @@ import time
 import pytest
 
 import metrics
+import metrics.io
+import metrics.io.texts
 from dashboard import guard
 from sample_data import demo_paths
 
@@ -48,6 +50,8 @@ def test_a_parsed_file_comes_back_memory_mapped_with_its_name_and_tag(monkeypatc
 
 def test_a_gzip_bomb_parsed_through_a_file_stops_at_the_ceiling(monkeypatch):
     monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "600")
+    monkeypatch.setenv("RANKSCOPE_UNZIP_MB", "4096")  # the decompression limits aside: this is the ceiling's test
+    monkeypatch.setenv("RANKSCOPE_UNZIP_RATIO", "100000")
     bomb = gzip.compress(b"401 0 doc 1\n" * 20_000_000, compresslevel=1)
     with pytest.raises(guard.LimitError, match=r"^bomb\.qrels: needs more than 600 MB"):
         guard.parse(metrics.read_qrels, bomb, "bomb.qrels")
@@ -106,8 +110,53 @@ def test_limits_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "1024")
     monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "30")
     monkeypatch.setenv("RANKSCOPE_WORKER_FROM_MB", "0.5")
-    assert guard.limits() == guard.Limits(memory_mb=1024, seconds=30.0, in_process_bytes=500_000)
+    assert guard.limits() == guard.Limits(memory_mb=1024, seconds=30.0, in_process_bytes=500_000, unzip_mb=256)
+    monkeypatch.setenv("RANKSCOPE_UNZIP_MB", "100")
+    monkeypatch.setenv("RANKSCOPE_UNZIP_RATIO", "20")
+    assert guard.limits().reading == metrics.io.ReadLimits(gzip_bytes=100 << 20, gzip_ratio=20.0)
     assert not guard.small(b"x" * 600_000)
     monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "soon")
     with pytest.raises(metrics.ValidationError, match="RANKSCOPE_WORKER_SECONDS='soon': expected a positive number"):
         guard.limits()
+
+
+def _bomb(mib: int) -> bytes:
+    """Gzip of ``mib`` MiB of one letter, in members of 16 MiB (about 16 kB each)."""
+    return gzip.compress(b"a" * (16 << 20), compresslevel=9, mtime=0) * (mib // 16)
+
+
+@pytest.mark.parametrize("reader", [metrics.io.texts.read_topics, metrics.io.texts.read_documents, metrics.read_run,
+                                    metrics.read_qrels], ids=lambda r: r.__name__)
+def test_every_reader_of_uploads_stops_a_bomb_at_the_decompression_limit(monkeypatch, reader):
+    bomb = _bomb(1024)  # 1 GiB of "a" in 1 MB
+    with pytest.raises(guard.LimitError) as caught:
+        guard.parse(reader, bomb, "bomb.gz")
+    assert _one_line(caught.value) == ("bomb.gz: expands more than 100 times its size, the decompression limit of "
+                                       "the dashboard (RANKSCOPE_UNZIP_RATIO)")
+    monkeypatch.setenv("RANKSCOPE_UNZIP_MB", "8")  # past the limit in bytes before the ratio is checked
+    with pytest.raises(guard.LimitError) as caught:
+        guard.parse(reader, bomb, "bomb.gz")
+    assert _one_line(caught.value) == ("bomb.gz: expands to more than 8 MB, the decompression limit of the "
+                                       "dashboard (RANKSCOPE_UNZIP_MB)")
+    _parent_goes_on()
+
+
+def test_the_decompression_limit_is_a_quarter_of_the_ceiling_unless_set(monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_WORKER_MEMORY_MB", "600")
+    assert guard.limits().unzip_mb == 150
+    texts = gzip.compress("".join(f"{i}\tquery number {i}\n" for i in range(40_000)).encode() * 2)
+    topics = guard.parse(metrics.io.texts.read_topics, gzip.compress(b"1\twing\n2\tflow\n"), "t.tsv.gz")
+    assert dict(topics) == {"1": "wing", "2": "flow"}
+    with pytest.raises(metrics.ParseError, match=r'^t\.tsv\.gz:40001: expected each topic id once, found "0" again'):
+        guard.parse(metrics.io.texts.read_topics, texts, "t.tsv.gz")  # a reader's own error, through the worker
+
+
+def test_a_session_file_goes_through_the_guard(monkeypatch):
+    from dashboard.exports.session import session_from_json
+
+    monkeypatch.setenv("RANKSCOPE_WORKER_FROM_MB", "0.000001")  # every input goes to a worker
+    monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "0.001")
+    data = b'{"format": "rankscope-session"}'
+    assert not guard.small(data)
+    with pytest.raises(guard.LimitError, match=r"^s\.json: stopped after 0\.001 s"):
+        guard.call("s.json", session_from_json, data, in_process=guard.small(data))

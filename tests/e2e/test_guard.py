@@ -34,7 +34,9 @@ def _bomb(lines: int = 40_000_000) -> bytes:
 @pytest.fixture(scope="module")
 def server():
     port = processes.free_port()
-    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKER_MEMORY_MB": str(CEILING_MB)})
+    # the decompression limits out of the way: this bomb (of ratio 1000) is for the memory ceiling
+    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKER_MEMORY_MB": str(CEILING_MB),
+                                                "RANKSCOPE_UNZIP_MB": "4096", "RANKSCOPE_UNZIP_RATIO": "100000"})
     try:
         yield f"http://127.0.0.1:{port}", proc
     finally:

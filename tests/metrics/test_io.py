@@ -85,8 +85,72 @@ def test_gzip_members_are_concatenated_and_bombs_refused(monkeypatch):
         read_run(two + b"junk", name="x")
     monkeypatch.setattr(metrics.io.readers, "GZIP_LIMIT", 1 << 20)
     bomb = gzip.compress(b"1 Q0 a 1 1 x\n" * 200_000, mtime=0)  # 2.6 MB from 10 kB
-    with pytest.raises(ParseError, match="^x: expected a run or qrels file, found gzip data that expands past 1 MiB$"):
+    with pytest.raises(ParseError, match="^x: expected gzip data that expands to at most 1 MiB, found more$"):
         read_run(bomb, name="x")
+
+
+def _bomb(members: int) -> bytes:
+    """Gzip of ``members`` x 16 MiB of one letter (each member about 16 kB): one letter expands ~1000 times."""
+    member = gzip.compress(b"a" * (16 << 20), compresslevel=9, mtime=0)
+    return member * members
+
+
+def test_read_limits_stop_a_bomb_early_by_size_or_by_ratio():
+    import metrics.io
+    from metrics.errors import InputTooLarge
+    from metrics.io import ReadLimits
+    from metrics.io.texts import read_documents, read_topics
+
+    bomb = _bomb(64)  # 1 GiB from about 1 MB
+    for reader in (read_topics, read_documents, read_run, read_qrels):
+        with pytest.raises(InputTooLarge, match=r"^t\.gz: expected gzip data that expands at most 100 times, "
+                                                r"found more$") as caught:
+            reader(bomb, name="t.gz", limits=ReadLimits(gzip_bytes=1 << 30, gzip_ratio=100))
+        assert caught.value.limit == "gzip_ratio"
+    with pytest.raises(InputTooLarge, match=r"^t\.gz: expected gzip data that expands to at most 20 MiB, "
+                                            r"found more$") as caught:
+        read_topics(bomb, name="t.gz", limits=ReadLimits(gzip_bytes=20 << 20))
+    assert caught.value.limit == "gzip_bytes" and isinstance(caught.value, ParseError)
+    # below RATIO_FROM, a small file may expand as much as it likes: a blank-padded file of a few lines
+    padded = gzip.compress(b"1\t" + b" " * (metrics.io.RATIO_FROM - 100) + b"wing\n", compresslevel=9)
+    assert dict(read_topics(padded, limits=ReadLimits(gzip_ratio=2))) == {"1": "wing"}
+    with pytest.raises(ValidationError, match="ReadLimits.gzip_ratio: expected a positive number, found 0"):
+        ReadLimits(gzip_ratio=0)
+
+
+def test_a_stream_is_read_in_bounded_pieces(tmp_path, monkeypatch):
+    import os
+    import threading
+
+    import metrics.io
+
+    # /dev/zero is endless: the first piece holds a NUL, and the text check refuses it (no MemoryError)
+    with pytest.raises(ParseError, match=r"^zero: expected UTF-8 text, found UTF-16 \(save the file as UTF-8\)$"):
+        read_qrels("/dev/zero", name="zero")
+    # an endless stream of text (`yes |`) stops at the limit, in one line
+    monkeypatch.setattr(metrics.io, "GZIP_LIMIT", 3 << 20)
+    fifo = tmp_path / "endless"
+    os.mkfifo(fifo)
+
+    def feed():
+        try:
+            with open(fifo, "wb") as out:
+                while True:
+                    out.write(b"1 0 d 1\n" * 65536)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    with pytest.raises(ParseError, match=r"^endless: expected at most 3 MiB, found a stream that goes on past it$"):
+        read_qrels(fifo)
+    writer.join(10)
+    assert not writer.is_alive()
+    # a finite stream reads as the file would
+    os.unlink(fifo)
+    os.mkfifo(fifo)
+    threading.Thread(target=lambda: fifo.write_bytes(RUN.encode()), daemon=True).start()
+    assert read_run(fifo).table.equals(read_run(RUN, name="endless").table)
 
 
 def test_dataframe_sources_are_validated():

@@ -7,7 +7,6 @@ carry the evaluation manifest as a comment (:func:`metrics.review.manifest.comme
 
 from __future__ import annotations
 
-import io
 import os
 from typing import Any
 
@@ -15,6 +14,7 @@ import pandas as pd
 
 from metrics.errors import ValidationError
 from metrics.io.files import write_atomic
+from metrics.io.spreadsheet import csv_text
 from metrics.review.compare.caption import LATEX_MARK, caption, latex_escape, markdown_escape
 from metrics.review.compare.markers import BETTER, WORSE
 from metrics.review.compare.table import SummaryTable
@@ -153,7 +153,8 @@ def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
 
     Columns: ``system``, ``letter`` (all-pairs markers only), then for each measure ``<measure>``,
     ``<measure> ci_low`` and ``<measure> ci_high`` (when the table has intervals) and ``<measure> marker``.
-    Values are written at full precision.
+    Values are written at full precision; a system name beginning like a spreadsheet formula is written after a
+    ``'`` (:func:`metrics.io.spreadsheet.csv_text`).
 
     Parameters
     ----------
@@ -175,9 +176,7 @@ def to_csv(table: SummaryTable, path: str | os.PathLike | None = None) -> str:
             out[f"{measure} ci_low"] = table.ci_low[measure].to_numpy()
             out[f"{measure} ci_high"] = table.ci_high[measure].to_numpy()
         out[f"{measure} marker"] = table.markers[measure].to_numpy()
-    buffer = io.StringIO()
-    out.to_csv(buffer, index=False, lineterminator="\n")
-    text = buffer.getvalue()
+    text = csv_text(out)
     if path is not None:
         write_atomic(path, text.encode("utf-8"))
     return text

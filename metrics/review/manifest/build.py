@@ -22,6 +22,7 @@ from metrics.errors import ValidationError
 from metrics.io import system_name
 from metrics.review.flags import convention_argv, expressed, significance_argv, significance_flags
 from metrics.review.manifest.records import FileRecord, Manifest, MeasureRecord, _jsonable
+from metrics.io.redaction import redact_all
 
 __all__ = ["build_manifest", "sha256_of"]
 
@@ -73,7 +74,9 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     seeds : mapping of str to int, optional
         Random seeds by what used them, e.g. ``{"compare": 0}``.
     command : sequence of str, optional
-        The command line that produced the artefact (recorded as given, e.g. ``sys.argv``).
+        The command line that produced the artefact (e.g. ``sys.argv``), recorded with every argument's
+        credentials masked (:func:`metrics.io.redaction.redact`: a workspace's password never travels with a
+        report).
     qrels_name : str, optional
         The qrels file name when ``qrels_source`` is bytes (default ``"qrels"``).
     file_names : mapping of str to str, optional
@@ -130,7 +133,7 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     seeds_items = _seed_items(seeds)
     caveats: list[str] = []
     convention_args = _convention_args(conventions, caveats)
-    files = [qrels.path, *(r.path for r in runs)]
+    files = redact_all([qrels.path, *(r.path for r in runs)])  # what the commands show of a location
     labels = [label for label, _ in pairs]
     eval_argv = ["rankscope", "eval", "-q", "--format", "csv", *convention_args]
     for label in labels:
@@ -153,7 +156,7 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
         rankscope_version=__version__, created_utc=stamp, qrels=qrels, runs=runs, measures=measure_records,
         conventions=tuple(sorted((k, _jsonable(v)) for k, v in conventions.as_dict().items())),
         eval_command=eval_command, seeds=seeds_items, tests=test_items, compare_commands=compare_commands,
-        invocation=tuple(str(a) for a in command) if command else (), caveats=tuple(caveats))
+        invocation=tuple(redact_all(str(a) for a in command)) if command else (), caveats=tuple(caveats))
 
 
 # --------------------------------------------------------------------------------------------------------

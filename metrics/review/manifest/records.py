@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.errors import ValidationError
+from metrics.io.redaction import redact_all
 
 __all__ = ["FileRecord", "Manifest", "MeasureRecord", "comment_lines"]
 
@@ -226,7 +227,7 @@ class Manifest:
             tests=tuple((str(k), _value(v, f"tests.{k}")) for k, v in _object(d["tests"], "tests").items()),
             compare_commands=tuple(_text(c, f"commands.compare[{i}]")
                                    for i, c in enumerate(_list(commands.get("compare", []), "commands.compare"))),
-            invocation=argv,
+            invocation=tuple(redact_all(argv)),
             caveats=tuple(_text(c, f"caveats[{i}]") for i, c in enumerate(_list(d.get("caveats", []), "caveats"))))
 
 
