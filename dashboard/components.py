@@ -367,8 +367,8 @@ WIDE = 5  # columns from which a table may be wider than the page on a projector
 
 def scrolls(columns: Sequence[str]) -> str:
     """The words under a table of many columns: it scrolls sideways where it is wider than the page."""
-    return (f"The table scrolls sideways where it is wider than the page ({len(columns)} columns, the first kept "
-            "in view). " if len(columns) >= WIDE else "")
+    return (md("The table scrolls sideways where it is wider than the page ({} columns, the first kept in view). ",
+               len(columns)) if len(columns) >= WIDE else "")
 
 
 def table(frame: pd.DataFrame, key: str | None = None, numbers: Sequence[str] = (), **config) -> None:

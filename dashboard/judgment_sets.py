@@ -58,7 +58,7 @@ def editor(loaded: state.Loaded) -> state.Loaded:
     for i, (name, upload) in enumerate(named):
         left, right = st.columns([4, 1], vertical_alignment="bottom")
         role = "reference" if i == 0 else f"set {i + 1}"
-        new = left.text_input(f"{role.capitalize()} ({components.plain(upload.name)})", value=name,
+        new = left.text_input(components.md("{} ({})", role.capitalize(), upload.name), value=name,
                               key=f"data_set_{i}_{name}")
         if new != name:
             state.put(state.renamed_judgments(loaded, name, new))

@@ -29,8 +29,8 @@ def mode_line(actor) -> None:
     """Which mode the server runs in, and who this session acts as."""
     if team.mode() == "login":
         who = actor.name if actor is not None else "nobody"
-        st.caption(f":material/lock: **Login server.** You see the collections shared with you and act by your role "
-                   f"on each; signed in as {components.plain(who)}"
+        st.caption(":material/lock: **Login server.** You see the collections shared with you and act by your role "
+                   + components.md("on each; signed in as {}", who)
                    + (" (administrator: every collection, every action)." if actor and actor.admin else "."))
     else:
         st.caption(":material/lock_open: **Open server.** Everyone who can reach it may open, change, delete and "
@@ -68,7 +68,7 @@ def acting(who: str | None, confirm_key: str, undo_key: str | None = None) -> Ca
         st.session_state.pop(confirm_key, None)
         if undo_key is not None:
             st.session_state[undo_key] = undo
-        st.toast(done)
+        st.toast(components.md("{}", done))
         st.rerun()
     return act
 
@@ -103,8 +103,9 @@ def deleted_list(ws, act) -> None:
     except RankscopeError as err:
         components.error(err)
         return
-    with st.expander(f"Deleted collections ({len(deleted)})", icon=":material/restore_from_trash:"):
-        st.caption(f"A deleted collection can be restored for {undo_window()}; then its files are removed.")
+    with st.expander(components.md("Deleted collections ({})", len(deleted)), icon=":material/restore_from_trash:"):
+        st.caption(components.md("A deleted collection can be restored for {}; then its files are removed.",
+                                 undo_window()))
         if not deleted:
             return
         hours = server_options.undo_hours()
@@ -125,7 +126,8 @@ def audit_log(ws) -> None:
         except RankscopeError as err:
             components.error(err)
             return
-        st.caption(f"The latest {LOG_SHOWN} changes at most, newest first; `rankscope workspace log` prints all.")
+        st.caption(components.md("The latest {} changes at most, newest first; ", LOG_SHOWN)
+                   + "`rankscope workspace log` prints all.")
         st.dataframe(pd.DataFrame([{"when (UTC)": e.at[:19].replace("T", " "), "who": e.author, "action": e.action,
                                     "collection": f"{e.name} v{e.version}", "detail": e.detail, "id": e.collection}
                                    for e in events],

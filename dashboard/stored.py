@@ -310,8 +310,10 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
             saved = _opened(_save(ws, loaded, who))
         held = st.session_state.pop(_FOUND, None)
         if held is not None:  # its id and version only: no user text in the toast's Markdown
-            st.toast(f"These files are in the workspace already: opened their collection, version {held.version} "
-                     f"({held.id}).", icon=":material/folder_open:")
+            from dashboard.components import md
+
+            st.toast(md("These files are in the workspace already: opened their collection, version {} ({}).",
+                        held.version, held.id), icon=":material/folder_open:")
         return saved
     except RankscopeError as err:
         reason = str(err).splitlines()[0]

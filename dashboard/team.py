@@ -70,7 +70,9 @@ def gate() -> None:
         if mode() != "login":
             return
     except server_options.SettingError as err:
-        st.error(f"This server cannot start: {err}", icon=":material/lock:")
+        from dashboard.components import md
+
+        st.error(md("This server cannot start: {}", err), icon=":material/lock:")
         st.stop()
     if not (st.secrets.load_if_toml_exists() and "auth" in st.secrets):
         st.error("This server is in the login mode, but Streamlit's [auth] settings (redirect_uri, cookie_secret, "

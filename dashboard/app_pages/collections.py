@@ -9,6 +9,8 @@ from dashboard import components, sharing, stored, team
 from dashboard.components import md
 from metrics import RankscopeError
 
+OWNERS_ONLY = "Only the collection's owners may do this."
+
 st.title("Collections")
 components.start_here("Every collection saved in the shared workspace that you may see, newest first. Open one to "
                       "evaluate it (its link opens it anywhere); uploading files on the data page saves a new one (or "
@@ -78,21 +80,21 @@ if chosen is not None and chosen in names:
     except RankscopeError as err:
         components.error(err)
         st.stop()
-    owners_only = None if "rename" in allowed else "Only the collection's owners may do this."
     left, mid, right, last = st.columns(4, vertical_alignment="bottom")
     left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
                    icon=":material/open_in_new:")
     new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200,
                               disabled="rename" not in allowed)
     if (mid.button("Rename", key="collections_rename", icon=":material/edit:", disabled="rename" not in allowed,
-                   help=owners_only) and new_name.strip() != info.name):
+                   help=None if "rename" in allowed else OWNERS_ONLY) and new_name.strip() != info.name):
         act(lambda: ws.rename(chosen, new_name.strip(), author=who), "Renamed.",
             undo=(chosen, info.name, new_name.strip()))
     if right.button("Unarchive" if info.archived else "Archive", key="collections_archive", icon=":material/archive:",
-                    disabled="archive" not in allowed, help=owners_only):
+                    disabled="archive" not in allowed,
+                    help=None if "archive" in allowed else OWNERS_ONLY):
         act(lambda: ws.archive(chosen, not info.archived, author=who), "Unarchived." if info.archived else "Archived.")
     if last.button("Delete…", key="collections_delete", icon=":material/delete:", disabled="delete" not in allowed,
-                   help=owners_only):
+                   help=None if "delete" in allowed else OWNERS_ONLY):
         st.session_state["collections_confirm"] = chosen
     if st.session_state.get("collections_confirm") == chosen:
         st.warning(md("Delete {} v{}? Its link will stop working; it can be restored below for {}.", info.name,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, figures, state
+from dashboard.components import md
 from metrics import RankscopeError
 
 TOPICS = {"common": "the topics every set judged", "each": "each set's own topics"}
@@ -36,14 +37,14 @@ with by_labels:
     row = labels.loc[f"{first}|{second}"] if f"{first}|{second}" in labels.index else labels.loc[f"{second}|{first}"]
     shown = st.columns(5)
     shown[0].metric("Cohen's κ", f"{row['kappa']:.4f}")
-    shown[1].metric(f"κ, relevant or not (grade ≥ {loaded.conventions.relevance_level})", f"{row['kappa_binary']:.4f}")
+    shown[1].metric(md("κ, relevant or not (grade ≥ {})", loaded.conventions.relevance_level), f"{row['kappa_binary']:.4f}")
     shown[2].metric("κ, linear weights", f"{row['kappa_linear']:.4f}")
     shown[3].metric("κ, quadratic weights", f"{row['kappa_quadratic']:.4f}")
-    shown[4].metric(f"Krippendorff's α, all {len(names)} sets", f"{alpha:.4f}")
+    shown[4].metric(md("Krippendorff's α, all {} sets", len(names)), f"{alpha:.4f}")
     counts = st.columns(4)
     counts[0].metric("Judged by both", f"{int(row['both_judged']):,}")
-    counts[1].metric(f"Only by {components.plain(row['first'])}", f"{int(row['only_first']):,}")
-    counts[2].metric(f"Only by {components.plain(row['second'])}", f"{int(row['only_second']):,}")
+    counts[1].metric(md("Only by {}", row["first"]), f"{int(row['only_first']):,}")
+    counts[2].metric(md("Only by {}", row["second"]), f"{int(row['only_second']):,}")
     counts[3].metric("Mean grade shift (second − first)", f"{row['mean_grade_shift']:+.3f}")
     cells, per_topic = data.pair_labels(loaded, row["first"], row["second"])
     components.show_figure(figures.confusion_heatmap(cells, row["first"], row["second"]), key="judges_confusion",
@@ -79,19 +80,17 @@ with by_systems:
                              format_func=components.measure_label)
         pair = agreement[(agreement["measure"] == label) & (agreement["first"] == names[0])]
         for column, r in zip(st.columns(max(len(pair), 1)), pair.itertuples(index=False)):
-            column.metric(f"Kendall's τ_b, {components.plain(r.first)} and {components.plain(r.second)}",
-                          f"{r.tau_b:.4f}")
-            column.metric(f"τ_AP, {components.plain(r.first)} the reference", f"{r.tau_ap:.4f}")
-            column.metric(f"Top {r.top_k} in common", f"{r.top_k_overlap:.0%}")
+            column.metric(md("Kendall's τ_b, {} and {}", r.first, r.second), f"{r.tau_b:.4f}")
+            column.metric(md("τ_AP, {} the reference", r.first), f"{r.tau_ap:.4f}")
+            column.metric(md("Top {} in common", r.top_k), f"{r.top_k_overlap:.0%}")
         components.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
                                key="judges_ranks", name="judges-ranks")
         st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
                    "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
         st.subheader("Which conclusions hold under every set?")
-        st.caption(f"Better: the better system under {components.plain(names[0])}. A conclusion holds under a set "
-                   f"where the {data.TESTS[test]} finds the difference significant in that direction after "
-                   f"{data.CORRECTIONS[correction]} correction (α = {alpha_level}); reversed: significant the "
-                   "other way.")
+        st.caption(md("Better: the better system under {}. A conclusion holds under a set where the {} finds the "
+                      "difference significant in that direction after {} correction (α = {}); reversed: significant "
+                      "the other way.", names[0], data.TESTS[test], data.CORRECTIONS[correction], alpha_level))
         claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
         components.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
                                        reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
@@ -118,8 +117,8 @@ with by_topics:
 with by_ppi:
     automatic = data.ppi_candidates(loaded)
     if not automatic:
-        st.info(f"Prediction-powered means need a set that judged topics the reference "
-                f"({components.plain(names[0])}) did not, and two or more it did.")
+        st.info(md("Prediction-powered means need a set that judged topics the reference ({}) did not, and two "
+                   "or more it did.", names[0]))
     else:
         cols = st.columns(2)
         chosen = cols[0].selectbox("Automatic set", automatic, key="judges_automatic")

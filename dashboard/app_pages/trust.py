@@ -91,7 +91,7 @@ with risk_tab:
     components.provenance(loaded, (measure,))
     components.table(risks, key="trust_risk_table", numbers=["urisk", "trisk", "t_critical", "zrisk", "georisk"],
                      p_value=st.column_config.NumberColumn("p_value", format="%.3g"))
-    st.caption(data.risk_caption(risks))
+    st.caption(md("{}", data.risk_caption(risks)))
     components.show_figure(figures.risk_topics_chart(topics, system, baseline, measure), key="trust_topics",
                            name=f"risk-topics-{measure}")
     risk_card = data.provenance(loaded, (measure,))
