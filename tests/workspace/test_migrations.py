@@ -9,6 +9,7 @@ from sqlalchemy import create_engine, text
 
 from workspace import SchemaTooNew
 from workspace.engine import resolve
+from workspace.schema import SCHEMA_VERSION
 
 # The version-1 schema, as that release wrote it: notes without a base, no events table.
 V1 = [
@@ -65,10 +66,11 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert note.revision == 7
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == 4
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION
         assert conn.execute(text("SELECT action, author FROM events")).all() == [("rename", "bo")]
         assert conn.execute(text("SELECT COUNT(*) FROM note_bases")).scalar_one() == 0  # version 4's tables
         assert conn.execute(text("SELECT COUNT(*) FROM markers")).scalar_one() == 0
+        assert conn.execute(text("SELECT COUNT(*) FROM class_sessions")).scalar_one() == 0  # version 5's tables
     engine.dispose()
 
 
@@ -81,7 +83,7 @@ def test_a_newer_workspace_is_refused_with_one_line(target):
     with pytest.raises(SchemaTooNew) as err:
         target.open()
     message = str(err.value)
-    assert "\n" not in message and "version 9" in message and "version 4" in message
+    assert "\n" not in message and "version 9" in message and f"version {SCHEMA_VERSION}" in message
 
 
 # The version-2 schema, as that release wrote it: version 1 with notes.base and the events table.
