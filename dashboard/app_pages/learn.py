@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
+from dashboard import class_teacher, components, data, figures, state
 from metrics import RankscopeError
 from metrics.gains import DISCOUNTS, GAINS
 
@@ -93,6 +93,9 @@ for item in data.worked(table, num_rel, gain, discount, complete):
         st.markdown(components.plain(item.description))
         st.latex(item.formula)
         st.latex(item.substituted)
+
+st.subheader("Ask the class")
+class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full))
 
 st.subheader("What a convention changes")
 effects = data.convention_effects(collection, system, topic, len(table))

@@ -31,8 +31,8 @@ from metrics.errors import RankscopeError, ValidationError
 
 __all__ = ["EQUAL", "FAMILIES", "KINDS", "LABELS", "MAX_GRADE", "MAX_MISSING", "MAX_RANKS", "SUGGESTED",
            "TOLERANCE", "TOLERANCES", "Change", "Question", "Ranking", "Solution", "accepts", "labels",
-           "measure_value", "options", "parse_measure_for_class", "prompt", "right", "solve", "table_of",
-           "worked_formulas"]
+           "measure_value", "options", "parse_measure_for_class", "prompt", "ranking_of_topic", "right", "solve",
+           "table_of", "worked_formulas"]
 
 KINDS = {"value": "compute a value", "compare": "which ranking scores higher", "change": "predict a change",
          "order": "order the rankings"}
@@ -102,6 +102,41 @@ class Ranking:
     def text(self) -> str:
         """The ranking as students read it: ``1 0 ? 2`` (``?``: not judged)."""
         return " ".join("?" if g is None else str(g) for g in self.grades)
+
+
+def ranking_of_topic(rankings, query: str, depth: int = 10, name: str = "") -> Ranking:
+    """One topic of a ranked run as a question's :class:`Ranking`: the grades of its first ``depth``
+    documents, and as missing every judged document with a positive grade ranked below them or not at all.
+
+    Examples
+    --------
+    >>> from metrics import rank_runs
+    >>> qrels = "1 0 a 1\\n1 0 b 0\\n1 0 c 2\\n1 0 d 1\\n"
+    >>> r = rank_runs(qrels, {"x": "1 Q0 b 1 3 x\\n1 Q0 z 2 2 x\\n1 Q0 a 3 1 x\\n"})
+    >>> ranking_of_topic(r[0], "1", depth=2)
+    Ranking(grades=(0, None), missing=(2, 1, 1), name='')
+    """
+    from collections import Counter
+
+    from metrics.rankings import Rankings
+
+    if not isinstance(rankings, Rankings):
+        raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(rankings).__name__}")
+    _whole(depth, "ranks asked about", 1, MAX_RANKS)
+    one = rankings.select_queries([query])
+    if not one.n_queries:
+        raise ValidationError(f"query {query!r} was not evaluated for {rankings.system!r}")
+    start, stop = int(one.offsets[0]), int(one.offsets[1])
+    shown = [int(c) if c >= 0 else None for c in one.rel[start:min(stop, start + depth)]]
+    if not shown:
+        raise ValidationError(f"{rankings.system!r} retrieves nothing for topic {query!r}")
+    ideal, offsets = one.ideal_grades()
+    if offsets[1] - offsets[0] > MAX_MISSING + len(shown):
+        raise ValidationError(f"topic {query!r} has {int(offsets[1] - offsets[0])} documents with a positive grade: "
+                              f"a question takes at most {MAX_MISSING} beyond its ranking")
+    pool = Counter(int(g) for g in ideal[offsets[0]:offsets[1]])
+    pool.subtract(g for g in shown if g is not None and g > 0)
+    return Ranking(tuple(shown), tuple(pool.elements()), name)
 
 
 @dataclass(frozen=True)
