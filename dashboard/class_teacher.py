@@ -119,33 +119,49 @@ def lesson_panel() -> tuple[tuple, str | None]:
 
 # ---- the running class --------------------------------------------------------------------------------------
 def controls(code: str, key: str, status, count: int) -> None:
-    """Open the next question, reveal the shown one, close the class."""
-    room = data.room()
+    """Open the next question, reveal the shown one, close the class (each a callback: the page then draws
+    the new state in one run)."""
     nxt = status.current + 1
     cols = st.columns(3)
+    if status.phase == "open":
+        cols[0].button("Reveal the answer", type="primary", key="class_reveal", icon=":material/visibility:",
+                       on_click=_act, args=("reveal", code, key))
+    elif nxt < count:
+        cols[0].button(f"Open question {nxt + 1}", type="primary", key="class_next", icon=":material/play_arrow:",
+                       on_click=_act, args=("show", code, key, nxt))
+    cols[2].button("End the class", key="class_end", icon=":material/stop:", on_click=_act, args=("close", code, key))
+    if st.session_state.get(ACTION_ERROR):
+        components.error(st.session_state.pop(ACTION_ERROR))
+
+
+ACTION_ERROR = "class_action_error"
+
+
+def _act(action: str, code: str, key: str, *args) -> None:
     try:
-        if status.phase == "open":
-            if cols[0].button("Reveal the answer", type="primary", key="class_reveal", icon=":material/visibility:"):
-                room.reveal(code, key)
-                st.rerun()
-        elif nxt < count and cols[0].button(f"Open question {nxt + 1}", type="primary", key="class_next",
-                                            icon=":material/play_arrow:"):
-            room.show(code, key, nxt)
-            st.rerun()
-        if cols[2].button("End the class", key="class_end", icon=":material/stop:"):
-            room.close(code, key)
-            st.session_state.pop(live.TEACHING, None)
-            st.rerun()
+        getattr(data.room(), action)(code, key, *args)
     except RankscopeError as err:
-        components.error(err)
+        st.session_state[ACTION_ERROR] = err
+        return
+    if action == "close":
+        st.session_state.pop(live.TEACHING, None)
 
 
-def answer_count(code: str, position: int) -> None:
-    """How many have answered, counted again every :data:`COUNT_EVERY` seconds."""
+def answer_count(code: str, status) -> None:
+    """How many have answered the question shown, counted again every :data:`COUNT_EVERY` seconds; the page
+    is drawn again when the class changed elsewhere (another tab of the teacher's)."""
 
     @st.fragment(run_every=COUNT_EVERY)
     def _count() -> None:
-        st.metric("Answers", data.room().count(code, position))
+        try:
+            now = data.room().status(code)
+        except RankscopeError as err:
+            components.error(err)
+            return
+        if now.revision != status.revision:
+            st.rerun()
+        shown = data.room().count(code, status.current) if status.current >= 0 else 0
+        st.metric("Answers" if status.phase != "revealed" else "Answers (closed)", shown)
 
     _count()
 

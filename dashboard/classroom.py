@@ -3,9 +3,9 @@ students' answer form and the watch that follows the teacher, and the teacher's 
 
 Students' pages are made for a 390x844 screen: one question, large type and inputs (:data:`PHONE`), no
 sidebar, the rankings as wrapping rows of grade boxes (markup built from numbers and fixed letters only,
-never from user text), nothing that needs hovering. The watch is a fragment that reruns every
-:data:`POLL` seconds, reads the class's status (cached per server process for a second, see
-:mod:`dashboard.data.classroom`) and reruns the page only when the teacher changed something.
+never from user text), nothing that needs hovering. The class's part of the page is a fragment
+that reruns every :data:`POLL` seconds and reads the class's status (cached per server process for a second,
+see :mod:`dashboard.data.classroom`), so it follows the teacher without a reload.
 """
 
 from __future__ import annotations
@@ -139,20 +139,32 @@ def own_result(code: str, position: int, question: q.Question) -> None:
         st.warning(f"You answered {said}.", icon=":material/lightbulb:")
 
 
-def watch(code: str, revision: int) -> None:
-    """Rerun the page when the teacher opens, reveals or closes (checked every :data:`POLL` seconds)."""
+def live_view(code: str) -> None:
+    """The class as it is now, drawn again every :data:`POLL` seconds: the waiting line, the question open
+    (with the answer form) or revealed (with the right answer), or the end. Only this part reruns, so
+    nothing else on the phone moves, and answering reruns it alone."""
 
     @st.fragment(run_every=POLL)
-    def _look() -> None:
+    def _now() -> None:
         try:
-            now = data.status(code)
-        except RankscopeError:
-            st.rerun()
+            status = data.status(code)
+        except RankscopeError as err:
+            st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
             return
-        if now.revision != revision or now.closed:
-            st.rerun()
+        if status.closed:
+            st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
+            return
+        if status.current < 0:
+            st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
+            return
+        question = data.class_questions(status.code)[status.current]
+        show_question(question, status.current, status.count)
+        if status.phase == "open":
+            answer_form(status.code, status.current, question)
+        else:
+            own_result(status.code, status.current, question)
 
-    _look()
+    _now()
 
 
 # ---- the teacher's side ------------------------------------------------------------------------------------

@@ -26,15 +26,6 @@ except RankscopeError as err:
 if status.closed:
     st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
     st.stop()
-live.watch(status.code, status.revision)
 st.text_input("Nickname (optional)", max_chars=24, key=live.NICKNAME,
               help="Shown to the teacher in the results; leave it empty to stay anonymous.")
-if status.current < 0:
-    st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
-    st.stop()
-question = data.class_questions(status.code)[status.current]
-live.show_question(question, status.current, status.count)
-if status.phase == "open":
-    live.answer_form(status.code, status.current, question)
-else:
-    live.own_result(status.code, status.current, question)
+live.live_view(status.code)

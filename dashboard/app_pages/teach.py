@@ -42,6 +42,7 @@ except RankscopeError as err:
     st.stop()
 live.class_banner(code)
 teacher.controls(code, key, status, status.count)
+teacher.answer_count(code, status)
 if status.current < 0:
     st.info(f"{status.count} questions ready. Open the first when the students have joined.")
 else:
@@ -50,8 +51,6 @@ else:
     names = [f"{label}: {r.name}" for label, r in zip(labels(question), question.rankings) if r.name]
     if names:
         st.caption("Rankings (not shown to students): " + components.plain("; ".join(names)))
-    if status.phase == "open":
-        teacher.answer_count(code, status.current)
-    else:
+    if status.phase == "revealed":
         teacher.reveal_view(question, teacher.answers_of(code, status.current, question))
 teacher.results(code, questions)
