@@ -22,7 +22,7 @@ from metrics import RankscopeError, ValidationError
 from metrics.teaching import questions as q
 from metrics.teaching.mistakes import MISTAKES
 
-POLL = 2.0  # seconds between two looks of a student's page at the class's status
+POLL = 3.0  # seconds between two looks of a student's page at the class's status
 TEACHING = "class_teaching"  # (code, key) of the class this session teaches
 TOKEN = "class_student"  # this browser session's random student token
 SENT = "class_sent"  # {(code, position): the answer as stored}

@@ -68,8 +68,9 @@ def _accessible(page) -> None:
 
 def _student(browser, url: str, nickname: str | None = None):  # noqa: F811
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    context.set_default_timeout(120_000)  # a busy machine: actions wait for a slow page
     page = context.new_page()
-    page.goto(url, timeout=180_000)  # a busy machine: Chromium starts slowly
+    page.goto(url, wait_until="commit", timeout=180_000)  # a busy machine: the waits below are on the page
     expect(page.get_by_text("Waiting for the teacher to open the first question")).to_be_visible()
     if nickname:
         box = page.get_by_role("textbox", name="Nickname (optional)")
@@ -85,6 +86,7 @@ def _send(page) -> None:
 
 def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, browser):  # noqa: F811
     teacher_context = browser.new_context(viewport=PROJECTOR)
+    teacher_context.set_default_timeout(120_000)
     teacher = teacher_context.new_page()
     students = []
     try:
