@@ -48,7 +48,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from metrics.significance import compare_systems  # noqa: E402
+from metrics.stats.significance import compare_systems  # noqa: E402
 
 SYSTEMS, TOPICS, SEED = 10, 6980, 20261123
 SCALE_SYSTEMS, SCALE_TOPICS = 300, 250

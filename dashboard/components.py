@@ -117,7 +117,7 @@ def need_two_runs(loaded: state.Loaded, why: str) -> bool:
 
 def provenance(loaded: state.Loaded, measures: Sequence[str] = (), ties: str = "docid", *, card=None,
                **settings) -> None:
-    """The provenance card of the page's numbers (:meth:`metrics.provenance.Provenance.compact`), as text:
+    """The provenance card of the page's numbers (:meth:`metrics.review.provenance.Provenance.compact`), as text:
     ``card`` when given (e.g. a report's), else :func:`dashboard.data.provenance` of ``measures`` with ``ties``
     and ``settings`` (the paired tests' ``test``, ``correction``, ``family``)."""
     card = card if card is not None else data.provenance(loaded, tuple(measures), ties, **settings)
@@ -125,7 +125,7 @@ def provenance(loaded: state.Loaded, measures: Sequence[str] = (), ties: str = "
 
 
 def cautions(sentences: Sequence[str]) -> None:
-    """Each caution on a comparison (:mod:`metrics.cautions`), as text."""
+    """Each caution on a comparison (:mod:`metrics.review.cautions`), as text."""
     for sentence in sentences:
         st.info(plain(sentence), icon=":material/info:")
 
@@ -345,9 +345,9 @@ def sidebar(loaded: state.Loaded) -> None:
 
 
 def results_table(table, key: str) -> None:
-    """A metrics.compare.SummaryTable as shown on screen: value, marker and interval per cell, best values
+    """A metrics.review.compare.SummaryTable as shown on screen: value, marker and interval per cell, best values
     highlighted, its caption below."""
-    from metrics.compare import to_frame
+    from metrics.review.compare import to_frame
 
     frame = to_frame(table, ci=True)
 

@@ -49,8 +49,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 _CONTEXT = multiprocessing.get_context("forkserver")
 # "__main__" (the server's own script) first, as multiprocessing's default: imported once in the fork server,
 # so a worker does not import it again
-_CONTEXT.set_forkserver_preload(["__main__", "metrics", "metrics.report", "metrics.significance", "scipy.special",
-                                 "scipy.stats"])
+_CONTEXT.set_forkserver_preload(["__main__", "metrics", "metrics.review.report", "metrics.stats.significance",
+                                 "scipy.special", "scipy.stats"])
 
 
 class LimitError(ValidationError):

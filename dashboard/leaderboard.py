@@ -1,6 +1,6 @@
 """The overview's leaderboard: systems filtered by name, sorted by a measure, cut to the top N, baseline first.
 
-Pure: a :class:`metrics.compare.SummaryTable` in, a ``pandas.DataFrame`` out, no Streamlit. Each group of
+Pure: a :class:`metrics.review.compare.SummaryTable` in, a ``pandas.DataFrame`` out, no Streamlit. Each group of
 columns comes from a *column provider*, a function ``(table, baseline) -> DataFrame`` indexed by system;
 :data:`COLUMNS` lists them in the order they are shown, so a new column (tie ranges, significance groups) is
 one more provider in that list, or in the ``columns`` argument of :func:`leaderboard`.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.compare import SummaryTable, to_frame
+from metrics.review.compare import SummaryTable, to_frame
 
 __all__ = ["COLUMNS", "DIFFERENCES", "Provider", "cells", "differences", "leaderboard", "letter_groups", "means",
            "ranked", "rows_of", "tie_ranges"]
@@ -23,7 +23,7 @@ Provider = Callable[[SummaryTable, "str | None"], pd.DataFrame]
 
 def cells(table: SummaryTable, baseline: str | None) -> pd.DataFrame:
     """Each measure's value as shown, its marker and its confidence interval (``0.4820†  [0.4100, 0.5500]``),
-    one text column per measure: the cells of :func:`metrics.compare.to_frame`."""
+    one text column per measure: the cells of :func:`metrics.review.compare.to_frame`."""
     return to_frame(table, ci=True).drop(columns="system").set_axis(list(table.systems))
 
 
@@ -46,9 +46,9 @@ def tie_ranges(summary: pd.DataFrame, flips: pd.DataFrame, named: int = 3) -> Pr
     Parameters
     ----------
     summary : pandas.DataFrame
-        :func:`metrics.ties.tie_summary` (system, measure, low, reported, high).
+        :func:`metrics.stats.ties.tie_summary` (system, measure, low, reported, high).
     flips : pandas.DataFrame
-        :func:`metrics.ties.tie_flips` of that summary (measure, first, second, ...).
+        :func:`metrics.stats.ties.tie_flips` of that summary (measure, first, second, ...).
     named : int, default=3
         How many of the systems a row could change order with are named (then ``+n``).
 
@@ -91,7 +91,7 @@ def letter_groups(boards: Mapping[str, pd.DataFrame]) -> Provider:
     Parameters
     ----------
     boards : mapping of str to pandas.DataFrame
-        Per measure, :func:`metrics.significance.grouped_leaderboard` (system, mean, group): two systems
+        Per measure, :func:`metrics.stats.significance.grouped_leaderboard` (system, mean, group): two systems
         that share a letter do not differ significantly.
 
     Returns
@@ -119,7 +119,7 @@ def ranked(table: SummaryTable, by: str | None = None, descending: bool = True) 
 
     Parameters
     ----------
-    table : metrics.compare.SummaryTable
+    table : metrics.review.compare.SummaryTable
         The values (index the systems, columns the measures).
     by : str, optional
         The measure sorted on; the table's first measure when None.
@@ -151,7 +151,7 @@ def leaderboard(table: SummaryTable, *, baseline: str | None = None, search: str
 
     Parameters
     ----------
-    table : metrics.compare.SummaryTable
+    table : metrics.review.compare.SummaryTable
         Systems × measures with markers.
     baseline : str, optional
         Always shown, in the first row, whatever the search and the top N; the reference of the

@@ -9,13 +9,13 @@ from metrics.conventions import PRESETS, Conventions
 from metrics.errors import ParseError, RankscopeError, UnknownMeasureError, ValidationError
 from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, resolve_measures, summarise
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
-from metrics.judgements import judged_rate_gaps, judged_rates
-from metrics.lint import LintItem, lint, lint_frame
+from metrics.io.texts import DocText, Documents, Topics, read_documents, read_topics
+from metrics.judgments.coverage import judged_rate_gaps, judged_rates
 from metrics.measures import Measure, list_measures, parse_measure
 from metrics.rankings import Rankings
+from metrics.review.lint import LintItem, lint, lint_frame
 from metrics.scale import evaluate_parallel, read_dataset, write_dataset
-from metrics.texts import DocText, Documents, Topics, read_documents, read_topics
-from metrics.ties import tie_flips, tie_ranges, tie_straddles, tie_summary
+from metrics.stats.ties import tie_flips, tie_ranges, tie_straddles, tie_summary
 
 __version__ = "0.1.0"
 

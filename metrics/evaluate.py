@@ -9,7 +9,7 @@ import numpy as np
 
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
-from metrics.io import Qrels, Run, Source, is_dataframe, read_qrels, read_run
+from metrics.io.readers import Qrels, Run, Source, as_qrels, is_dataframe, read_run
 from metrics.measures import Measure, parse_measure
 from metrics.measures.trec_names import expand_trec, trec_table
 from metrics.rankings import Judgments, Rankings, rank
@@ -54,10 +54,6 @@ def resolve_measures(specs: MeasureSpec | Iterable[MeasureSpec]) -> list[tuple[s
     return pairs
 
 
-def _as_qrels(qrels: Qrels | Source) -> Qrels:
-    return qrels if isinstance(qrels, Qrels) else read_qrels(qrels)
-
-
 def _as_runs(runs: Runs) -> list[Run]:
     if isinstance(runs, Run) or isinstance(runs, (str, bytes, bytearray)) or hasattr(runs, "__fspath__") \
             or is_dataframe(runs):
@@ -79,7 +75,7 @@ def rank_runs(qrels: Qrels | Source, runs: Runs, conventions: Conventions | None
               **options: Any) -> list[Rankings]:
     """Read (if needed) and rank every run once against the judgments; the input of every computation."""
     conventions = Conventions.coerce(conventions, **options)
-    judgments = Judgments.from_qrels(_as_qrels(qrels))
+    judgments = Judgments.from_qrels(as_qrels(qrels))
     return [rank(judgments, run, conventions) for run in _as_runs(runs)]
 
 
@@ -131,7 +127,7 @@ def evaluate(qrels: Qrels | Source, runs: Runs, measures: MeasureSpec | Iterable
     if jobs is not None or client is not None:  # one task per run on workers
         from metrics.scale.pool import evaluate_spread
 
-        return evaluate_spread(_as_qrels(qrels), runs, pairs, per_query_frame,
+        return evaluate_spread(as_qrels(qrels), runs, pairs, per_query_frame,
                                Conventions.coerce(conventions, **options), jobs=jobs, client=client)
     frames = []
     for rankings in rank_runs(qrels, runs, conventions, **options):
@@ -211,7 +207,7 @@ def summarise(per_query: "pd.DataFrame", confidence: float = 0.95) -> "pd.DataFr
     -----
     The interval treats the queries as a sample from a population of queries; it says how far the mean
     could move with other queries of the same kind, not how two systems compare (use
-    :mod:`metrics.significance` for that: paired tests are far more sensitive).
+    :mod:`metrics.stats.significance` for that: paired tests are far more sensitive).
     """
     from scipy import stats
 

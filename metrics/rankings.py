@@ -20,12 +20,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from metrics.arrays import to_arrow, to_numpy
 from metrics.conventions import Conventions
-from metrics.duplicates import codes_in, take_rows
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
-from metrics.parsing import POOL
+from metrics.io.arrays import to_arrow, to_numpy
+from metrics.io.duplicates import codes_in, take_rows
+from metrics.io.parsing import POOL
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 

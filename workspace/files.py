@@ -1,7 +1,7 @@
 """Stored files, addressed by their SHA-256: ``<root>/<sha256[:2]>/<sha256>`` and caches beside them.
 
 The root is a local folder or any fsspec URL. A local file is written to a temporary name, synced, and then
-renamed (:func:`metrics.files.write_atomic`), so a process killed while writing never leaves a partial file
+renamed (:func:`metrics.io.files.write_atomic`), so a process killed while writing never leaves a partial file
 under its final name; through fsspec the same is done with a temporary key moved into place. Every read
 of stored bytes is checked against their digest. Paths are built only from validated hex digests, never
 from names a user gave.
@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from metrics.files import write_atomic
+from metrics.io.files import write_atomic
 from workspace.errors import StoreUnavailable, WorkspaceError
 
 __all__ = ["BlobStore", "check_digest", "digest"]

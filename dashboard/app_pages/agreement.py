@@ -10,8 +10,8 @@ import streamlit as st
 
 from dashboard import components, data, figures, state
 from metrics import Conventions, RankscopeError
-from metrics.agreement import ordering_agreement, swapped_pairs, system_means
 from metrics.conventions import RELEVANCE_LEVELS
+from metrics.stats.agreement import ordering_agreement, swapped_pairs, system_means
 
 STATISTICS = {"tau": ("Kendall's τ between the orderings", "τ"),
               "tau_ap": ("τ_AP between the orderings (mean of both directions)", "τ_AP")}

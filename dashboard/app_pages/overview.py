@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import components, data, exports, figures, leaderboard, state
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
-from metrics.compare import to_csv, to_latex, to_markdown
+from metrics.review.compare import to_csv, to_latex, to_markdown
 
 TOP = 20  # systems shown at first when there are many
 VIEWS = {"values": "values", "differences": "Δ to the baseline"}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, data, exports, figures, review, state, stored
-from metrics.notes import MAX_COMMENT
+from metrics.review.notes import MAX_COMMENT
 
 TABS = ("All topics", "One topic")
 ANATOMY = ("rank", "docid", "score", "grade", "relevant", "precision", "recall", "ap", "dcg", "idcg", "ndcg", "rr")

@@ -8,8 +8,8 @@ import streamlit as st
 from dashboard import components, data, exports, state
 from dashboard.report import render_report, report_files
 from metrics import RankscopeError
-from metrics.compare import to_csv, to_latex, to_markdown
-from metrics.significance import MAXT
+from metrics.review.compare import to_csv, to_latex, to_markdown
+from metrics.stats.significance import MAXT
 
 st.title("Report")
 loaded = state.get()

@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import components, data, exports, figures, state
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
-from metrics.cautions import MANY_TOPICS
+from metrics.review.cautions import MANY_TOPICS
 
 MODES = {"pairs": "all pairs", "baseline": "against a baseline"}
 EFFECTS = {"mean_diff": "mean difference", "effect_size": "Cohen's d_z"}

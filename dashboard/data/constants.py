@@ -6,10 +6,10 @@ resampling tests, and how many parsed files the caches keep and for how long.
 from __future__ import annotations
 
 import metrics
-from metrics.significance import CORRECTIONS as _CORRECTIONS
-from metrics.significance import FAMILIES as _FAMILIES
-from metrics.significance import MAXT
-from metrics.significance import TESTS as _TESTS
+from metrics.stats.significance import CORRECTIONS as _CORRECTIONS
+from metrics.stats.significance import FAMILIES as _FAMILIES
+from metrics.stats.significance import MAXT
+from metrics.stats.significance import TESTS as _TESTS
 
 DEFAULT_MEASURES = metrics.DEFAULT_MEASURES
 SEED = 0

@@ -11,7 +11,7 @@ import streamlit as st
 
 import metrics
 from metrics import Conventions, Qrels, Run
-from metrics.collection import CollectionSummary, describe_collection
+from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
 from dashboard import stored
@@ -104,7 +104,7 @@ def run_lines(loaded: Loaded) -> int:
 
 @st.cache_data(max_entries=16, show_spinner="Checking the files…")
 def _lint(key: tuple, _loaded: Loaded) -> pd.DataFrame:
-    return metrics.lint_frame(metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
+    return metrics.lint_frame(metrics.review.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
 
 
 def lint(loaded: Loaded) -> pd.DataFrame:
@@ -115,14 +115,14 @@ def lint(loaded: Loaded) -> pd.DataFrame:
 # ---- topic and document texts ---------------------------------------------------------------------------
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _topics_file(digest: str, name: str, _data: bytes):
-    from metrics.texts import read_topics
+    from metrics.io.texts import read_topics
 
     return read_topics(_data, name=name)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _documents_file(digest: str, name: str, _data: bytes):
-    from metrics.texts import read_documents
+    from metrics.io.texts import read_documents
 
     return read_documents(_data, name=name)
 

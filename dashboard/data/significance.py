@@ -1,6 +1,6 @@
 """Paired tests between systems and what carries them: the corrected comparison (run in a worker for the
 resampling tests), the results table with its markers, the tests' result in sentences, and the report, which
-tests the same measures on the same topics (one rule, :mod:`metrics.report`), with the session file.
+tests the same measures on the same topics (one rule, :mod:`metrics.review.report`), with the session file.
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 import streamlit as st
 
 import metrics
-from metrics import compare
-from metrics import worked as worked_module
-from metrics.report import compute_report, paired_measures
-from metrics.significance import Comparison, compare_systems
+from metrics.review import compare
+from metrics.teaching import worked as worked_module
+from metrics.review.report import compute_report, paired_measures
+from metrics.stats.significance import Comparison, compare_systems
 
 from dashboard import guard
 from dashboard.data.constants import RESAMPLED, SEED, TESTS
@@ -37,7 +37,7 @@ def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: s
     """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure
     (``family="per_measure"``) or over all of them together (``"all"``, :data:`FAMILIES`).
 
-    The report's rule chooses what is tested: the measures of :func:`metrics.report.paired_measures`
+    The report's rule chooses what is tested: the measures of :func:`metrics.review.report.paired_measures`
     (means of per-topic values), on the topics of :func:`tested_on_every_topic`. Raises
     :class:`metrics.ValidationError` when there is nothing to test (one system, one topic, no measure
     averaged over topics).
@@ -47,10 +47,10 @@ def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: s
 
 def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str = "holm",
             alpha: float = 0.05) -> tuple[compare.SummaryTable, str | None]:
-    """Systems × measures with their intervals and the markers of significant differences (metrics.compare).
+    """Systems × measures with their intervals and the markers of significant differences (metrics.review.compare).
 
     Against ``baseline``, or letters for all pairs when it is None; counts and sums carry no markers
-    (:func:`metrics.report.paired_measures`). Returns the table and, when nothing could be tested (one
+    (:func:`metrics.review.report.paired_measures`). Returns the table and, when nothing could be tested (one
     system, one topic, no measure averaged over topics), the reason instead of markers.
     """
     means = summary(loaded, measures)
@@ -64,7 +64,7 @@ def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, tes
 
 
 def reading(tested: Comparison) -> tuple[str, ...]:
-    """The tests' result in plain sentences (metrics.worked.comparison_in_words)."""
+    """The tests' result in plain sentences (metrics.teaching.worked.comparison_in_words)."""
     return worked_module.comparison_in_words(tested)
 
 
@@ -84,7 +84,7 @@ def _report(key: tuple, measures: tuple[str, ...], baseline: str | None, test: s
 
 def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str, alpha: float,
            notes: dict, family: str = "per_measure"):
-    """Everything the HTML report shows, with its manifest (:func:`metrics.report.compute_report`)."""
+    """Everything the HTML report shows, with its manifest (:func:`metrics.review.report.compute_report`)."""
     import json
 
     return _report(loaded.key, tuple(measures), baseline, test, correction, float(alpha),

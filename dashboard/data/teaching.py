@@ -1,4 +1,4 @@
-"""One ranking taken apart for teaching: rank by rank (:mod:`metrics.anatomy`), each measure worked through
+"""One ranking taken apart for teaching: rank by rank (:mod:`metrics.teaching.anatomy`), each measure worked through
 with its formula, one topic under each convention's choices, a ranking typed in as grades, and the worked
 examples of ``sample_data/teaching`` with what their sources print.
 """
@@ -10,8 +10,8 @@ import streamlit as st
 
 import metrics
 from metrics import Conventions
-from metrics import anatomy as anatomy_module
-from metrics import worked as worked_module
+from metrics.teaching import anatomy as anatomy_module
+from metrics.teaching import worked as worked_module
 
 from dashboard.data.files import _of
 from dashboard.state import Loaded, Upload
@@ -25,7 +25,7 @@ def _anatomy(key: tuple, system: str, topic: str, gain: str, discount: str, leve
 
 def anatomy(loaded: Loaded, system: str, topic: str, gain: str = "linear", discount: str = "log2",
             level: int | None = None) -> pd.DataFrame:
-    """The per-rank table of one system's ranking of one topic (metrics.anatomy)."""
+    """The per-rank table of one system's ranking of one topic (metrics.teaching.anatomy)."""
     return _anatomy(loaded.key, system, topic, gain, discount, level, loaded)
 
 
@@ -34,7 +34,7 @@ def relevant_count(loaded: Loaded, system: str, topic: str, level: int | None = 
 
 
 def worked(table: pd.DataFrame, num_rel: int, gain: str, discount: str, complete: bool):
-    """Each measure of the table's ranking with its formula and its numbers (metrics.worked)."""
+    """Each measure of the table's ranking with its formula and its numbers (metrics.teaching.worked)."""
     return worked_module.worked(table, num_rel, gain=gain, discount=discount, complete=complete)
 
 
@@ -44,7 +44,7 @@ def _effects(key: tuple, system: str, topic: str, cutoff: int, _loaded: Loaded) 
 
 
 def convention_effects(loaded: Loaded, system: str, topic: str, cutoff: int) -> pd.DataFrame:
-    """The topic's numbers under each choice of each convention (metrics.worked.convention_effects)."""
+    """The topic's numbers under each choice of each convention (metrics.teaching.worked.convention_effects)."""
     return _effects(loaded.key, system, topic, int(cutoff), loaded)
 
 

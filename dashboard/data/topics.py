@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from metrics import topics
+from metrics.review import topic_by_topic
 
 from dashboard.data.files import _of, document_texts, topic_texts
 from dashboard.data.measures import per_query
@@ -17,11 +17,11 @@ from dashboard.state import Loaded
 
 # ---- topic by topic -------------------------------------------------------------------------------------
 @st.cache_data(max_entries=64, show_spinner=False)
-def _paired(key: tuple, measure: str, a: str, b: str, _loaded: Loaded) -> topics.PairedTopics:
-    return topics.paired_topics(per_query(_loaded, (measure,)), measure, a, b)
+def _paired(key: tuple, measure: str, a: str, b: str, _loaded: Loaded) -> topic_by_topic.PairedTopics:
+    return topic_by_topic.paired_topics(per_query(_loaded, (measure,)), measure, a, b)
 
 
-def paired(loaded: Loaded, measure: str, a: str, b: str) -> topics.PairedTopics:
+def paired(loaded: Loaded, measure: str, a: str, b: str) -> topic_by_topic.PairedTopics:
     """One measure of systems A and B on each topic both answer, sorted by B − A."""
     return _paired(loaded.key, measure, a, b, loaded)
 
@@ -29,7 +29,7 @@ def paired(loaded: Loaded, measure: str, a: str, b: str) -> topics.PairedTopics:
 @st.cache_data(max_entries=64, show_spinner=False)
 def _side_by_side(key: tuple, topic: str, systems: tuple[str, ...], depth: int, _loaded: Loaded) -> pd.DataFrame:
     ranked = {r.system: r for r in _of(_loaded, systems)}
-    return topics.side_by_side([ranked[s] for s in systems if s in ranked], topic, depth)
+    return topic_by_topic.side_by_side([ranked[s] for s in systems if s in ranked], topic, depth)
 
 
 def side_by_side(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: int) -> pd.DataFrame:
@@ -37,9 +37,10 @@ def side_by_side(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: in
     return _side_by_side(loaded.key, topic, tuple(systems), int(depth), loaded)
 
 
-def extremes(loaded: Loaded, measure: str, a: str, b: str) -> tuple[topics.Extreme | None, topics.Extreme | None]:
-    """The topics where B gains most and loses most against A (metrics.topics.extremes)."""
-    return topics.extremes(paired(loaded, measure, a, b))
+def extremes(loaded: Loaded, measure: str, a: str,
+             b: str) -> tuple[topic_by_topic.Extreme | None, topic_by_topic.Extreme | None]:
+    """The topics where B gains most and loses most against A (metrics.review.topic_by_topic.extremes)."""
+    return topic_by_topic.extremes(paired(loaded, measure, a, b))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -47,7 +48,7 @@ def _topic_table(key: tuple, measure: str, a: str, b: str, texts: str | None, no
                  worst_first: bool, _loaded: Loaded) -> pd.DataFrame:
     import json
 
-    return topics.topic_table(paired(_loaded, measure, a, b), topic_texts(_loaded), json.loads(notes_json), tag,
+    return topic_by_topic.topic_table(paired(_loaded, measure, a, b), topic_texts(_loaded), json.loads(notes_json), tag,
                               worst_first)
 
 
@@ -63,7 +64,7 @@ def topic_table(loaded: Loaded, measure: str, a: str, b: str, notes: dict, tag: 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _side_by_side_texts(key: tuple, topic: str, systems: tuple[str, ...], depth: int, documents: str,
                         _loaded: Loaded) -> pd.DataFrame:
-    return topics.ranking_texts(side_by_side(_loaded, topic, systems, depth), document_texts(_loaded))
+    return topic_by_topic.ranking_texts(side_by_side(_loaded, topic, systems, depth), document_texts(_loaded))
 
 
 def side_by_side_texts(loaded: Loaded, topic: str, systems: tuple[str, ...], depth: int) -> pd.DataFrame:
@@ -75,7 +76,7 @@ def side_by_side_texts(loaded: Loaded, topic: str, systems: tuple[str, ...], dep
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _topic_labels(texts: str | None, ids: tuple[str, ...], _loaded: Loaded) -> dict[str, str]:
-    return topics.topic_labels(ids, topic_texts(_loaded))
+    return topic_by_topic.topic_labels(ids, topic_texts(_loaded))
 
 
 def topic_labels(loaded: Loaded, ids) -> dict[str, str]:

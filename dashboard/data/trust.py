@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from metrics import judgements, topics
+from metrics.judgments import coverage
+from metrics.review import topic_by_topic
 
 from dashboard import stored
 from dashboard.data.constants import RESIDUALS
@@ -22,7 +23,7 @@ from dashboard.state import Loaded
 # ---- can this conclusion be trusted: provenance, cautions, tie ranges, judged and residual, risk --------
 @st.cache_data(max_entries=64, show_spinner=False)
 def _provenance(key: tuple, measures: tuple[str, ...], ties: str, settings: tuple, _loaded: Loaded):
-    from metrics.provenance import build_provenance, provenance_of
+    from metrics.review.provenance import build_provenance, provenance_of
 
     if not measures:  # curves: the conventions and rules, no mean
         return build_provenance(_loaded.conventions, (), ties=ties)
@@ -31,17 +32,17 @@ def _provenance(key: tuple, measures: tuple[str, ...], ties: str, settings: tupl
 
 
 def provenance(loaded: Loaded, measures: tuple[str, ...] = (), ties: str = "docid", **settings):
-    """The provenance card of the numbers of ``measures`` (:func:`metrics.provenance.provenance_of`);
-    ``ties``: a rule of :data:`metrics.provenance.TIE_RULES`; ``settings``: the paired tests' ``test``,
+    """The provenance card of the numbers of ``measures`` (:func:`metrics.review.provenance.provenance_of`);
+    ``ties``: a rule of :data:`metrics.review.provenance.TIE_RULES`; ``settings``: the paired tests' ``test``,
     ``correction`` and ``family`` when numbers were tested."""
     return _provenance(loaded.key, tuple(measures), ties, tuple(sorted(settings.items())), loaded)
 
 
 def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str | None, correction: str,
              alpha: float, family: str = "per_measure") -> tuple[str, ...]:
-    """The sentences of :func:`metrics.cautions.comparison_cautions` on the comparison of :func:`comparison`
+    """The sentences of :func:`metrics.review.cautions.comparison_cautions` on the comparison of :func:`comparison`
     (nothing tested when it cannot be), for a page that shows its provenance card (nDCG's gain stated)."""
-    from metrics.cautions import comparison_cautions
+    from metrics.review.cautions import comparison_cautions
 
     tests = 0
     if len(loaded.systems) > 1:
@@ -57,7 +58,7 @@ def cautions(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: str
 
 @st.cache_data(max_entries=32, show_spinner="Ordering the tied scores…")
 def _tie_ranges(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.DataFrame:
-    from metrics.ties import tie_ranges as ranges
+    from metrics.stats.ties import tie_ranges as ranges
 
     return pd.concat([stored.run_table("tie_ranges", _loaded, name, up, {"measures": list(measures)},
                                        lambda name=name, up=up: ranges(None, [_ranked_run(_loaded, name, up)],
@@ -67,60 +68,62 @@ def _tie_ranges(key: tuple, measures: tuple[str, ...], _loaded: Loaded) -> pd.Da
 
 def tie_ranges(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     """Per system, topic and measure: ``low``, ``reported`` and ``high`` over the orders of tied scores
-    (:func:`metrics.ties.tie_ranges`; NaN bounds for a measure without exact ones)."""
+    (:func:`metrics.stats.ties.tie_ranges`; NaN bounds for a measure without exact ones)."""
     return _tie_ranges(loaded.key, tuple(measures), loaded)
 
 
 def tie_summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
-    """Each system's ``low``, ``reported`` and ``high`` mean per measure (:func:`metrics.ties.tie_summary`)."""
-    from metrics.ties import tie_summary as summarised
+    """Each system's ``low``, ``reported`` and ``high`` mean per measure (:func:`metrics.stats.ties.tie_summary`)."""
+    from metrics.stats.ties import tie_summary as summarised
 
     return summarised(tie_ranges(loaded, measures))
 
 
 def tie_flips(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
-    """The pairs whose reported order some order of their tied scores reverses (:func:`metrics.ties.tie_flips`)."""
-    from metrics.ties import tie_flips as flips
+    """The pairs whose reported order some order of their tied scores reverses
+    (:func:`metrics.stats.ties.tie_flips`)."""
+    from metrics.stats.ties import tie_flips as flips
 
     return flips(tie_summary(loaded, measures))
 
 
 def residual_of(spec: str) -> str | None:
-    """The residual of a measure with the same parameters, or None (:func:`metrics.judgements.residual_spec`)."""
-    return judgements.residual_spec(spec)
+    """The residual of a measure with the same parameters, or None
+    (:func:`metrics.judgments.coverage.residual_spec`)."""
+    return coverage.residual_spec(spec)
 
 
 def judged_residual(loaded: Loaded, measure: str, judged: str, systems: tuple[str, ...]) -> pd.DataFrame:
     """Per system and topic: the measure, its residual, the gap between them and Judged@k
-    (:func:`metrics.judgements.residual_gaps`). Raises :class:`metrics.ValidationError` for a measure
+    (:func:`metrics.judgments.coverage.residual_gaps`). Raises :class:`metrics.ValidationError` for a measure
     without a residual.
     """
     residual = residual_of(measure)
     if residual is None:
         raise metrics.ValidationError(f"{measure}: no residual measure (those of {', '.join(RESIDUALS)} have one)")
-    return judgements.residual_gaps(per_query(loaded, (measure, residual, judged)), measure, residual, judged,
+    return coverage.residual_gaps(per_query(loaded, (measure, residual, judged)), measure, residual, judged,
                                     systems)
 
 
 @st.cache_data(max_entries=32, show_spinner="Weighing the losses…")
 def _risk(key: tuple, measure: str, baseline: str, alpha: float, _loaded: Loaded) -> pd.DataFrame:
-    from metrics.risk import risk_table
+    from metrics.stats.risk import risk_table
 
     return risk_table(per_query(tested_on_every_topic(_loaded), (measure,)), baseline, alpha, [measure])
 
 
 def risk(loaded: Loaded, measure: str, baseline: str, alpha: float) -> pd.DataFrame:
     """Every system against the baseline: URisk, TRisk (flagged beyond ±2), ZRisk and GeoRisk, on the
-    topics of :func:`tested_on_every_topic` (:func:`metrics.risk.risk_table`)."""
+    topics of :func:`tested_on_every_topic` (:func:`metrics.stats.risk.risk_table`)."""
     return _risk(loaded.key, measure, baseline, float(alpha), loaded)
 
 
 def risk_topics(loaded: Loaded, measure: str, system: str, baseline: str, alpha: float) -> pd.DataFrame:
     """Per topic: ``query``, ``baseline``, ``system``, ``delta`` (system − baseline) and ``adjusted`` (a loss
-    times 1 + α, :func:`metrics.risk.risk_adjusted_deltas`), the largest gain first."""
-    from metrics.risk import risk_adjusted_deltas
+    times 1 + α, :func:`metrics.stats.risk.risk_adjusted_deltas`), the largest gain first."""
+    from metrics.stats.risk import risk_adjusted_deltas
 
-    rows = topics.paired_topics(per_query(tested_on_every_topic(loaded), (measure,)), measure, baseline,
+    rows = topic_by_topic.paired_topics(per_query(tested_on_every_topic(loaded), (measure,)), measure, baseline,
                                 system).frame
     return pd.DataFrame({"query": rows["query"].to_numpy(), "baseline": rows["a"].to_numpy(),
                          "system": rows["b"].to_numpy(), "delta": rows["diff"].to_numpy(),
@@ -128,8 +131,8 @@ def risk_topics(loaded: Loaded, measure: str, system: str, baseline: str, alpha:
 
 
 def judged_measure(measure: str) -> str:
-    """Judged@k at the measure's cutoff, or at :data:`metrics.judgements.JUDGED_CUTOFF` without one."""
-    from metrics.judgements import JUDGED_CUTOFF
+    """Judged@k at the measure's cutoff, or at :data:`metrics.judgments.coverage.JUDGED_CUTOFF` without one."""
+    from metrics.judgments.coverage import JUDGED_CUTOFF
 
     cutoff = metrics.parse_measure(measure).values.get("cutoff")
     return f"Judged@{cutoff or JUDGED_CUTOFF}"
@@ -137,11 +140,11 @@ def judged_measure(measure: str) -> str:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _judged_gaps(key: tuple, cutoff: int, _loaded: Loaded) -> tuple[str, ...]:
-    found = metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
+    found = metrics.review.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
     return tuple(f"{item.source}: {item.message}" for item in found if item.code == "judged-rate-gap")
 
 
 def judged_gaps(loaded: Loaded, judged: str) -> tuple[str, ...]:
     """The lint's judged-rate warnings at the k of ``judged`` (``Judged@k``): pairs of systems whose mean
-    Judged@k differ enough to bias their comparison (:func:`metrics.judgements.judged_rate_gaps`)."""
+    Judged@k differ enough to bias their comparison (:func:`metrics.judgments.coverage.judged_rate_gaps`)."""
     return _judged_gaps(loaded.key, int(metrics.parse_measure(judged).values["cutoff"]), loaded)

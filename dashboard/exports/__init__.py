@@ -2,7 +2,7 @@
 
 * :mod:`~dashboard.exports.tables`: the per-query and summary tables as CSV or Parquet bytes (the manifest in
   the Parquet metadata, or beside a CSV as ``manifest.json``), several files as one zip; the results table
-  is :mod:`metrics.compare`'s (LaTeX, Markdown, CSV);
+  is :mod:`metrics.review.compare`'s (LaTeX, Markdown, CSV);
 * :mod:`~dashboard.exports.images`: figures as PNG or SVG through kaleido and the system's Chromium, offline;
 * :mod:`~dashboard.exports.notes`: review notes (tags and a comment per topic) edited and laid out as a table;
 * :mod:`~dashboard.exports.session`: session files (names and digests of the loaded files, conventions,

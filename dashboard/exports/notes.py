@@ -2,7 +2,7 @@
 
 A reviewer tags or comments a topic in the dashboard's queries view; :func:`set_note` gives the new notes
 (notes are values, never changed in place) and :func:`notes_frame` lays them out as a table for display or
-export. Their shape and limits are :mod:`metrics.notes`'s (:func:`~metrics.notes.normalise_notes`).
+export. Their shape and limits are :mod:`metrics.review.notes`'s (:func:`~metrics.review.notes.normalise_notes`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from metrics import ValidationError
-from metrics.notes import normalise_notes
+from metrics.review.notes import normalise_notes
 
 __all__ = ["notes_frame", "set_note"]
 
@@ -25,7 +25,7 @@ def set_note(notes: Mapping[str, Any] | None, topic: str, tags: Sequence[str] | 
     Parameters
     ----------
     notes : mapping, optional
-        The current notes (any shape :func:`metrics.notes.normalise_notes` accepts); not modified.
+        The current notes (any shape :func:`metrics.review.notes.normalise_notes` accepts); not modified.
     topic : str
     tags : sequence of str or str, optional
         A comma-separated string is split.

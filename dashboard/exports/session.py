@@ -20,8 +20,8 @@ from typing import Any
 
 from metrics import Conventions, ValidationError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
-from metrics.manifest import Manifest
-from metrics.notes import normalise_notes
+from metrics.review.manifest import Manifest
+from metrics.review.notes import normalise_notes
 
 __all__ = ["MAX_NUMBER_CHARS", "MAX_SESSION_BYTES", "SESSION_FORMAT", "SESSION_VERSION", "Session", "session_from_json",
            "session_to_json"]
@@ -57,7 +57,7 @@ class Session:
         loaded again).
     conventions : Conventions
     notes : dict
-        As :func:`metrics.notes.normalise_notes` returns.
+        As :func:`metrics.review.notes.normalise_notes` returns.
     view : dict
         ``{key: str | int | float | bool | None | list of str}``.
     saved_utc : str
@@ -98,14 +98,14 @@ def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions
     conventions : Conventions, optional
         Default ``Conventions()``.
     notes : mapping, optional
-        Review notes (see :func:`metrics.notes.normalise_notes`).
+        Review notes (see :func:`metrics.review.notes.normalise_notes`).
     view : mapping, optional
         The view: page, measure, topic, selected systems... (text, numbers, booleans, lists of text).
     qrels_name : str, optional
     digests : mapping of str to str, optional
         ``{"qrels" or system name: SHA-256 hex}`` (default: from ``manifest``, for the loaded systems).
     manifest : Manifest or mapping, optional
-        The evaluation manifest (:func:`metrics.manifest.build_manifest`), stored as its JSON.
+        The evaluation manifest (:func:`metrics.review.manifest.build_manifest`), stored as its JSON.
 
     Returns
     -------

@@ -1,9 +1,10 @@
 """Tables as files: CSV and Parquet bytes, the manifest beside or inside them, and a zip of several files.
 
-The results table (systems x measures) is :mod:`metrics.compare`'s: render it with
-:func:`metrics.compare.to_latex`, :func:`~metrics.compare.to_markdown` or :func:`~metrics.compare.to_csv`.
+The results table (systems x measures) is :mod:`metrics.review.compare`'s: render it with
+:func:`metrics.review.compare.to_latex`, :func:`~metrics.review.compare.to_markdown` or
+:func:`~metrics.review.compare.to_csv`.
 :func:`results_latex` and :func:`baseline_markers` are kept for callers that hold only a summary and a
-saved comparison table; they go through :mod:`metrics.compare` too.
+saved comparison table; they go through :mod:`metrics.review.compare` too.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 import pandas as pd
 
 from metrics import ValidationError
-from metrics.compare import SummaryTable, baseline_markers, to_latex
-from metrics.manifest import Manifest
+from metrics.review.compare import SummaryTable, baseline_markers, to_latex
+from metrics.review.manifest import Manifest
 
 __all__ = ["baseline_markers", "csv_bytes", "groups_latex", "manifest_json", "parquet_bytes", "parquet_metadata",
            "per_query_csv", "per_query_parquet", "results_latex", "summary_csv", "summary_parquet", "zip_bytes"]
@@ -32,8 +33,8 @@ def csv_bytes(frame: pd.DataFrame, provenance: Any = None) -> bytes:
     Parameters
     ----------
     frame : pandas.DataFrame
-    provenance : metrics.provenance.Provenance, optional
-        Its one line (:meth:`~metrics.provenance.Provenance.compact`) written first, as a comment line
+    provenance : metrics.review.provenance.Provenance, optional
+        Its one line (:meth:`~metrics.review.provenance.Provenance.compact`) written first, as a comment line
         ``# provenance: ...`` (read the table back with ``pandas.read_csv(..., skiprows=1)``).
 
     Examples
@@ -52,14 +53,14 @@ def groups_latex(boards: Mapping[str, pd.DataFrame]) -> bytes:
     Parameters
     ----------
     boards : mapping of str to pandas.DataFrame
-        Per measure, :func:`metrics.significance.grouped_leaderboard`.
+        Per measure, :func:`metrics.stats.significance.grouped_leaderboard`.
 
     Returns
     -------
     bytes
-        UTF-8 LaTeX (:func:`metrics.compare.render.leaderboard_to_latex`), labelled ``tab:groups-1``, ...
+        UTF-8 LaTeX (:func:`metrics.review.compare.render.leaderboard_to_latex`), labelled ``tab:groups-1``, ...
     """
-    from metrics.compare.render import leaderboard_to_latex
+    from metrics.review.compare.render import leaderboard_to_latex
 
     return "\n".join(leaderboard_to_latex(board, measure, label=f"tab:groups-{i}")
                      for i, (measure, board) in enumerate(boards.items(), 1)).encode("utf-8")
@@ -179,9 +180,9 @@ def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] 
                   provenance: Any = None) -> str:
     r"""The results table as LaTeX from a summary and baseline markers (see :func:`baseline_markers`).
 
-    A thin wrapper: :meth:`metrics.compare.SummaryTable.from_markers` then :func:`metrics.compare.to_latex`.
-    With a :class:`~metrics.significance.Comparison` at hand, call :func:`metrics.compare.summary_table`
-    instead: its caption then also names the family size and the seed.
+    A thin wrapper: :meth:`metrics.review.compare.SummaryTable.from_markers` then
+    :func:`metrics.review.compare.to_latex`. With a :class:`~metrics.stats.significance.Comparison` at hand, call
+    :func:`metrics.review.compare.summary_table` instead: its caption then also names the family size and the seed.
 
     Parameters
     ----------
@@ -200,7 +201,7 @@ def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] 
     label : str, default="tab:results"
     manifest : Manifest, optional
         Written as comment lines at the top.
-    provenance : metrics.provenance.Provenance, optional
+    provenance : metrics.review.provenance.Provenance, optional
         Its one line written as a comment at the top.
 
     Returns

@@ -31,7 +31,7 @@ def pvalue_heatmap(matrix: pd.DataFrame, title: str, alpha: float) -> go.Figure:
 def effect_heatmap(tests: pd.DataFrame, measure: str, column: str, title: str,
                    systems: Sequence[str] | None = None) -> go.Figure:
     """Each tested pair's effect, row ``system_a`` and column ``system_b``: ``mean_diff`` (b − a) or
-    ``effect_size`` (Cohen's d_z of b − a), from a comparison's table (metrics.significance)."""
+    ``effect_size`` (Cohen's d_z of b − a), from a comparison's table (metrics.stats.significance)."""
     rows = tests[tests["measure"] == measure]
     order = list(systems) if systems is not None else list(dict.fromkeys([*rows["system_a"], *rows["system_b"]]))
     a_side = [s for s in order if s in set(rows["system_a"])]
@@ -63,7 +63,7 @@ def pairwise_matrix(tests: pd.DataFrame, measure: str, order: Sequence[str], col
     Cell (row A, column B) holds ``column`` of the pair: ``p_adjusted`` (dark below ``alpha``), or
     ``mean_diff`` / ``effect_size`` of B − A (blue: B higher); each pair's cell appears on both sides of the
     diagonal (an effect with its sign turned). :data:`SIGNIFICANT` marks the cells whose adjusted p-value is
-    below ``alpha``; untested pairs stay empty. ``tests``: a comparison's table (metrics.significance).
+    below ``alpha``; untested pairs stay empty. ``tests``: a comparison's table (metrics.stats.significance).
     """
     rows = tests[tests["measure"] == measure]
     systems = list(dict.fromkeys(order))

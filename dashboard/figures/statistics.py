@@ -19,7 +19,7 @@ from dashboard.figures._style import BELOW, LAYOUT, OKABE_ITO, SAME, WORSE, safe
 __all__ = ["REPRO_PANELS", "REPRO_RUNS", "agreement_heatmap", "effect_chart", "order_chart", "ordering_scatter"]
 
 REPRO_PANELS = (("ktu", "Kendall's τ union"), ("rbo", "RBO"))
-"""The per-topic columns of :attr:`metrics.reproducibility.Reproduction.order` drawn, one panel each."""
+"""The per-topic columns of :attr:`metrics.stats.reproducibility.Reproduction.order` drawn, one panel each."""
 REPRO_RUNS = {"baseline": OKABE_ITO[0], "advanced": OKABE_ITO[1]}
 """The two runs of a reproduction, in the order drawn, with their colours."""
 DIVERGING = [[0.0, "#b2182b"], [0.5, "#f7f7f7"], [1.0, "#2166ac"]]  # -1 red, 0 white, +1 blue
@@ -31,7 +31,7 @@ def agreement_heatmap(matrix: pd.DataFrame, title: str, statistic: str = "τ") -
     Parameters
     ----------
     matrix : pandas.DataFrame
-        Square, indexed and columned by measure (:func:`metrics.agreement.agreement_matrix`).
+        Square, indexed and columned by measure (:func:`metrics.stats.agreement.agreement_matrix`).
     title : str
     statistic : str
         The colour bar's title and the hover's name of the value.
@@ -91,7 +91,7 @@ def order_chart(order: pd.DataFrame) -> go.Figure:
     ----------
     order : pandas.DataFrame
         Columns ``run`` (``baseline`` or ``advanced``), ``query``, ``ktu``, ``rbo``
-        (:attr:`metrics.reproducibility.Reproduction.order`).
+        (:attr:`metrics.stats.reproducibility.Reproduction.order`).
 
     Returns
     -------
@@ -124,7 +124,7 @@ def effect_chart(effects: pd.DataFrame) -> go.Figure:
     Parameters
     ----------
     effects : pandas.DataFrame
-        Columns ``measure``, ``er``, ``delta_ri`` (:attr:`metrics.reproducibility.Reproduction.effects`).
+        Columns ``measure``, ``er``, ``delta_ri`` (:attr:`metrics.stats.reproducibility.Reproduction.effects`).
 
     Returns
     -------

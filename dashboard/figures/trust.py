@@ -20,8 +20,8 @@ from dashboard.figures._style import BELOW, BETTER, LAYOUT, SAME, UNIT, WORSE, s
 __all__ = ["RISK_PANELS", "judged_residual_chart", "risk_chart", "risk_topics_chart", "tie_range_chart"]
 
 RISK_PANELS = (("urisk", "URisk"), ("trisk", "TRisk"), ("georisk", "GeoRisk"))
-"""The columns of :func:`metrics.risk.risk_table` drawn by :func:`risk_chart`, one panel each, with titles."""
-FLAGGED = {"riskier": WORSE, "safer": BETTER}  # TRisk beyond ∓2 (metrics.risk.TRISK_THRESHOLD)
+"""The columns of :func:`metrics.stats.risk.risk_table` drawn by :func:`risk_chart`, one panel each, with titles."""
+FLAGGED = {"riskier": WORSE, "safer": BETTER}  # TRisk beyond ∓2 (metrics.stats.risk.TRISK_THRESHOLD)
 
 
 def _number(value: float) -> str:
@@ -35,7 +35,7 @@ def tie_range_chart(summary: pd.DataFrame, measures: Sequence[str], colors: Mapp
     Parameters
     ----------
     summary : pandas.DataFrame
-        As :func:`metrics.ties.tie_summary` returns it (system, measure, low, reported, high, n_queries).
+        As :func:`metrics.stats.ties.tie_summary` returns it (system, measure, low, reported, high, n_queries).
     measures : sequence of str
         One panel each, side by side, in this order.
     colors : mapping
@@ -126,7 +126,7 @@ def risk_chart(table: pd.DataFrame, measure: str) -> go.Figure:
     Parameters
     ----------
     table : pandas.DataFrame
-        :func:`metrics.risk.risk_table` of one measure (one row per system besides the baseline).
+        :func:`metrics.stats.risk.risk_table` of one measure (one row per system besides the baseline).
     measure : str
 
     Returns

@@ -1,6 +1,6 @@
 """One self-contained HTML report of an evaluation, and every other export of it.
 
-The numbers come from :func:`metrics.report.compute_report` (a :class:`~metrics.report.ReportData`); this
+The numbers come from :func:`metrics.review.report.compute_report` (a :class:`~metrics.review.report.ReportData`); this
 package draws them. :func:`render_report` returns a single HTML file with plotly.js inlined once, every
 figure drawn from data embedded in the page, and no reference to anything outside it (no CDN, no web font,
 no MathJax; a Content-Security-Policy forbids the browser to fetch anything). Its sections:
@@ -9,7 +9,7 @@ no MathJax; a Content-Security-Policy forbids the browser to fetch anything). It
    and ``rankscope compare`` command lines that recompute the numbers;
 2. the collection: topics, judgments per grade, what each run covers, and the lint findings;
 3. the results: systems × measures with 95% confidence intervals and markers for significant differences
-   from the baseline (:mod:`metrics.compare`);
+   from the baseline (:mod:`metrics.review.compare`);
 4. the 11-point interpolated precision–recall curves and the DCG / ideal DCG curves;
 5. the significance matrices (every pair of systems, adjusted p-values);
 6. an appendix with every per-topic value, and the review notes when there are any.

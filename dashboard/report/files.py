@@ -1,10 +1,10 @@
 """Every export of a report as files: tables, the results table, figures, the manifest and a session file.
 
-:func:`report_files` turns one :class:`~metrics.report.ReportData` into ``{file name: bytes}``,
+:func:`report_files` turns one :class:`~metrics.review.report.ReportData` into ``{file name: bytes}``,
 each file carrying the manifest (or sitting beside ``manifest.json``, for CSV); :func:`write_files` writes
 them into a directory (``rankscope report --exports DIR``) and :func:`dashboard.exports.zip_bytes` makes one
-download of them. Each file is written whole or not at all (:func:`metrics.files.write_atomic`): a write that fails or is
-interrupted leaves the file that was there before.
+download of them. Each file is written whole or not at all (:func:`metrics.io.files.write_atomic`): a write that
+fails or is interrupted leaves the file that was there before.
 
 =======================  ==================================================================================
 ``report.html``          the self-contained report (the manifest embedded)
@@ -31,9 +31,9 @@ from pathlib import Path
 import pandas as pd
 
 from metrics import RankscopeError
-from metrics.compare import to_csv, to_latex, to_markdown
-from metrics.files import write_atomic
-from metrics.report import ReportData
+from metrics.review.compare import to_csv, to_latex, to_markdown
+from metrics.io.files import write_atomic
+from metrics.review.report import ReportData
 
 from dashboard.exports.images import figure_images
 from dashboard.exports.notes import notes_frame
@@ -53,7 +53,7 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     Parameters
     ----------
     data : ReportData
-        From :func:`metrics.report.compute_report`.
+        From :func:`metrics.review.report.compute_report`.
     title : str, default="rankscope report"
         The HTML report's title.
     html : bool, default=True

@@ -1,4 +1,4 @@
-"""The report's page: the numbers of :func:`metrics.report.compute_report` drawn as one HTML document.
+"""The report's page: the numbers of :func:`metrics.review.report.compute_report` drawn as one HTML document.
 
 :func:`render_report` assembles the sections in order: the manifest and the collection (here), the
 results, curves, significance, per-topic values and review notes (:mod:`dashboard.report.sections`).
@@ -13,9 +13,9 @@ from typing import Any
 
 from metrics.conventions import Conventions
 from metrics.evaluate import DEFAULT_MEASURES
-from metrics.files import write_atomic
-from metrics.manifest import Manifest
-from metrics.report import GAIN_DEPTH, ReportData, Source, compute_report
+from metrics.io.files import write_atomic
+from metrics.review.manifest import Manifest
+from metrics.review.report import GAIN_DEPTH, ReportData, Source, compute_report
 
 from dashboard.report.markup import CSP, STYLE, e, table
 from dashboard.report.sections import (curves_html, notes_html, report_figures, results_html, significance_html,
@@ -36,11 +36,11 @@ def build_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source], m
     Parameters
     ----------
     qrels, runs, measures, conventions, baseline, test, correction, alpha, seed, notes
-        As for :func:`metrics.report.compute_report`.
+        As for :func:`metrics.review.report.compute_report`.
     title : str, default="rankscope report"
         The report's title (escaped).
     command, qrels_name, file_names, n_resamples, gain_depth
-        As for :func:`metrics.report.compute_report`.
+        As for :func:`metrics.review.report.compute_report`.
 
     Returns
     -------
@@ -67,7 +67,7 @@ def write_report(path: str | os.PathLike, *args: Any, **kwargs: Any) -> int:
 
 
 def render_report(data: ReportData, title: str = "rankscope report") -> str:
-    """The HTML of a report from :func:`metrics.report.compute_report`'s numbers.
+    """The HTML of a report from :func:`metrics.review.report.compute_report`'s numbers.
 
     Parameters
     ----------

@@ -1,8 +1,8 @@
 """The report's sections from the results on: the results table, the curves, the significance matrices,
 every per-topic value and the review notes, and the figures they draw (:func:`report_figures`).
 
-The results table is :mod:`metrics.compare`'s (its cells, markers, best values and caption); the p-value
-matrices are :meth:`metrics.significance.Comparison.pvalue_matrix`. Nothing here computes a statistic.
+The results table is :mod:`metrics.review.compare`'s (its cells, markers, best values and caption); the p-value
+matrices are :meth:`metrics.stats.significance.Comparison.pvalue_matrix`. Nothing here computes a statistic.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from metrics.compare import BETTER, WORSE, to_latex, to_markdown
-from metrics.report import ReportData
+from metrics.review.compare import BETTER, WORSE, to_latex, to_markdown
+from metrics.review.report import ReportData
 
 from dashboard import figures
 from dashboard.report.markup import e, figure_html, num, pvalue, table
@@ -40,7 +40,7 @@ def report_figures(data: ReportData) -> dict[str, object]:
     dict
         ``{"eleven-point": fig, "gain": fig, "pvalues-<i>-<measure>": fig, ...}``: the 11-point
         interpolated precision-recall curves, the DCG / ideal DCG curves, and one matrix of adjusted
-        p-values per tested measure (:meth:`~metrics.significance.Comparison.pvalue_matrix`).
+        p-values per tested measure (:meth:`~metrics.stats.significance.Comparison.pvalue_matrix`).
     """
     colors = figures.system_colors(data.systems)
     out = {"eleven-point": figures.eleven_point_chart(

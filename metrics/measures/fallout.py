@@ -15,7 +15,7 @@ class Fallout(Measure):
     Notes
     -----
     Not in trec_eval. Fallout is the false-positive rate b / (b + d) of the set-retrieval contingency
-    table (see :mod:`metrics.contingency`); lower is better. Without a cutoff, the whole ranking is the
+    table (see :mod:`metrics.teaching.contingency`); lower is better. Without a cutoff, the whole ranking is the
     retrieved set.
 
     With ``N``, the number of documents in the collection: every document that is not relevant counts as

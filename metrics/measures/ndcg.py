@@ -1,9 +1,9 @@
-"""Normalised discounted cumulative gain (trec_eval ndcg and ndcg_cut), its gain and discount functions, and
-the joint-judgments restriction of the qrels used for the ideal ranking when comparing systems."""
+"""Normalised discounted cumulative gain (trec_eval ndcg and ndcg_cut) and its gain and discount functions.
+
+The joint-judgments restriction of the qrels, for an ideal ranking shared by the compared systems, is
+:func:`metrics.judgments.joint.joint_ideal_qrels`."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
@@ -13,7 +13,7 @@ from metrics.measures.base import Measure, Param, Trec, register
 from metrics.measures.precision import TREC_CUTOFFS
 
 __all__ = ["nDCG", "gains", "discount", "discounted_gain", "dcg", "ideal_grades", "ideal_prefix", "ranked_gains",
-           "lookup", "hit_dcg", "dcg_at", "joint_ideal_qrels", "mapped_dcg", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM",
+           "lookup", "hit_dcg", "dcg_at", "mapped_dcg", "GAIN_PARAM", "DISCOUNT_PARAM", "BASE_PARAM",
            "GAIN_MAP_PARAM", "GainMapped", "check_base", "check_gain_map"]
 
 GAIN_PARAM = Param("gain", str, default=TREC_EVAL["gain"], choices=tuple(GAINS),
@@ -176,7 +176,7 @@ class nDCG(GainMapped, Measure):
     (a run that misses relevant documents is not penalised for it) and makes scores of different runs
     incomparable, since each run has its own ideal; it is what many textbook examples compute. For an
     ideal formed from the joint judgments of all compared systems, restrict the qrels with
-    :func:`joint_ideal_qrels` before evaluating.
+    :func:`metrics.judgments.joint.joint_ideal_qrels` before evaluating.
 
     ``gain_map`` is trec_eval's ``-m ndcg.1=3,2=9,4=4.5``: the listed grades gain the given values, zero and
     negative gains included; other grades gain their grade. The ideal ranking orders the judged documents
@@ -303,68 +303,3 @@ def lookup(values: np.ndarray, offsets: np.ndarray, seg: np.ndarray, k: np.ndarr
     """``values`` at 1-based rank ``k`` of query ``seg`` (0 where ``k`` is 0), element-wise."""
     idx = offsets[:-1][seg] + k - 1
     return np.where(k >= 1, values[np.maximum(idx, 0)] if len(values) else 0.0, 0.0)
-
-
-def joint_ideal_qrels(qrels: Any, runs: Any, *, depth: int | None = None, **options: Any):
-    """The judgments restricted to the documents retrieved by at least one of the compared runs.
-
-    When several systems are compared, the ideal ranking of nDCG is often formed from the *joint*
-    judgments of those systems: the judged documents that at least one of them retrieved, rather than every
-    document in the qrels (which may come from a larger pool) or each run's own documents (``ideal=
-    "retrieved"``, which gives every run its own yardstick). Evaluate all the compared runs against the
-    returned judgments.
-
-    Parameters
-    ----------
-    qrels : Qrels or path, bytes, text
-    runs : Run, path, bytes, or a sequence or mapping of them
-        The compared runs, as :func:`metrics.evaluate` accepts them.
-    depth : int, optional
-        Only the top ``depth`` documents of each ranking count as retrieved (a pool of that depth); by
-        default every retrieved document counts.
-    **options
-        Other :class:`~metrics.conventions.Conventions` fields that decide the ranking (``preset``,
-        ``score_dtype``): ties and the depth cut follow them.
-
-    Returns
-    -------
-    Qrels
-        The judgment rows whose (query, document) pair appears in at least one run, in their original
-        order, named ``"<name> (joint)"``.
-
-    Notes
-    -----
-    The restriction applies to every measure evaluated with the returned judgments, not only to the ideal
-    ranking: relevant documents none of the runs found no longer count for recall or AP either, so use it
-    for the gain-based measures it is meant for. A query none of whose judged documents any run retrieved
-    has no judgments left and drops out of the evaluation, as an unjudged query does in trec_eval.
-
-    Examples
-    --------
-    >>> qrels = "1 0 a 2\\n1 0 b 1\\n1 0 c 1\\n"
-    >>> joint = joint_ideal_qrels(qrels, {"x": "1 Q0 a 1 2.0 x\\n", "y": "1 Q0 b 1 1.0 y\\n"})
-    >>> joint.frame["docid"].tolist()
-    ['a', 'b']
-    """
-    import pandas as pd
-    import pyarrow as pa
-
-    from metrics.evaluate import _as_qrels, rank_runs
-    from metrics.io import Qrels
-
-    judged = _as_qrels(qrels)
-    if depth is not None:
-        options["depth"] = depth
-    found = []
-    for rankings in rank_runs(judged, runs, **options):
-        if len(rankings.rel):
-            found.append(pd.DataFrame({"query": rankings.queries[rankings.seg].astype(object),
-                                       "docid": rankings.docids().astype(object)}))
-    table = judged.table
-    if not found:
-        return Qrels(name=f"{judged.name} (joint)", table=table.slice(0, 0))
-    retrieved = pd.MultiIndex.from_frame(pd.concat(found, ignore_index=True).drop_duplicates())
-    pairs = pd.MultiIndex.from_arrays([table.column("query").to_numpy(zero_copy_only=False),
-                                       table.column("docid").to_numpy(zero_copy_only=False)])
-    mask = pa.array(np.asarray(pairs.isin(retrieved), dtype=bool), type=pa.bool_())
-    return Qrels(name=f"{judged.name} (joint)", table=table.filter(mask))

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from metrics.conventions import Conventions
-from metrics.evaluate import COLUMNS, DEFAULT_MEASURES, _as_qrels, per_query_frame, resolve_measures
+from metrics.evaluate import COLUMNS, DEFAULT_MEASURES, per_query_frame, resolve_measures
+from metrics.io.readers import as_qrels
 from metrics.measures import Measure
 from metrics.scale.dataset import DatasetWriter, read_dataset
 from metrics.scale.pool import collect, evaluate_spread, items_of, outcomes, payload_of
@@ -95,7 +96,7 @@ def evaluate_parallel(qrels: Any, runs: Any, measures: Any = DEFAULT_MEASURES, *
     """
     import pandas as pd
 
-    frame = evaluate_spread(_as_qrels(qrels), runs, resolve_measures(measures), per_query_frame,
+    frame = evaluate_spread(as_qrels(qrels), runs, resolve_measures(measures), per_query_frame,
                             Conventions.coerce(conventions, **options), jobs=jobs, client=client,
                             keep_going=keep_going, on_outcome=on_outcome, window=window)
     if frame is None:
@@ -140,7 +141,7 @@ def map_runs(qrels: Any, runs: Any, tabulate: Callable, measures: Any = DEFAULT_
     resolved = (list(measures) if isinstance(measures, (list, tuple))  # [] : nothing but what tabulate prints
                 and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[1], Measure) for p in measures)
                 else resolve_measures(measures))
-    payload = payload_of(_as_qrels(qrels), resolved, tabulate, Conventions.coerce(conventions, **options))
+    payload = payload_of(as_qrels(qrels), resolved, tabulate, Conventions.coerce(conventions, **options))
     yield from outcomes(payload, items_of(runs), jobs=jobs, client=client, window=window, ordered=True)
 
 
@@ -168,7 +169,7 @@ def write_dataset(directory: Any, qrels: Any, runs: Any, measures: Any = DEFAULT
     frame :func:`evaluate_parallel` returns.
     """
     conventions = Conventions.coerce(conventions, **options)
-    payload = payload_of(_as_qrels(qrels), resolve_measures(measures), per_query_frame, conventions)
+    payload = payload_of(as_qrels(qrels), resolve_measures(measures), per_query_frame, conventions)
     writer = DatasetWriter(directory, [label for label, _ in payload.pairs], dataclasses.asdict(conventions))
     rows = [0]
 

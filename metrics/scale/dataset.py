@@ -7,7 +7,7 @@ Layout of a dataset directory::
 
 ``<name>`` is the system name with every character outside ``[A-Za-z0-9_.-]`` percent-encoded, so any
 name is one directory; the true name is the ``system`` column inside the file. Each partition is written
-whole or not at all (:func:`metrics.files.write_atomic`); the manifest is removed when writing starts and
+whole or not at all (:func:`metrics.io.files.write_atomic`); the manifest is removed when writing starts and
 written when it ends, so a directory without one is a dataset still being written (or abandoned), and a
 partition the manifest does not list (a run of an earlier dataset in the same directory) is not read.
 """
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from metrics.errors import ValidationError
-from metrics.files import write_atomic
+from metrics.io.files import write_atomic
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -15,10 +15,10 @@ grades of the judged documents it does not retrieve (:class:`Ranking`). Four kin
 
 :func:`right` answers a question with :func:`measure_value`, which evaluates the ranking with
 :func:`metrics.evaluate` under trec_eval's conventions (the ranking written as a qrels and a run by
-:func:`metrics.worked.ranking_files`): the same code that evaluates full runs. :func:`accepts` is the
+:func:`metrics.teaching.worked.ranking_files`): the same code that evaluates full runs. :func:`accepts` is the
 tolerance rule: a number is right when it is within :attr:`Question.tolerance` of the right one
 (default :data:`TOLERANCE` = 0.01, "to two decimals"). :func:`worked_formulas` writes the measure's formula
-with the ranking's numbers (:func:`metrics.worked.worked`).
+with the ranking's numbers (:func:`metrics.teaching.worked.worked`).
 """
 
 from __future__ import annotations
@@ -335,7 +335,7 @@ def measure_value(ranking: Ranking, measure: str, rel: int = 1) -> float:
     0.4167
     """
     from metrics.evaluate import evaluate
-    from metrics.worked import ranking_files
+    from metrics.teaching.worked import ranking_files
 
     qrels, run = ranking_files(list(ranking.grades), list(ranking.missing))
     frame = evaluate(qrels, {"x": run}, [measure], relevance_level=rel)
@@ -363,23 +363,23 @@ def accepts(question: Question, solution: Solution, answer) -> bool:
 
 
 def table_of(ranking: Ranking, rel: int = 1, pad_to: int = 0, **options):
-    """The anatomy table of a ranking (:func:`metrics.anatomy.anatomy_of_ranking`), with R and the ideal
+    """The anatomy table of a ranking (:func:`metrics.teaching.anatomy.anatomy_of_ranking`), with R and the ideal
     ranking taken from its judged documents, retrieved or not; padded with unjudged documents up to
     ``pad_to`` ranks (so that its row k holds the measures at a cutoff past its end)."""
-    from metrics.anatomy import anatomy_of_ranking
+    from metrics.teaching.anatomy import anatomy_of_ranking
 
     grades = list(ranking.grades) + [None] * max(0, pad_to - len(ranking.grades))
     ideal = [g for g in ranking.grades if g is not None] + list(ranking.missing)
     return anatomy_of_ranking(grades, ranking.num_rel(rel), ideal=ideal, rel=rel, **options)
 
 
-_WORKED = {"P": 0, "R": 1, "AP": 3, "RR": 4, "nDCG": 6}  # the place of each in metrics.worked.worked's tuple
+_WORKED = {"P": 0, "R": 1, "AP": 3, "RR": 4, "nDCG": 6}  # the place of each in metrics.teaching.worked.worked's tuple
 
 
 def worked_formulas(question: Question) -> tuple[tuple[str, str], ...]:
     """The measure's formula with each ranking's numbers: ``(title, LaTeX)`` per ranking (``change``: the
     ranking before and after), each ending ``= value``, the value :func:`measure_value` gives."""
-    from metrics.worked import worked
+    from metrics.teaching.worked import worked
 
     measure = parse_measure_for_class(question.measure)
     family, k = type(measure).name, measure.values.get("cutoff")
@@ -412,7 +412,7 @@ def worked_formulas(question: Question) -> tuple[tuple[str, str], ...]:
 def _eleven_point_formula(ranking: Ranking, rel: int) -> str:
     from metrics.curves import eleven_point
     from metrics.evaluate import rank_runs
-    from metrics.worked import ranking_files
+    from metrics.teaching.worked import ranking_files
 
     qrels, run = ranking_files(list(ranking.grades), list(ranking.missing))
     points = eleven_point(rank_runs(qrels, {"x": run}, relevance_level=rel), average=False)["iprec"].tolist()

@@ -1,7 +1,7 @@
 """Subcommands of the ``rankscope`` command line, one module each.
 
 The options that set the evaluation conventions and the significance tests are the rows of one table,
-:mod:`metrics.flags`: :func:`add_convention_flags` and :func:`add_significance_flags` add them to a
+:mod:`metrics.review.flags`: :func:`add_convention_flags` and :func:`add_significance_flags` add them to a
 command's parser, :func:`conventions_of` and :func:`significance_settings_of` read the parsed values back,
 and :func:`convention_args` and :func:`significance_args` write them again (the command line a report
 records).
@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from metrics.flags import (
+from metrics.review.flags import (
     CONVENTION_FLAGS,
     Flag,
     convention_argv,

@@ -40,7 +40,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.anatomy import anatomy
+    from metrics.teaching.anatomy import anatomy
 
     (rankings,) = rank(args, [args.run])
     table = anatomy(rankings, args.query, gain=args.gain, discount=args.discount, base=args.base,

@@ -47,10 +47,10 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.compare import summary_table, to_latex, to_text
+    from metrics.review.compare import summary_table, to_latex, to_text
     from metrics.errors import ValidationError
     from metrics.evaluate import aggregate
-    from metrics.significance import compare_systems
+    from metrics.stats.significance import compare_systems
 
     from rankscope.runs import evaluate_runs, expand_runs, per_query_of_dataset
 
@@ -98,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _card(per_query, comparison, conventions, args: argparse.Namespace):
     """The provenance card and the warnings of a comparison (the table and JSON outputs state nDCG's gain)."""
-    from metrics.cautions import comparison_cautions
+    from metrics.review.cautions import comparison_cautions
     from metrics.evaluate import resolve_measures
-    from metrics.provenance import build_provenance, topic_counts
+    from metrics.review.provenance import build_provenance, topic_counts
 
     pairs = resolve_measures(list(args.measures or DEFAULT_MEASURES))
     topics = topic_counts(per_query)
@@ -116,8 +116,8 @@ def _grouped_latex(comparison) -> str:
     """Each measure's grouped leaderboard (compact letter display) when every pair was tested, else nothing."""
     if comparison.baseline is not None or len(comparison.systems) < 3:
         return ""
-    from metrics.compare.render import leaderboard_to_latex
-    from metrics.significance import grouped_leaderboard
+    from metrics.review.compare.render import leaderboard_to_latex
+    from metrics.stats.significance import grouped_leaderboard
 
     return "".join("\n" + leaderboard_to_latex(grouped_leaderboard(comparison, m), m) for m in comparison.measures)
 
@@ -126,7 +126,7 @@ def _risk(per_query, comparison, alpha):
     """The risk table against the comparison's baseline (else the first system), or None without ``alpha``."""
     if alpha is None:
         return None
-    from metrics.risk import risk_table
+    from metrics.stats.risk import risk_table
 
     return risk_table(per_query, comparison.baseline or comparison.systems[0], alpha=alpha,
                       measures=list(comparison.measures))

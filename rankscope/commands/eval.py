@@ -114,7 +114,7 @@ class RunOutput:
         Its lines in the trec format (empty for json and csv).
     records : list
         Its records for the json or csv document (empty for the trec format).
-    stop : metrics.trec_eval_exits.Stop or None
+    stop : rankscope.commands._trec_eval_exits.Stop or None
         Where trec_eval would stop on it, its message without the run's path; None: it does not stop.
     """
 
@@ -224,10 +224,10 @@ def _compat_given(args: argparse.Namespace) -> bool:
 
 
 def _stop(printer: RunPrinter, rk):
-    """Where the evaluation of one run stops: a :class:`~metrics.trec_eval_exits.Stop` whose message is
+    """Where the evaluation of one run stops: a :class:`~rankscope.commands._trec_eval_exits.Stop` whose message is
     rankscope's one line after the run's path, or None (where only trec_eval 10.0 would stop, the lint report
     says so)."""
-    from metrics.trec_eval_exits import Stop, common_topics, trec_eval_stop
+    from rankscope.commands._trec_eval_exits import Stop, common_topics, trec_eval_stop
 
     qrels_topics, run_topics, version = printer.qrels_topics, rk.run.queries, printer.version
     negative_only = [q for q, n in zip(rk.queries, rk.num_judged()) if n == 0]
@@ -402,7 +402,7 @@ def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
                 value = values[label][i]
                 records.append({"system": rk.system, "query": query, "measure": label,
                                 "value": int(round(value)) if measure.integer else _json_value(value)})
-    from metrics.provenance import build_provenance
+    from metrics.review.provenance import build_provenance
 
     card = build_provenance(rk.conventions, pairs, topics={label: rk.n_queries for label, _ in pairs}).compact()
     for label, measure in pairs:
@@ -415,7 +415,7 @@ def _records(rk, values: dict, pairs, *, per_query: bool) -> list[dict]:
 def _tie_rows(rk, pairs, *, per_query: bool) -> list[tuple]:
     """``--ties range`` for one ranked run: ``(system, query, label, measure, [low, reported, high])`` rows,
     per query (with -q) then ``all``."""
-    from metrics.ties import tie_ranges
+    from metrics.stats.ties import tie_ranges
 
     frame = tie_ranges(None, [rk], [label for label, _ in pairs], inexact="nan")
     columns = {label: [frame.loc[frame["measure"] == label, c].to_numpy() for c in ("low", "reported", "high")]

@@ -44,7 +44,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import ValidationError
     from metrics.evaluate import evaluate, resolve_measures
-    from metrics.power import power_analysis
+    from metrics.stats.power import power_analysis
     from rankscope.runs import expand_runs
 
     runs = expand_runs(args.runs)

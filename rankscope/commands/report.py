@@ -10,7 +10,7 @@ import importlib.util
 import shlex
 import sys
 
-from metrics.flags import convention_argv
+from metrics.review.flags import convention_argv
 from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
                                 significance_args)
 from rankscope.runs import add_run_flags
@@ -99,7 +99,8 @@ def _inputs(args: argparse.Namespace) -> dict:
 
 def _per_query(args: argparse.Namespace, inputs: dict, measures, conventions):
     """The per-topic values from ``--input``'s dataset, or from workers (``--jobs``, ``--scheduler``) for several
-    runs; None: :func:`metrics.report.compute_report` evaluates them in this process. The same numbers each way."""
+    runs; None: :func:`metrics.review.report.compute_report` evaluates them in this process. The same numbers
+    each way."""
     from rankscope.runs import evaluate_runs, per_query_for_report, spread
 
     if args.input is not None:
@@ -112,13 +113,13 @@ def _per_query(args: argparse.Namespace, inputs: dict, measures, conventions):
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import RankscopeError
     from metrics.evaluate import DEFAULT_MEASURES
-    from metrics.report import compute_report
+    from metrics.review.report import compute_report
 
     if importlib.util.find_spec("plotly") is None:
         raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'")
     try:
         from dashboard.report import render_report, report_files, write_files
-        from metrics.files import write_atomic
+        from metrics.io.files import write_atomic
     except ImportError as err:
         if getattr(err, "name", None) and str(err.name).split(".")[0] == "plotly":
             raise RankscopeError("the report needs the dashboard extra: pip install 'rankscope[dashboard]'") from None

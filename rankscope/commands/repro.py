@@ -46,7 +46,7 @@ def _number(value: float, spec: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.reproducibility import reproduce
+    from metrics.stats.reproducibility import reproduce
 
     result = reproduce(args.qrels, args.orig_b, args.orig_a, args.rep_b, args.rep_a,
                        list(args.measures or DEFAULT_MEASURES), replication_qrels=args.replicability,

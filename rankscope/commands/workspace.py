@@ -200,7 +200,7 @@ def _merged_notes(notes) -> dict[str, dict]:
 
 
 def _export(ws, args) -> int:
-    from metrics.files import write_atomic
+    from metrics.io.files import write_atomic
 
     data = export_session(ws, args.id)
     try:

@@ -16,7 +16,7 @@ pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not instal
 
 import metrics  # noqa: E402
 from metrics import RankscopeError, ValidationError  # noqa: E402
-from metrics.manifest import Manifest, build_manifest  # noqa: E402
+from metrics.review.manifest import Manifest, build_manifest  # noqa: E402
 
 from dashboard import exports  # noqa: E402
 from tests.metrics.test_compare import assert_sound_latex  # noqa: E402
@@ -75,7 +75,7 @@ def test_zip_keeps_names_and_bytes():
 
 
 def test_the_latex_wrapper_goes_through_metrics_compare(summary, manifest):
-    from metrics.compare import SummaryTable, to_latex
+    from metrics.review.compare import SummaryTable, to_latex
 
     markers = {("bm25_rm3%", "AP"): "better", ("bm25_rm3%", "P@1"): "worse"}
     baseline = "a&b #1 {x} ~^\\"
@@ -87,7 +87,7 @@ def test_the_latex_wrapper_goes_through_metrics_compare(summary, manifest):
     assert_sound_latex(latex, columns=4)
     assert r"bm25\_rm3\%" in latex and r"a\&b \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}" in latex
     assert r"$^{\dagger}$ / $^{\ddagger}$: significantly better / worse than the baseline" in latex
-    assert exports.baseline_markers is metrics.compare.baseline_markers
+    assert exports.baseline_markers is metrics.review.compare.baseline_markers
     # dashboard.data passes a summary merged with its own test columns: extra columns are ignored
     extra = summary.assign(p_adjusted=0.5, significant=False, marker="")
     assert exports.results_latex(extra, markers, baseline=baseline) == exports.results_latex(summary, markers,

@@ -9,11 +9,11 @@ import pytest
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 from dashboard import figures  # noqa: E402
 from metrics import curves, evaluate, rank_runs, summarise  # noqa: E402
-from metrics.anatomy import anatomy  # noqa: E402
-from metrics.collection import describe_collection  # noqa: E402
-from metrics.significance import compare_systems  # noqa: E402
-from metrics.topics import paired_topics, side_by_side  # noqa: E402
-from metrics.worked import convention_effects  # noqa: E402
+from metrics.review.collection import describe_collection  # noqa: E402
+from metrics.review.topic_by_topic import paired_topics, side_by_side  # noqa: E402
+from metrics.stats.significance import compare_systems  # noqa: E402
+from metrics.teaching.anatomy import anatomy  # noqa: E402
+from metrics.teaching.worked import convention_effects  # noqa: E402
 from tests.random_collections import random_collection  # noqa: E402
 
 SYSTEMS = ["alpha", "beta <b>"]

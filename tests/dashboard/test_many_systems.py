@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 from dashboard import figures, leaderboard
 from metrics import summarise
-from metrics.compare import summary_table
-from metrics.significance import compare_systems
+from metrics.review.compare import summary_table
+from metrics.stats.significance import compare_systems
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "dashboard" / "app.py")

@@ -25,7 +25,7 @@ pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not instal
 
 import metrics  # noqa: E402
 from metrics import ValidationError  # noqa: E402
-from metrics.significance import compare_systems  # noqa: E402
+from metrics.stats.significance import compare_systems  # noqa: E402
 from rankscope.cli import main  # noqa: E402
 
 from dashboard.report import build_report  # noqa: E402
@@ -427,7 +427,7 @@ def test_hostile_names_stay_text_in_chromium(tmp_path):
 
 
 def test_the_report_shows_its_provenance_and_cautions_as_text(report, collection):
-    from metrics.provenance import build_provenance, topic_counts
+    from metrics.review.provenance import build_provenance, topic_counts
 
     qrels, runs = collection
     parsed = parse(report)
@@ -452,7 +452,7 @@ def test_a_clean_report_has_no_cautions_and_escapes_its_card(tmp_path):
 
 def test_the_exported_tables_carry_the_card(tmp_path):
     from dashboard.report import report_files
-    from metrics.report import compute_report
+    from metrics.review.report import compute_report
 
     qrels, runs = _small_collection(tmp_path)
     data = compute_report(qrels, runs, ["AP", "P@10"])

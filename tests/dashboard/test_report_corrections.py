@@ -33,8 +33,8 @@ def test_the_report_command_corrects_over_the_family_it_is_given(tmp_path):
     import re
 
     from metrics import evaluate, read_qrels, read_run
-    from metrics.significance import compare_systems
-    from metrics.report import compute_report
+    from metrics.stats.significance import compare_systems
+    from metrics.review.report import compute_report
     from rankscope.cli import main
     from sample_data import DEMO_DIR
 

@@ -16,8 +16,8 @@ import pytest
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 
 from rankscope.cli import main  # noqa: E402
-from metrics.manifest import Manifest  # noqa: E402
-from metrics.report import compute_report  # noqa: E402
+from metrics.review.manifest import Manifest  # noqa: E402
+from metrics.review.report import compute_report  # noqa: E402
 
 from dashboard import exports  # noqa: E402
 from dashboard.report import build_report, report_files  # noqa: E402
@@ -133,7 +133,7 @@ def test_a_report_says_why_it_could_not_test(tmp_path):
 def test_the_report_shows_metrics_compare_and_significance_as_they_are(tmp_path):
     import numpy as np
 
-    from metrics.compare import to_latex, to_markdown
+    from metrics.review.compare import to_latex, to_markdown
 
     from dashboard.report import render_report, report_figures
 

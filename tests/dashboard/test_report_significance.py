@@ -1,5 +1,5 @@
 """The dashboard's pages and the report test the same measures on the same topics, to the same p-values
-(one rule, :mod:`metrics.report`), here on runs that answered different topics."""
+(one rule, :mod:`metrics.review.report`), here on runs that answered different topics."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
 from metrics import ValidationError  # noqa: E402
-from metrics.compare import summary_table  # noqa: E402
-from metrics.report import compute_report  # noqa: E402
+from metrics.review.compare import summary_table  # noqa: E402
+from metrics.review.report import compute_report  # noqa: E402
 
 from dashboard import data  # noqa: E402
 from dashboard.state import Loaded, Upload  # noqa: E402

@@ -23,12 +23,12 @@ import metrics
 from dashboard import figures, leaderboard
 from dashboard.exports.tables import groups_latex
 from metrics import Conventions
-from metrics.agreement import agreement_matrix, ordering_agreement, swapped_pairs, system_means
-from metrics.compare import summary_table
 from metrics.io import system_name
-from metrics.power import power_analysis
-from metrics.reproducibility import reproduce
-from metrics.significance import CORRECTIONS, FAMILIES, MAXT, compare_systems, grouped_leaderboard, letter_display
+from metrics.review.compare import summary_table
+from metrics.stats.agreement import agreement_matrix, ordering_agreement, swapped_pairs, system_means
+from metrics.stats.power import power_analysis
+from metrics.stats.reproducibility import reproduce
+from metrics.stats.significance import CORRECTIONS, FAMILIES, MAXT, compare_systems, grouped_leaderboard, letter_display
 from sample_data import demo_paths
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")

@@ -19,10 +19,10 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import metrics  # noqa: E402
 from dashboard import figures, leaderboard  # noqa: E402
-from metrics.cautions import comparison_cautions  # noqa: E402
-from metrics.provenance import build_provenance, provenance_of  # noqa: E402
-from metrics.risk import risk_table  # noqa: E402
-from metrics.ties import tie_flips, tie_ranges, tie_summary  # noqa: E402
+from metrics.review.cautions import comparison_cautions  # noqa: E402
+from metrics.review.provenance import build_provenance, provenance_of  # noqa: E402
+from metrics.stats.risk import risk_table  # noqa: E402
+from metrics.stats.ties import tie_flips, tie_ranges, tie_summary  # noqa: E402
 from tests.dashboard.test_app import APP, _upload, errors, open_page  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,7 +174,7 @@ def test_the_leaderboards_tie_column_shows_the_range_and_the_systems_it_could_fl
     summary = _summary()
     flips = tie_flips(summary)
     qrels, runs = _texts()
-    table = metrics.compare.summary_table(None, metrics.summarise(metrics.evaluate(qrels, runs, MEASURES)))
+    table = metrics.review.compare.summary_table(None, metrics.summarise(metrics.evaluate(qrels, runs, MEASURES)))
     column = leaderboard.tie_ranges(summary, flips)(table, None)
     assert list(column.columns) == [f"{m} ties" for m in MEASURES]
     assert list(column.index) == list(RUNS)
@@ -301,7 +301,7 @@ def test_cautions_are_shown_as_text_on_a_crafted_comparison(page):
     assert errors(at) == []
     qrels, runs = _texts()
     measures = MEASURES if page == "overview" else ["RR"]
-    tested = metrics.significance.compare_systems(metrics.evaluate(qrels, runs, measures), measures=measures,
+    tested = metrics.stats.significance.compare_systems(metrics.evaluate(qrels, runs, measures), measures=measures,
                                                   test="t", baseline="sharp", correction="none")
     expected = comparison_cautions(metrics.resolve_measures(measures), test="t", correction="none",
                                    tests=len(tested.frame), topics=3, gain_stated=True)

@@ -290,7 +290,7 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
     import metrics
     from dashboard import data, stored
     from dashboard.data import files
-    from metrics.ties import tie_ranges
+    from metrics.stats.ties import tie_ranges
 
     cid = _random_stored(ws, seed)
     loaded = stored.loaded_of(ws.load(cid))
@@ -299,7 +299,7 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
     runs = {name: metrics.read_run(up.data, name=name) for name, up in loaded.runs}
     computed = metrics.evaluate(qrels, runs, list(measures), conventions=loaded.conventions)
     ties = tie_ranges(qrels, runs, list(measures), conventions=loaded.conventions, inexact="nan")
-    paired = metrics.report.paired_conventions(loaded.conventions, metrics.rank_runs(qrels, list(runs.values()),
+    paired = metrics.review.report.paired_conventions(loaded.conventions, metrics.rank_runs(qrels, list(runs.values()),
                                                                                      loaded.conventions))
 
     def check() -> None:

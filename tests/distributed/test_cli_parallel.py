@@ -14,7 +14,7 @@ import pytest
 
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
-from metrics.report import compute_report
+from metrics.review.report import compute_report
 from metrics.scale import evaluate_parallel
 from metrics.scale.pool import _drive
 from metrics.scale.tasks import Outcome

@@ -102,7 +102,7 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
     from playwright.sync_api import expect
 
     from metrics import evaluate
-    from metrics.topics import extremes, paired_topics
+    from metrics.review.topic_by_topic import extremes, paired_topics
 
     runs = _runs(tmp_path)
     page.goto(server)

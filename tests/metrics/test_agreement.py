@@ -7,14 +7,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from metrics.agreement import (
+from metrics.errors import ValidationError
+from metrics.stats.agreement import (
     agreement_matrix,
     kendall_tau,
     ordering_agreement,
     swapped_pairs,
     tau_ap,
 )
-from metrics.errors import ValidationError
 
 
 def _textbook_tau_ap(truth: list[str], estimated: list[str]) -> float:

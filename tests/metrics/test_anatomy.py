@@ -1,4 +1,4 @@
-"""The anatomy of a ranking (metrics.anatomy): its rows against the measures at every cutoff, against a slow
+"""The anatomy of a ranking (metrics.teaching.anatomy): its rows against the measures at every cutoff, against a slow
 textbook implementation, against the worked tables of the seed documents, and through ``rankscope anatomy``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from metrics import ValidationError, parse_measure, rank_runs
-from metrics.anatomy import COLUMNS, anatomy, anatomy_of_ranking
+from metrics.teaching.anatomy import COLUMNS, anatomy, anatomy_of_ranking
 from rankscope.cli import main
 from tests.random_collections import random_collection, trec_order
 

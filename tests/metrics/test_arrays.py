@@ -1,4 +1,4 @@
-"""metrics.arrays: numpy <-> arrow for fixed-width arrays, equal to pyarrow's own bridge."""
+"""metrics.io.arrays: numpy <-> arrow for fixed-width arrays, equal to pyarrow's own bridge."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.arrays import to_arrow, to_numpy
+from metrics.io.arrays import to_arrow, to_numpy
 
 TYPES = [pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint32(), pa.uint64(), pa.float32(),
          pa.float64(), pa.bool_()]

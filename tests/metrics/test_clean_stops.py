@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.files import write_atomic
+from metrics.io.files import write_atomic
 from tests.processes import start, stop, wait_until_gone
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs POSIX signals and process groups")

@@ -1,4 +1,5 @@
-"""metrics.compare (the results table and its LaTeX, Markdown, CSV and text) and ``rankscope compare`` end to end."""
+"""metrics.review.compare (the results table and its LaTeX, Markdown, CSV and text) and ``rankscope compare``
+end to end."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ import pandas as pd
 import pytest
 
 from rankscope.cli import main
-from metrics.compare import (BETTER, WORSE, SummaryTable, baseline_markers, latex_escape, markdown_escape,
-                             summary_table, to_csv, to_frame, to_latex, to_markdown, to_text)
+from metrics.review.compare import (BETTER, WORSE, SummaryTable, baseline_markers, latex_escape, markdown_escape,
+                                    summary_table, to_csv, to_frame, to_latex, to_markdown, to_text)
 from metrics.errors import ValidationError
 from metrics.evaluate import aggregate, summarise
-from metrics.significance import compare_systems
+from metrics.stats.significance import compare_systems
 
 
 def per_query(values: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
@@ -296,7 +297,7 @@ def test_markers_from_a_saved_comparison_table(frame):
 
 
 def test_the_manifest_travels_in_latex_and_markdown(frame):
-    from metrics.manifest import build_manifest
+    from metrics.review.manifest import build_manifest
 
     manifest = build_manifest(b"1 0 a 1\n", {"x--y": b"1 Q0 a 1 1.0 x\n"}, ["AP"], qrels_name="q--> <!--.txt",
                               file_names={"x--y": "x--y.run"})

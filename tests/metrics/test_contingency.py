@@ -7,7 +7,7 @@ import math
 import pytest
 
 from metrics import ValidationError, rank_runs
-from metrics.contingency import Contingency, contingency
+from metrics.teaching.contingency import Contingency, contingency
 
 # Lecture rankings of ten documents (1 relevant, 0 not) with their printed precision and recall rows.
 RANKING_A = [1, 0, 1, 1, 1, 1, 0, 0, 0, 1]  # system 1, topic 1: 6 relevant

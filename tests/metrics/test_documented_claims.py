@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from metrics.significance import wilcoxon_test
+from metrics.stats.significance import wilcoxon_test
 from rankscope.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics import ParseError, read_run
-from metrics.duplicates import dedupe, suspects
+from metrics.io.duplicates import dedupe, suspects
 
 PAIRS = st.lists(st.tuples(st.sampled_from(["1", "2", "10", "x"]),
                            st.one_of(st.integers(0, 30).map(str), st.sampled_from(["007", "7", "d", "D", "é"]))),
@@ -104,7 +104,7 @@ def textbook_string_hash(text: str) -> int:
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(min_size=0, max_size=40), min_size=0, max_size=40), st.integers(0, 5), st.integers(1, 4))
 def test_string_hash_is_the_textbook_hash_whatever_the_chunks(texts, skip, parts):
-    from metrics.duplicates import string_hash
+    from metrics.io.duplicates import string_hash
 
     array = pa.array(texts, pa.string()).slice(min(skip, len(texts)))  # an offset into the buffers
     kept = texts[min(skip, len(texts)):]

@@ -12,7 +12,7 @@ from dataclasses import fields
 import pytest
 
 from metrics import Conventions, ValidationError
-from metrics.flags import (
+from metrics.review.flags import (
     CONVENTION_FLAGS,
     Flag,
     convention_argv,
@@ -22,7 +22,7 @@ from metrics.flags import (
     significance_argv,
     significance_flags,
 )
-from metrics.significance import compare_systems
+from metrics.stats.significance import compare_systems
 from rankscope.cli import build_parser
 from rankscope.commands import (
     convention_args,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from metrics import ValidationError, evaluate, parse_measure, rank_runs
-from metrics.anatomy import anatomy
 from metrics.curves import at_x, gain_curves
 from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, check_gain, describe
 from metrics.measures.ndcg import discount
+from metrics.teaching.anatomy import anatomy
 from rankscope.cli import build_parser
 
 TABLES = {"gain": GAINS, "discount": DISCOUNTS, "ideal": IDEALS}

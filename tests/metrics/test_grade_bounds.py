@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from metrics import rank_runs
-from metrics.worked import convention_effects
+from metrics.teaching.worked import convention_effects
 
 HUGE_QRELS = "401 0 d1 999999999\n401 0 d2 1\n401 0 d3 0\n402 0 d1 2147483648\n402 0 d4 3\n"
 HUGE_RUN = "401 Q0 d1 1 3 t\n401 Q0 d3 2 2 t\n401 Q0 d2 3 1 t\n402 Q0 d4 1 2 t\n402 Q0 d1 2 1 t\n"

@@ -77,13 +77,13 @@ def test_rank_column_is_ignored():
 
 
 def test_gzip_members_are_concatenated_and_bombs_refused(monkeypatch):
-    import metrics.io
+    import metrics.io.readers
 
     two = gzip.compress(RUN[:36].encode(), mtime=0) + gzip.compress(RUN[36:].encode(), mtime=0)
     assert len(read_run(two, name="x")) == 3
     with pytest.raises(ParseError, match="^x: expected gzip data, found other bytes after the gzip stream$"):
         read_run(two + b"junk", name="x")
-    monkeypatch.setattr(metrics.io, "GZIP_LIMIT", 1 << 20)
+    monkeypatch.setattr(metrics.io.readers, "GZIP_LIMIT", 1 << 20)
     bomb = gzip.compress(b"1 Q0 a 1 1 x\n" * 200_000, mtime=0)  # 2.6 MB from 10 kB
     with pytest.raises(ParseError, match="^x: expected a run or qrels file, found gzip data that expands past 1 MiB$"):
         read_run(bomb, name="x")

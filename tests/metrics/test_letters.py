@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from metrics.errors import ValidationError
-from metrics.significance import compare_systems
-from metrics.significance._letters import (
+from metrics.stats.significance import compare_systems
+from metrics.stats.significance._letters import (
     grouped_leaderboard,
     letter_display,
     letter_groups,
@@ -86,7 +86,7 @@ def test_grouped_leaderboard_from_a_tukey_comparison():
 
 
 def test_leaderboard_latex_escapes_names():
-    from metrics.compare.render import leaderboard_to_latex
+    from metrics.review.compare.render import leaderboard_to_latex
 
     board = letter_display(["bm25_rm3%", "x"], [0.4, 0.2], _differs(2, [(0, 1)]))
     text = leaderboard_to_latex(board, "nDCG@10")
@@ -115,7 +115,7 @@ def test_compare_latex_carries_the_grouped_leaderboard(capsys, tmp_path):
 def test_report_data_gives_the_grouped_leaderboard():
     from pathlib import Path
 
-    from metrics.report import compute_report
+    from metrics.review.report import compute_report
 
     demo = Path(__file__).resolve().parents[2] / "sample_data" / "demo"
     runs = [demo / "runs" / f"{name}.run.gz" for name in ("bm25", "bm25_rm3", "weak_tfidf")]

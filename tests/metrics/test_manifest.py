@@ -16,7 +16,7 @@ import pytest
 
 import metrics
 from metrics import Conventions, ValidationError
-from metrics.manifest import Manifest, build_manifest, sha256_of
+from metrics.review.manifest import Manifest, build_manifest, sha256_of
 from rankscope.cli import main
 
 QRELS = b"1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n3 0 f 1\n"
@@ -165,7 +165,7 @@ def test_tests_add_a_compare_command_with_the_seed(files):
 
 
 def test_the_compare_command_reproduces_the_tests(files, capsys):
-    from metrics.significance import compare_systems
+    from metrics.stats.significance import compare_systems
 
     qrels, runs = files
     m = build_manifest(qrels, runs, ["AP", "P@5", "RR"], seeds={"compare": 5},
@@ -193,7 +193,7 @@ def test_the_compare_command_reproduces_the_tests(files, capsys):
     (Conventions(complete=True), {"test": "wilcoxon", "family": "measure", "complete": True, "seed": 11}),
 ])
 def test_the_commands_parse_back_to_the_conventions_and_settings(files, conventions, tests):
-    from metrics.flags import settings_from
+    from metrics.review.flags import settings_from
     from rankscope.cli import build_parser
     from rankscope.commands import conventions_of, significance_settings_of
 
@@ -213,7 +213,7 @@ def test_the_commands_parse_back_to_the_conventions_and_settings(files, conventi
 
 
 def test_the_manifest_knows_the_flags_without_the_command_line():
-    code = ("import sys, metrics.manifest as m\n"
+    code = ("import sys, metrics.review.manifest as m\n"
             "m.build_manifest(b'1 0 a 1\\n', {'x': b'1 Q0 a 1 1 x\\n', 'y': b'1 Q0 a 1 2 y\\n'}, ['AP'],"
             " tests={'test': 'permutation', 'family': 'all'})\n"
             "print(sorted(n for n in sys.modules if n.split('.')[0] in ('rankscope', 'dashboard')))")
@@ -256,7 +256,7 @@ def test_bad_arguments_raise_validation_errors(files, call, message):
 
 
 def test_the_manifest_module_leaves_streamlit_and_plotly_out():
-    code = ("import sys, metrics.manifest, rankscope.commands.report; "
+    code = ("import sys, metrics.review.manifest, rankscope.commands.report; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly', 'dashboard')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -266,7 +266,7 @@ def test_the_manifest_module_leaves_streamlit_and_plotly_out():
 
 
 def test_a_manifest_reads_back_from_its_json(files):
-    from metrics.manifest import comment_lines
+    from metrics.review.manifest import comment_lines
 
     qrels, runs = files
     m = build_manifest(qrels, runs, ["AP", "nDCG@10", "RBP(p=0.5)"], Conventions(preset="trec_eval-10", depth=5),

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from metrics import ValidationError, evaluate, rank_runs
-from metrics.anatomy import anatomy
 from metrics.curves import MAX_DEPTH, gain_curves, precision_recall_at_k
 from metrics.errors import UnknownMeasureError
 from metrics.measures.trec_names import expand_trec
+from metrics.teaching.anatomy import anatomy
 from rankscope.commands.eval import relevance_strings
 
 QRELS = "301 0 a 1\n301 0 b 0\n301 0 x 1\n302 0 c 2\n"

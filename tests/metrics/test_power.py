@@ -9,7 +9,7 @@ from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
 from metrics.errors import ValidationError
-from metrics.power import (
+from metrics.stats.power import (
     anova_min_range,
     anova_power,
     anova_topics,

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics import ParseError, evaluate, list_measures, parse_measure, read_qrels, read_run
-import metrics.parsing
-from metrics.parsing import parse, parse_lines
+import metrics.io.parsing
+from metrics.io.parsing import parse, parse_lines
 from tests.random_collections import random_collection
 
 FAST = settings(max_examples=150, deadline=None)
@@ -77,8 +77,8 @@ def near_valid_files(draw, width: int):
 def test_every_reading_path_agrees_with_the_line_reader(run_bytes, qrels_bytes, split_small_files):
     """Whatever the fast (pyarrow) or split path reads, the line reader reads to the same table and lines;
     where one raises, the other raises the same message."""
-    saved = metrics.parsing.SPLIT_MIN_BYTES
-    metrics.parsing.SPLIT_MIN_BYTES = 0 if split_small_files else saved  # the split path, on small files
+    saved = metrics.io.parsing.SPLIT_MIN_BYTES
+    metrics.io.parsing.SPLIT_MIN_BYTES = 0 if split_small_files else saved  # the split path, on small files
     try:
         for data, kind in ((run_bytes, "run"), (qrels_bytes, "qrels")):
             try:
@@ -93,7 +93,7 @@ def test_every_reading_path_agrees_with_the_line_reader(run_bytes, qrels_bytes, 
             assert table.to_pandas().equals(slow.to_pandas())  # NaN ranks compare equal here
             assert (lines if lines is not None else np.arange(1, len(slow) + 1)).tolist() == slow_lines.tolist()
     finally:
-        metrics.parsing.SPLIT_MIN_BYTES = saved
+        metrics.io.parsing.SPLIT_MIN_BYTES = saved
 
 
 # ---- evaluation --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""metrics.provenance: the card of every choice behind a number, as one line and as a record."""
+"""metrics.review.provenance: the card of every choice behind a number, as one line and as a record."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from metrics import Conventions, ValidationError, resolve_measures
-from metrics.provenance import TIE_RULES, Provenance, build_provenance, topic_counts
+from metrics.review.provenance import TIE_RULES, Provenance, build_provenance, topic_counts
 
 
 def test_compact_line_names_every_choice():
@@ -102,8 +102,8 @@ def test_compare_json_and_table_carry_the_card(capsys):
 
 
 def test_latex_and_markdown_carry_the_card_as_comments(capsys):
-    from metrics.compare import summary_table, to_latex, to_markdown
-    from metrics.significance import compare_systems
+    from metrics.review.compare import summary_table, to_latex, to_markdown
+    from metrics.stats.significance import compare_systems
     from rankscope.cli import main
 
     frame = pd.DataFrame({"system": ["a"] * 4 + ["b"] * 4, "query": list("1234") * 2, "measure": "AP",
@@ -141,7 +141,7 @@ def test_eval_json_summaries_carry_the_card(tmp_path, capsys):
 
 def test_provenance_of_a_per_query_table_in_one_call():
     from metrics import evaluate
-    from metrics.provenance import provenance_of
+    from metrics.review.provenance import provenance_of
 
     qrels = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n3 0 d 1\n"
     runs = {"x": b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n", "y": b"1 Q0 b 1 2 t\n3 Q0 d 1 1 t\n"}

@@ -12,11 +12,11 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-import metrics.io
+import metrics.io.readers
 from metrics import ParseError, read_qrels, read_run
 from metrics.conventions import Conventions
-from metrics.duplicates import codes_in, tail_hash, take_rows
 from metrics.io import Qrels, Run
+from metrics.io.duplicates import codes_in, tail_hash, take_rows
 from metrics.rankings import NONPOOL, UNJUDGED, Judgments, rank
 
 
@@ -146,7 +146,7 @@ def split_lines(text: str) -> list[tuple[str, str, float]]:
 @pytest.fixture
 def mapped(monkeypatch):
     """Every plain file is read through a memory map, whatever its size."""
-    monkeypatch.setattr(metrics.io, "MAP_MIN_BYTES", 1)
+    monkeypatch.setattr(metrics.io.readers, "MAP_MIN_BYTES", 1)
 
 
 def test_a_mapped_file_reads_as_its_bytes_and_lines(tmp_path, mapped):

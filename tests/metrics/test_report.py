@@ -1,4 +1,4 @@
-"""metrics.report: every number of a report, computed without rendering, and the one rule of the paired tests
+"""metrics.review.report: every number of a report, computed without rendering, and the one rule of the paired tests
 (which measures, on which topics)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 
 import metrics
 from metrics import Conventions, ValidationError
-from metrics.report import GAIN_DEPTH, ReportData, compute_report, paired_conventions, paired_measures
-from metrics.significance import compare_systems
+from metrics.review.report import GAIN_DEPTH, ReportData, compute_report, paired_conventions, paired_measures
+from metrics.stats.significance import compare_systems
 
 MEASURES = ["AP", "nDCG@10", "P@5", "num_rel_ret", "GMAP"]
 
@@ -40,7 +40,7 @@ DIFFERENT = {"all": range(1, 13), "early": range(1, 10), "late": range(4, 13)}
 
 
 def test_importing_the_report_leaves_plotly_and_streamlit_out():
-    code = ("import sys, metrics.report; "
+    code = ("import sys, metrics.review.report; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'plotly', 'streamlit', 'dashboard', "
             "'rankscope', 'kaleido'}))")
     root = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from repro_eval.measure.statistics import ttest
 from repro_eval.util import evaluate_run
 
 from metrics.errors import ValidationError
-from metrics.reproducibility import kendall_tau_union, rank_biased_overlap, reproduce
+from metrics.stats.reproducibility import kendall_tau_union, rank_biased_overlap, reproduce
 from tests.metrics.test_trec_eval_binaries import (
     CRANFIELD,
     VASWANI,

@@ -1,4 +1,4 @@
-"""metrics.risk: URisk, TRisk, ZRisk and GeoRisk against hand-worked examples, the papers' formulas written as
+"""metrics.stats.risk: URisk, TRisk, ZRisk and GeoRisk against hand-worked examples, the papers' formulas written as
 slow loops, and scipy's one-sample t-test."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from metrics import ValidationError
-from metrics.risk import RISK_COLUMNS, georisk, risk_adjusted_deltas, risk_table, trisk, urisk, zrisk
+from metrics.stats.risk import RISK_COLUMNS, georisk, risk_adjusted_deltas, risk_table, trisk, urisk, zrisk
 
 
 def phi(x: float) -> float:

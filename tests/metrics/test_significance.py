@@ -1,4 +1,4 @@
-"""metrics.significance: every test against scipy on seeded data, exact enumeration by brute force, the
+"""metrics.stats.significance: every test against scipy on seeded data, exact enumeration by brute force, the
 corrections and Tukey's HSD by hand, determinism across runs and row orders, errors, and the command."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import metrics.significance as sig
+import metrics.stats.significance as sig
 from rankscope.cli import main
 from metrics.errors import RankscopeError, ValidationError
-from metrics.significance import (
+from metrics.stats.significance import (
     EXACT_MAX,
     Comparison,
     TestResult,
@@ -696,7 +696,7 @@ def test_same_seed_same_p_values_bit_for_bit_whatever_the_row_order(test):
 def test_determinism_across_processes():
     rng = np.random.default_rng(1)
     frame = frame_of(rng.random((3, 300)))
-    code = ("import sys, numpy as np, pandas as pd; from metrics.significance import compare_systems; "
+    code = ("import sys, numpy as np, pandas as pd; from metrics.stats.significance import compare_systems; "
             "values = np.frombuffer(bytes.fromhex(sys.stdin.read()), dtype=np.float64); "
             "f = pd.DataFrame({'system': np.repeat(['s0', 's1', 's2'], 300), "
             "'query': np.tile([f'q{j:05d}' for j in range(300)], 3), 'measure': 'AP', 'value': values}); "

@@ -1,4 +1,4 @@
-"""metrics.significance at scale: the randomisation test's chunked shared-flip products against a textbook
+"""metrics.stats.significance at scale: the randomisation test's chunked shared-flip products against a textbook
 loop and against one product over all pairs, the same p-values over a Dask cluster, and the corrections of
 tens of thousands of p-values against statsmodels.
 
@@ -17,14 +17,14 @@ import pandas as pd
 import pytest
 
 from metrics.errors import ValidationError
-from metrics.significance import (
+from metrics.stats.significance import (
     adjust_pvalues,
     compare_systems,
     permutation_test,
     sign_flip_matrix,
 )
-from metrics.significance._corrections import adjust_families
-from metrics.significance._resampling import (
+from metrics.stats.significance._corrections import adjust_families
+from metrics.stats.significance._resampling import (
     BLOCK,
     flip_bits,
     pair_chunks,
@@ -113,7 +113,7 @@ def test_pair_chunks_cover_the_pairs_in_order_within_the_budget():
 def test_compare_systems_p_values_do_not_depend_on_the_chunking(monkeypatch):
     per_query = many_systems(12, 40, 5)
     whole = compare_systems(per_query, test="permutation", n_resamples=999, seed=3).frame
-    import metrics.significance._resampling as resampling
+    import metrics.stats.significance._resampling as resampling
 
     monkeypatch.setattr(resampling, "MEMORY", 1)  # one pair per chunk
     chunked = compare_systems(per_query, test="permutation", n_resamples=999, seed=3).frame

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from metrics import read_run, system_name
-from metrics.manifest import build_manifest
+from metrics.review.manifest import build_manifest
 from rankscope.cli import main
 
 QRELS = b"1 0 a 1\n1 0 b 0\n"

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from metrics import ValidationError, aggregate, evaluate, parse_measure, rank_runs, resolve_measures
-from metrics.measures.ndcg import discount, joint_ideal_qrels, nDCG
+from metrics.judgments.joint import joint_ideal_qrels
+from metrics.measures.ndcg import discount, nDCG
 from tests.random_collections import random_collection, trec_order
 from tests.metrics.test_unjudged_measures import UNJUDGED_CASES
 
@@ -582,7 +583,7 @@ def test_judged_and_fallout_by_hand():
 
 
 def test_fallout_with_n_matches_the_contingency_table():
-    from metrics.contingency import contingency
+    from metrics.teaching.contingency import contingency
 
     for seed in range(10):
         col = random_collection(seed)

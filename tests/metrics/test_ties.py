@@ -11,7 +11,7 @@ import pytest
 
 from metrics import ValidationError, evaluate, parse_measure, rank_runs
 from metrics.evaluate import per_query_values, resolve_measures
-from metrics.ties import (
+from metrics.stats.ties import (
     is_exact,
     reorder_ties,
     tie_flips,

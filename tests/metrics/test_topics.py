@@ -1,5 +1,5 @@
-"""Topic by topic (metrics.topics): two systems side by side against a slow dictionary implementation, and
-one topic's rankings against the textbook trec_eval order on seeded random collections."""
+"""Topic by topic (metrics.review.topic_by_topic): two systems side by side against a slow dictionary
+implementation, and one topic's rankings against the textbook trec_eval order on seeded random collections."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from metrics import ValidationError, evaluate, rank_runs
-from metrics.topics import RANKING_COLUMNS, paired_topics, side_by_side
+from metrics.review.topic_by_topic import RANKING_COLUMNS, paired_topics, side_by_side
 from tests.random_collections import random_collection, trec_order
 
 SEEDS = range(15)

@@ -1,11 +1,11 @@
-"""metrics.cautions: each caution fires on a crafted comparison and stays silent on a clean one."""
+"""metrics.review.cautions: each caution fires on a crafted comparison and stays silent on a clean one."""
 
 from __future__ import annotations
 
 import pytest
 
 from metrics import resolve_measures
-from metrics.cautions import CAUTION_CODES, MANY_TOPICS, Caution, comparison_cautions
+from metrics.review.cautions import CAUTION_CODES, MANY_TOPICS, Caution, comparison_cautions
 
 CLEAN = {"test": "permutation", "correction": "holm", "tests": 6, "topics": 50, "gain_stated": True}
 

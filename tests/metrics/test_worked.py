@@ -1,4 +1,4 @@
-"""Measures worked through (metrics.worked): each value equals the measure it names, the substituted formula
+"""Measures worked through (metrics.teaching.worked): each value equals the measure it names, the substituted formula
 holds the ranking's own numbers, and each convention's value equals an evaluation under that convention."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from metrics import Conventions, ValidationError, evaluate, rank_runs
-from metrics.anatomy import anatomy, relevant_count
-from metrics.worked import MAX_TERMS, convention_effects, ranking_files, worked
+from metrics.teaching.anatomy import anatomy, relevant_count
+from metrics.teaching.worked import MAX_TERMS, convention_effects, ranking_files, worked
 
 SEEDS = range(30)
 EXPECTED = Path(__file__).resolve().parents[2] / "sample_data" / "teaching" / "expected.json"
@@ -124,8 +124,8 @@ def test_ranking_files_reject_what_is_not_a_ranking():
 
 
 def test_comparisons_in_words_follow_each_measures_direction():
-    from metrics.significance import compare_systems
-    from metrics.worked import comparison_in_words
+    from metrics.stats.significance import compare_systems
+    from metrics.teaching.worked import comparison_in_words
 
     rng = np.random.default_rng(1)
     ranks = rng.integers(1, 20, size=12).astype(float)

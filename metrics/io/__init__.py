@@ -1,0 +1,16 @@
+"""Reading: bytes, paths and frames in, validated tables out.
+
+The readers of qrels and runs (:func:`read_qrels`, :func:`read_run`, :mod:`metrics.io.readers`) are
+re-exported here; beside them, how bytes become a table (:mod:`metrics.io.parsing`), duplicate rows
+(:mod:`metrics.io.duplicates`), Arrow and numpy columns (:mod:`metrics.io.arrays`), topic and document
+texts (:mod:`metrics.io.texts`) and files written whole or not at all (:mod:`metrics.io.files`).
+
+Nothing here imports anything of :mod:`metrics` but :mod:`metrics.errors`: this is the floor the other
+parts stand on (ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+from metrics.io.readers import SYSTEM_SUFFIXES, Qrels, Run, Source, read_qrels, read_run, system_name
+
+__all__ = ["Qrels", "Run", "read_qrels", "read_run", "Source", "system_name", "SYSTEM_SUFFIXES"]

@@ -1,0 +1,214 @@
+"""The lint report: legal but suspicious things about a collection, returned as data.
+
+Nothing here stops an evaluation; each finding says what it changes. The dashboard shows the list, the CLI
+can print it, and tests read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from metrics.io import Qrels, Run
+from metrics.rankings import TIE_CUTOFFS, Rankings
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["LintItem", "judged_topics_not_in_run", "lint", "lint_frame"]
+
+_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class LintItem:
+    """One finding of the lint report.
+
+    Attributes
+    ----------
+    code : str
+        Stable identifier, e.g. ``"run-topics-not-judged"``.
+    severity : {"warning", "info"}
+    source : str
+        The system (run) or ``"qrels"`` the finding is about.
+    message : str
+        One sentence for people: what was found and what it does to the numbers.
+    count : int
+        How many topics, rows or groups are concerned.
+    examples : tuple of str
+        A few of them (topic ids).
+    """
+
+    code: str
+    severity: str
+    source: str
+    message: str
+    count: int
+    examples: tuple[str, ...] = ()
+
+
+def _sample(values) -> tuple[str, ...]:
+    return tuple(str(v) for v in list(values)[:_EXAMPLES])
+
+
+def lint(qrels: Qrels, runs: Sequence[Run], rankings: Sequence[Rankings] | None = None, *,
+         measures: Sequence[str] = (), judged_cutoff: int = 10, judged_gap: float = 0.1) -> list[LintItem]:
+    """Check a collection and its runs for suspicious but legal input.
+
+    Parameters
+    ----------
+    qrels : Qrels
+    runs : sequence of Run
+    rankings : sequence of Rankings, optional
+        The runs already ranked (``metrics.rank_runs``); ranked here when not given.
+    measures : sequence of str, optional
+        Measures to be reported: for each one with a cutoff k, the topics where tied scores straddle rank
+        k, with how far the mean moves between the worst and best order of the ties (:mod:`metrics.stats.ties`).
+    judged_cutoff, judged_gap : int, float, default=10, 0.1
+        Systems whose mean Judged@k (k = ``judged_cutoff``) differ by more than ``judged_gap`` are named
+        (:func:`metrics.judgments.coverage.judged_rate_gaps`): unjudged documents count as non-relevant, so the
+        less judged system is disadvantaged.
+
+    Returns
+    -------
+    list of LintItem
+        Topics without relevant documents; per run: topics not judged, judged topics not answered,
+        tied scores and ties straddling the cutoffs 5, 10, 20, scores beyond the float32 range (under
+        the float32 presets), a rank column that contradicts the scores (a warning) and one that only
+        orders tied scores differently from trec_eval (harmless, for information).
+    """
+    if rankings is None:
+        from metrics.evaluate import rank_runs
+
+        rankings = rank_runs(qrels, list(runs))
+    judged = set(qrels.queries)
+    items: list[LintItem] = []
+    frame = qrels.table.to_pandas()
+    best = frame.groupby("query")["relevance"].max()
+    empty = sorted(best.index[best < 1])
+    if empty:
+        items.append(LintItem("topics-without-relevant", "warning", "qrels",
+                              f"{len(empty)} judged topic(s) have no relevant document: AP, nDCG and recall "
+                              f"are 0 for them in every run", len(empty), _sample(empty)))
+    for run, rk in zip(runs, rankings):
+        answered = set(run.queries)
+        extra = sorted(answered - judged)
+        if extra:
+            items.append(LintItem("run-topics-not-judged", "warning", run.name,
+                                  f"{len(extra)} topic(s) of the run have no judgments and are not evaluated",
+                                  len(extra), _sample(extra)))
+        missing = sorted(judged - answered, key=lambda t: t.encode())
+        if missing:
+            items.append(judged_topics_not_in_run(run.name, missing))
+        tied = rk.ties.get("tied_rows", 0)
+        if tied:
+            straddles = rk.ties["straddles"]
+            where = ", ".join(f"@{k}: {straddles[k]}" for k in TIE_CUTOFFS)
+            items.append(LintItem("tied-scores", "info", run.name,
+                                  f"{tied} ranked document(s) share a score with a neighbour; ties are broken by "
+                                  f"document id, descending (trec_eval's rule). Topics with a tie across the "
+                                  f"cutoff {where}", tied))
+        if rk.conventions.score_dtype == "float32":
+            score = run.table.column("score").to_numpy()
+            huge = int(np.count_nonzero(np.abs(score) > np.finfo(np.float32).max))
+            if huge:
+                items.append(LintItem("scores-beyond-float32", "warning", run.name,
+                                      f"{huge} score(s) exceed the float32 range and become infinite (and tie "
+                                      f"with each other) under {rk.conventions.preset}, as in trec_eval 9; "
+                                      f"the trec_eval-10 preset keeps them apart", huge))
+        contradicted, reordered = _rank_disagreements(rk)
+        if len(contradicted):
+            items.append(LintItem("rank-contradicts-score", "warning", run.name,
+                                  f"in {len(contradicted)} topic(s) the rank column contradicts the scores (a "
+                                  f"document ranks above one with a higher score); the rank column is ignored, "
+                                  f"documents are ordered by score", len(contradicted), _sample(contradicted)))
+        if len(reordered):
+            items.append(LintItem("rank-reorders-ties", "info", run.name,
+                                  f"in {len(reordered)} topic(s) the rank column orders tied scores differently "
+                                  f"from trec_eval; harmless: trec_eval ignores the rank column and breaks ties "
+                                  f"by document id, descending", len(reordered), _sample(reordered)))
+    items += _tie_straddles(rankings, measures) + _judged_gaps(rankings, judged_cutoff, judged_gap)
+    return items
+
+
+def _tie_straddles(rankings: Sequence[Rankings], measures: Sequence[str]) -> list[LintItem]:
+    """A warning per run and measure whose cutoff splits a group of tied scores in some topic."""
+    from metrics.evaluate import resolve_measures
+    from metrics.stats.ties import is_exact, tie_ranges, tie_straddles
+
+    labels = [label for label, m in resolve_measures(measures) if is_exact(m)] if measures else []
+    if not labels:
+        return []
+    ranges = tie_ranges(None, list(rankings), labels)
+    found = tie_straddles(ranges, list(rankings))
+    items = []
+    for (system, label), part in found.groupby(["system", "measure"], sort=False):
+        whole = ranges[(ranges["system"] == system) & (ranges["measure"] == label)]
+        low, reported, high = (whole[c].mean() for c in ("low", "reported", "high"))
+        items.append(LintItem("ties-straddle-cutoff", "warning", system,
+                              f"in {len(part)} topic(s) tied scores straddle rank {int(part['cutoff'].iloc[0])} of "
+                              f"{label}: by the order of the ties alone its mean ranges {low:.4f}..{high:.4f} "
+                              f"(reported {reported:.4f})", len(part), _sample(part["query"])))
+    return items
+
+
+def _judged_gaps(rankings: Sequence[Rankings], cutoff: int, gap: float) -> list[LintItem]:
+    """A warning per pair of systems whose mean Judged@k differ by more than ``gap``."""
+    from metrics.judgments.coverage import judged_rate_gaps
+
+    pairs = judged_rate_gaps(rankings, cutoff=cutoff, threshold=gap)
+    return [LintItem("judged-rate-gap", "warning", str(row.less_judged),
+                     f"mean Judged@{cutoff} is {row.judged_less:.2f} against {row.judged_more:.2f} for "
+                     f"{row.more_judged}: more of its unjudged documents count as non-relevant, which biases the "
+                     f"comparison (a run outside the pool?); see the condensed measures (AP_condensed, ...)", 1,
+                     (str(row.more_judged),)) for row in pairs.itertuples()]
+
+
+def judged_topics_not_in_run(source: str, missing: Sequence[str]) -> LintItem:
+    """The finding for judged topics a run does not rank (``missing``, byte-wise sorted), with what trec_eval
+    10.0 does instead: it stops at the first of them (exit status 4) unless ``-c``."""
+    return LintItem("judged-topics-not-in-run", "warning", source,
+                    f"{len(missing)} judged topic(s) are missing from the run: left out of the mean, or scored 0 "
+                    f"with 'complete topics' (-c); trec_eval 10.0 stops at topic {missing[0]} instead, with exit "
+                    f"status 4 (\"result qid '{missing[0]}' not found in qrels\"), unless -c is given",
+                    len(missing), _sample(missing))
+
+
+def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
+    """Topics whose rank column contradicts the scores (some document has a higher score but a larger rank
+    than another), and the other topics whose rank column only orders tied scores differently from the ranked
+    order (score descending, document id descending). Ranks that are not numbers are left out."""
+    ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
+    none = np.array([], dtype=object)
+    if len(ranks) < 2:
+        return none, none
+    seg, score = rk.seg, rk.scores()
+    # groups of tied scores, in ranked order; each rank becomes a key that orders first by topic, then by rank
+    new_group = np.r_[True, (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])]
+    starts = np.flatnonzero(new_group)
+    known = ~np.isnan(ranks)
+    dense = np.zeros(len(ranks), dtype=np.int64)
+    dense[known] = np.unique(ranks[known], return_inverse=True)[1].reshape(-1) + 1
+    width = int(dense.max()) + 2
+    base = seg.astype(np.int64) * width
+    highest = np.maximum.reduceat(np.where(known, base + dense, base), starts)
+    lowest = np.minimum.reduceat(np.where(known, base + dense, base + width - 1), starts)
+    group_seg = seg[starts]
+    # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
+    before = np.maximum.accumulate(highest)[:-1]
+    contradicts = (group_seg[1:] == group_seg[:-1]) & (before > lowest[1:])
+    contradicted = np.unique(group_seg[1:][contradicts])
+    swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
+    reordered = np.setdiff1d(np.unique(seg[1:][swapped]), contradicted)
+    return rk.queries[contradicted], rk.queries[reordered]
+
+
+def lint_frame(items: Sequence[LintItem]) -> "pd.DataFrame":
+    """The lint report as a table (one row per finding)."""
+    import pandas as pd
+
+    columns = ["code", "severity", "source", "message", "count", "examples"]
+    return pd.DataFrame([{**asdict(i), "examples": ", ".join(i.examples)} for i in items], columns=columns)
