@@ -109,7 +109,9 @@ class Student:
         import websockets
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-        async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None) as ws:
+        # no keep-alive pings: a browser sends none, and a busy server would be timed out by them
+        async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
+                                      open_timeout=120) as ws:
             await self._rerun(ws)
             answering = None
             try:

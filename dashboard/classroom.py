@@ -1,5 +1,5 @@
 """What the live class draws: the question maker of the learn page, a question as a phone shows it, the
-students' answer form and the watch that follows the teacher, and the teacher's code, link and QR code.
+students' answer form and the live part of their page that follows the teacher, and the teacher's code, link and QR code.
 
 Students' pages are made for a 390x844 screen: one question, large type and inputs (:data:`PHONE`), no
 sidebar, the rankings as wrapping rows of grade boxes (markup built from numbers and fixed letters only,

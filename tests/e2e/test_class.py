@@ -71,7 +71,7 @@ def _student(browser, url: str, nickname: str | None = None):  # noqa: F811
     context.set_default_timeout(120_000)  # a busy machine: actions wait for a slow page
     page = context.new_page()
     page.goto(url, wait_until="commit", timeout=180_000)  # a busy machine: the waits below are on the page
-    expect(page.get_by_text("Waiting for the teacher to open the first question")).to_be_visible()
+    expect(page.get_by_text("Waiting for the teacher to open the first question")).to_be_visible(timeout=180_000)
     if nickname:
         box = page.get_by_role("textbox", name="Nickname (optional)")
         box.fill(nickname)
