@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             while any(s.joined is None for s in crowd) and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
             clock["all_joined"] = time.monotonic()
+            print(f"{sum(s.joined is not None for s in crowd)} of {len(crowd)} students joined in "
+                  f"{clock['all_joined'] - started:.1f} s", flush=True)
             clock["joined_wait"].set()
             await asyncio.gather(*tasks)
 

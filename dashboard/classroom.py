@@ -1,5 +1,5 @@
-"""What the live class draws: the question maker of the learn page, a question as a phone shows it, the
-students' answer form and the live part of their page that follows the teacher, and the teacher's code, link and QR code.
+"""What the live class draws: a question as a phone shows it, the students' answer form and the live part of
+their page that follows the teacher, and the teacher's code, link and QR code.
 
 Students' pages are made for a 390x844 screen: one question, large type and inputs (:data:`PHONE`), no
 sidebar, the rankings as wrapping rows of grade boxes (markup built from numbers and fixed letters only,
@@ -97,8 +97,9 @@ def answer_form(code: str, position: int, question: q.Question) -> None:
             typed = st.radio("Your answer", q.options(question), index=None, key="class_choice",
                              format_func=lambda o: "they are equal" if o == q.EQUAL else f"{o} is higher")
         elif question.kind == "order":
-            typed = st.text_input("The letters, best first", placeholder="e.g. " + " ".join(reversed(q.labels(question))),
-                                  max_chars=32, key="class_order")
+            example = " ".join(reversed(q.labels(question)))
+            typed = st.text_input("The letters, best first", placeholder=f"e.g. {example}", max_chars=32,
+                                  key="class_order")
         else:
             way = st.radio("The measure…", list(DIRECTIONS), index=None, format_func=DIRECTIONS.get, key="class_way")
             size = st.text_input("By how much", placeholder="e.g. 0.1 or 1/6 (0 if it stays)", max_chars=24,

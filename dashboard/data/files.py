@@ -104,7 +104,7 @@ def run_lines(loaded: Loaded) -> int:
 
 @st.cache_data(max_entries=16, show_spinner="Checking the files…")
 def _lint(key: tuple, _loaded: Loaded) -> pd.DataFrame:
-    return metrics.lint_frame(metrics.review.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
+    return metrics.lint_frame(metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded)))
 
 
 def lint(loaded: Loaded) -> pd.DataFrame:

@@ -140,7 +140,7 @@ def judged_measure(measure: str) -> str:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _judged_gaps(key: tuple, cutoff: int, _loaded: Loaded) -> tuple[str, ...]:
-    found = metrics.review.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
+    found = metrics.lint(read_qrels(_loaded.qrels), runs(_loaded), rankings(_loaded), judged_cutoff=cutoff)
     return tuple(f"{item.source}: {item.message}" for item in found if item.code == "judged-rate-gap")
 
 

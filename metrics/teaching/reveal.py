@@ -100,7 +100,8 @@ def shown(question: Question, answer) -> str:
     if question.numeric:
         digits = max(2, math.ceil(-math.log10(question.tolerance) - 1e-9))
         text = f"{answer:+.{digits}f}" if question.kind == "change" else f"{answer:.{digits}f}"
-        return text.replace("-0." + "0" * digits, "0." + "0" * digits).replace("+0." + "0" * digits, "0." + "0" * digits)
+        zero = "0." + "0" * digits
+        return text.replace("-" + zero, zero).replace("+" + zero, zero)
     return " > ".join(answer) if question.kind == "order" else str(answer)
 
 

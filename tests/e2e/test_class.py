@@ -108,7 +108,8 @@ def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, 
         _fits(phone, PHONE["width"])
         _accessible(phone)
 
-        answers = [["0.42", "5/12", "0.83"], ["B is higher", "B is higher", "they are equal"], [("drops", "1/6"), ("drops", "0.17"), ("rises", "0.17")]]
+        answers = [["0.42", "5/12", "0.83"], ["B is higher", "B is higher", "they are equal"],
+                   [("drops", "1/6"), ("drops", "0.17"), ("rises", "0.17")]]
         for number, given in enumerate(answers, start=1):
             teacher.get_by_role("button", name=f"Open question {number}").click()
             expect(teacher.locator('[data-testid="stMetricValue"]')).to_have_text("0")
