@@ -27,6 +27,7 @@ TEACHING = "class_teaching"  # (code, key) of the class this session teaches
 TOKEN = "class_student"  # this browser session's random student token
 SENT = "class_sent"  # {(code, position): the answer as stored}
 NICKNAME = "class_nickname"
+MAX_NICKNAME = 24
 # constant stylesheet (never built from user text): large type, large inputs, no sidebar, grade boxes wrapping
 PHONE = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
@@ -147,6 +148,10 @@ def live_view(code: str) -> None:
 
     @st.fragment(run_every=POLL)
     def _now() -> None:
+        # inside the fragment: typing a nickname reruns this part only (a full rerun of the page while the
+        # fragment's timer runs could leave the page without its timer, in Streamlit 1.67)
+        st.text_input("Nickname (optional)", max_chars=MAX_NICKNAME, key=NICKNAME,
+                      help="Shown to the teacher in the results; leave it empty to stay anonymous.")
         try:
             status = data.status(code)
         except RankscopeError as err:

@@ -26,6 +26,4 @@ except RankscopeError as err:
 if status.closed:
     st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
     st.stop()
-st.text_input("Nickname (optional)", max_chars=24, key=live.NICKNAME,
-              help="Shown to the teacher in the results; leave it empty to stay anonymous.")
 live.live_view(status.code)
