@@ -3,9 +3,11 @@ their page that follows the teacher, and the teacher's code, link and QR code.
 
 Students' pages are made for a 390x844 screen: one question, large type and inputs (:data:`PHONE`), no
 sidebar, the rankings as wrapping rows of grade boxes (markup built from numbers and fixed letters only,
-never from user text), nothing that needs hovering. The class's part of the page is a fragment
-that reruns every :data:`POLL` seconds and reads the class's status (cached per server process for a second,
-see :mod:`dashboard.data.classroom`), so it follows the teacher without a reload.
+never from user text), nothing that needs hovering. The class's part of the page is a fragment;
+a second one, with nothing to draw, runs every :data:`POLL` seconds and compares the class's revision (from
+its status, cached per server process for a second, see :mod:`dashboard.data.classroom`) with the one drawn,
+and draws the page again only when the teacher changed something: the page follows the teacher without a
+reload, and a poll costs the server almost nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ TEACHING = "class_teaching"  # (code, key) of the class this session teaches
 TOKEN = "class_student"  # this browser session's random student token
 SENT = "class_sent"  # {(code, position): the answer as stored}
 NICKNAME = "class_nickname"
+SEEN = "class_seen"  # (revision, closed) of the class as the page last drew it
 MAX_NICKNAME = 24
 # constant stylesheet (never built from user text): large type, large inputs, no sidebar, grade boxes wrapping
 PHONE = """<style>
@@ -37,6 +40,9 @@ html, html:root { font-size: 19px; }
 [data-testid="stMain"] input { font-size: 1.3rem !important; min-height: 3rem; }
 [data-testid="stMain"] button { min-height: 3rem; font-size: 1.1rem; }
 [data-testid="stMain"] label p, [data-testid="stMarkdownContainer"] p { font-size: 1.1rem; color: #000000; }
+[data-testid="stMain"] button [data-testid="stMarkdownContainer"] p { color: inherit; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"], [data-testid="stMain"] [data-testid="stCaptionContainer"] p {
+  color: #3d3d4a !important; opacity: 1 !important; }
 .rs-ranking ol { display: flex; flex-wrap: wrap; gap: 0.35rem; list-style: none; padding: 0; margin: 0.3rem 0; }
 .rs-ranking li { display: flex; flex-direction: column; align-items: center; min-width: 2.4rem; }
 .rs-ranking .rank { font-size: 0.8rem; color: #262730; }
@@ -45,7 +51,8 @@ html, html:root { font-size: 19px; }
 .rs-ranking .g0 { background: #f1dcae; color: #000000; } .rs-ranking .g1 { background: #a6cee3; color: #000000; }
 .rs-ranking .g2 { background: #1f5fa0; color: #ffffff; } .rs-ranking .g3 { background: #08224f; color: #ffffff; }
 .rs-ranking .gu { background: #e0e0e0; color: #000000; }
-.rs-ranking h3 { font-size: 1.15rem; margin: 0.6rem 0 0.1rem; padding: 0; }
+.rs-ranking h2 { font-size: 1.15rem !important; margin: 0.6rem 0 0.1rem !important; padding: 0 !important;
+  font-weight: 700; line-height: 1.4; }
 .rs-ranking p { margin: 0.2rem 0; font-size: 1rem; }
 </style>"""
 DIRECTIONS = {"up": "it rises", "down": "it drops", "same": "it stays the same"}
@@ -62,7 +69,7 @@ def ranking_html(label: str, ranking: q.Ranking) -> str:
     missed = len(ranking.missing)
     tail = (f"<p>Judged relevant but not retrieved: {missed} (grades {', '.join(map(str, ranking.missing[:12]))}"
             f"{', …' if missed > 12 else ''})</p>" if missed else "")
-    return (f'<div class="rs-ranking"><h3>Ranking {label}</h3><ol aria-label="Ranking {label}: the grade at each '
+    return (f'<div class="rs-ranking"><h2>Ranking {label}</h2><ol aria-label="Ranking {label}: the grade at each '
             f'rank, from rank 1">{"".join(cells)}</ol>{tail}</div>')
 
 
@@ -93,18 +100,20 @@ def answer_form(code: str, position: int, question: q.Question) -> None:
     sent = st.session_state.setdefault(SENT, {})
     with st.form(f"class_form_{position}", border=False):
         if question.kind == "value":
-            typed = st.text_input("Your answer", placeholder="e.g. 0.25 or 1/4", max_chars=32, key="class_value")
+            typed = st.text_input("Your answer", placeholder="e.g. 0.25 or 1/4", max_chars=32,
+                                  key=f"class_value_{position}")
         elif question.kind == "compare":
-            typed = st.radio("Your answer", q.options(question), index=None, key="class_choice",
+            typed = st.radio("Your answer", q.options(question), index=None, key=f"class_choice_{position}",
                              format_func=lambda o: "they are equal" if o == q.EQUAL else f"{o} is higher")
         elif question.kind == "order":
             example = " ".join(reversed(q.labels(question)))
             typed = st.text_input("The letters, best first", placeholder=f"e.g. {example}", max_chars=32,
-                                  key="class_order")
+                                  key=f"class_order_{position}")
         else:
-            way = st.radio("The measure…", list(DIRECTIONS), index=None, format_func=DIRECTIONS.get, key="class_way")
+            way = st.radio("The measure…", list(DIRECTIONS), index=None, format_func=DIRECTIONS.get,
+                           key=f"class_way_{position}")
             size = st.text_input("By how much", placeholder="e.g. 0.1 or 1/6 (0 if it stays)", max_chars=24,
-                                 key="class_size")
+                                 key=f"class_size_{position}")
             typed = None if way is None else "0" if way == "same" else f"{'-' if way == 'down' else ''}{size.strip()}"
         send = st.form_submit_button("Send my answer", type="primary", width="stretch")
     if send:
@@ -141,36 +150,55 @@ def own_result(code: str, position: int, question: q.Question) -> None:
         st.warning(f"You answered {said}.", icon=":material/lightbulb:")
 
 
+def _seen(status) -> tuple[int, bool]:
+    return status.revision, status.closed
+
+
+def follow(code: str) -> None:
+    """The poll: the class's revision (and whether it closed), read from the status kept a second per server
+    process; the whole page is drawn again only when it differs from the one the page shows."""
+    try:
+        now = _seen(data.status(code))
+    except RankscopeError:
+        now = None
+    if now != st.session_state.get(SEEN):
+        st.rerun()
+
+
+def current(code: str) -> None:
+    """The class as it is now: the nickname, then the waiting line, the question open (with the answer form)
+    or revealed (with the right answer), or the end. Records the revision it drew."""
+    # typing the nickname or sending an answer reruns this part alone
+    st.text_input("Nickname (optional)", max_chars=MAX_NICKNAME, key=NICKNAME,
+                  help="Shown to the teacher in the results; leave it empty to stay anonymous.")
+    try:
+        status = data.status(code)
+    except RankscopeError as err:
+        st.session_state[SEEN] = None
+        st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
+        return
+    st.session_state[SEEN] = _seen(status)
+    if status.closed:
+        st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
+        return
+    if status.current < 0:
+        st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
+        return
+    question = data.class_questions(status.code)[status.current]
+    show_question(question, status.current, status.count)
+    if status.phase == "open":
+        answer_form(status.code, status.current, question)
+    else:
+        own_result(status.code, status.current, question)
+
+
 def live_view(code: str) -> None:
-    """The class as it is now, drawn again every :data:`POLL` seconds: the waiting line, the question open
-    (with the answer form) or revealed (with the right answer), or the end. Only this part reruns, so
-    nothing else on the phone moves, and answering reruns it alone."""
-
-    @st.fragment(run_every=POLL)
-    def _now() -> None:
-        # inside the fragment: typing a nickname reruns this part only (a full rerun of the page while the
-        # fragment's timer runs could leave the page without its timer, in Streamlit 1.67)
-        st.text_input("Nickname (optional)", max_chars=MAX_NICKNAME, key=NICKNAME,
-                      help="Shown to the teacher in the results; leave it empty to stay anonymous.")
-        try:
-            status = data.status(code)
-        except RankscopeError as err:
-            st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
-            return
-        if status.closed:
-            st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
-            return
-        if status.current < 0:
-            st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
-            return
-        question = data.class_questions(status.code)[status.current]
-        show_question(question, status.current, status.count)
-        if status.phase == "open":
-            answer_form(status.code, status.current, question)
-        else:
-            own_result(status.code, status.current, question)
-
-    _now()
+    """A student's page of the class: :func:`current` as a fragment of its own (answering or typing the
+    nickname reruns it alone), and :func:`follow`, a fragment with nothing to draw that runs every
+    :data:`POLL` seconds and reads one number. A student's poll therefore costs the server one cached status
+    read; the page is drawn again only when the teacher opened, revealed or ended something."""
+    st.fragment(current)(code)
+    st.fragment(follow, run_every=POLL)(code)
 
 
 # ---- the teacher's side ------------------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def test_a_teacher_makes_three_questions_and_a_student_answers(ws):
     assert teacher.metric[0].value == "0"
     student.run()
     assert any(m.value == "**What is P@5 of this ranking?**" for m in student.markdown)
-    student.text_input(key="class_value").set_value("3/5")
+    student.text_input(key="class_value_0").set_value("3/5")
     student.button[0].click().run()
     assert any("Sent: 0.6." in s.value.replace("\\", "") for s in student.success)
     teacher.run()

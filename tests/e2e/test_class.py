@@ -44,13 +44,24 @@ def school(tmp_path_factory):
     port = processes.free_port()
     proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKSPACE": str(folder)})
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", str(folder)
     finally:
         processes.stop(proc)
 
 
+# the script is not running and nothing on the page is stale (faded while Streamlit draws it again)
+_SETTLED = """() => document.querySelector('[data-testid="stApp"]')
+    ?.getAttribute('data-test-script-state') === 'notRunning'
+  && !document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSkeleton"]')"""
+
+
+def _settled(page) -> None:
+    page.wait_for_function(_SETTLED, timeout=60_000)
+
+
 def _fits(page, width: int) -> None:
     """Nothing on the page reaches past the right edge, and the page does not scroll sideways."""
+    _settled(page)
     page.wait_for_function(f"() => document.documentElement.scrollWidth <= {width}", timeout=30_000)
     past = page.evaluate(f"""() => [...document.querySelectorAll('[data-testid="stMain"] *')]
         .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > {width} + 1
@@ -62,6 +73,7 @@ def _fits(page, width: int) -> None:
 def _accessible(page) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
+    _settled(page)
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
 
@@ -84,7 +96,25 @@ def _send(page) -> None:
     expect(page.get_by_text("Sent:", exact=False)).to_be_visible()
 
 
+# each question's reveal: the bars (answer, then count) and every known mistake's line, worked by hand.
+# 1. AP of 1 0 1 0 0 with two relevant documents unretrieved (R = 4): (1/1 + 2/3) / 4 = 5/12 = 0.42;
+#    over the 2 relevant retrieved: 5/6 = 0.83; precision averaged over all 5 ranks: (1+1/2+2/3+1/2+2/5)/5 = 0.61.
+# 2. P@3: A 1/3, B 2/3, so B; as recall (over R): A 1/1, B 2/2, "equal".
+# 3. RR of 0 1 0 is 1/2; the relevant one moved to rank 3: 1/3, a change of -1/6 = -0.17; the rank instead of
+#    its reciprocal: 2 -> 3, +1.00.
+REVEALS = {
+    1: (["0.42 (right)", "0.83 (a known mistake)"], ["2", "1"],
+        ["33% (1) divided AP by the relevant documents retrieved, not by all relevant (R): 0.83",
+         "0% (0) averaged precision over every rank, not over the relevant documents: 0.61"]),
+    2: (["B (right)", "equal (a known mistake)"], ["2", "1"],
+        ["33% (1) took P@k as recall: divided by R instead of k: equal"]),
+    3: (["-0.17 (right)", "+0.17"], ["2", "1"],
+        ["0% (0) gave the rank of the first relevant document, not its reciprocal: +1.00"]),
+}
+
+
 def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, browser):  # noqa: F811
+    school, folder = school
     teacher_context = browser.new_context(viewport=PROJECTOR)
     teacher_context.set_default_timeout(120_000)
     teacher = teacher_context.new_page()
@@ -137,21 +167,25 @@ def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, 
             expect(teacher.locator('[data-testid="stMarkdownContainer"] .katex').first).to_be_visible()
             for page in students:
                 expect(page.get_by_text("The right answer:", exact=False)).to_be_visible()
-            # the distribution, drawn as bars with their counts
-            bars = chart.locator("g.point")
-            expect(bars).to_have_count({1: 2, 2: 2, 3: 2}[number])
+            # the distribution, drawn as bars with their counts, and each mistake's share
+            answers_shown, counts, mistakes = REVEALS[number]
+            expect(chart.locator("g.xtick text")).to_have_text(answers_shown)
+            expect(chart.locator("g.point text")).to_have_text(counts)
+            for line in mistakes:
+                expect(teacher.get_by_text(line, exact=True)).to_be_visible()
             if number == 1:
-                expect(teacher.get_by_text("33% (1) divided AP by the relevant documents retrieved", exact=False)
-                       ).to_be_visible()
                 expect(students[2].get_by_text("that is what you get when you divided AP", exact=False)
                        ).to_be_visible()
                 _fits(phone, PHONE["width"])
                 _accessible(phone)
-            if number == 2:
-                expect(teacher.get_by_text("33% (1) took P@k as recall", exact=False)).to_be_visible()
         teacher.get_by_role("button", name="End the class").click()
         for page in students:
             expect(page.get_by_text(f"The class {code} is over.")).to_be_visible()
+        # the nickname typed in the class's part of the page went with every answer of that student
+        with open_workspace(folder) as ws:
+            stored = Classroom(ws).answers(code)
+        assert sorted((a.position, a.nickname or "") for a in stored) == [
+            (p, name) for p in range(3) for name in ("", "", "Ana")]
     finally:
         for page in students:
             page.context.close()
@@ -159,12 +193,14 @@ def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, 
 
 
 def test_an_unknown_code_says_so_in_one_line(school, browser):  # noqa: F811
+    school, _ = school
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     try:
         page.goto(f"{school}/class?code=ZZZZZZ")
         alert = page.locator('[data-testid="stAlertContentError"]')
-        expect(alert).to_have_text("no class has the code ZZZZZZ")
+        expect(alert.locator("p")).to_have_text("no class has the code ZZZZZZ")  # one line (after its icon)
+        expect(alert).to_have_count(1)
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
         _fits(page, PHONE["width"])
     finally:
