@@ -42,14 +42,21 @@ PAGES = [  # the root URL opens the overview (home.py), so that /overview stays 
     _page("learn", "Learn", ":material/school:"),
     _page("report", "Report", ":material/summarize:"),
     *([_page("collections", "Collections", ":material/folder_shared:")] if stored.enabled() else []),
+    _page("teach", "Live class", ":material/co_present:", visibility="hidden"),  # started from the learn page
+    st.Page(str(ROOT / "app_pages" / "classroom.py"), title="Class", icon=":material/how_to_vote:", url_path="class",
+            visibility="hidden"),  # a student's phone: /class?code=...
 ]
 
 team.gate()  # in the login mode, nothing but the sign-in before one
 page = st.navigation(PAGES, position="top" if present else "sidebar")
+if page.url_path == "class":  # a student's phone: the class alone, no sidebar, no collection
+    st.set_page_config(page_title="rankscope class", layout="centered", initial_sidebar_state="collapsed")
+    page.run()
+    st.stop()
 loaded = stored.begin()  # the link's stored collection; None: the link's id is unknown
 components.frame(loaded or state.Loaded(), present)
 if loaded is None and page.url_path != "collections":
-    st.page_link(PAGES[-1], label="Open the list of collections",
+    st.page_link(next(p for p in PAGES if p.url_path == "collections"), label="Open the list of collections",
                  icon=":material/folder_shared:")
     st.stop()
 page.run()

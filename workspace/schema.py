@@ -24,6 +24,9 @@ Version 7 adds ``collection_files.judgment_set``: the name of the judgment set a
 collection judged by several (the reference in the ``qrels`` row, each other set in a ``judgments`` row);
 older rows keep NULL (the set is named after its file). A database of version 7 is refused by a release
 that reads an older version, which could not open a collection with ``judgments`` rows.
+Version 8 adds the live class (:mod:`workspace.classroom`): ``lessons`` (saved lists of questions),
+``class_sessions`` (a class: its code, its questions, which one is shown and whether it is open or revealed)
+and ``class_answers`` (one answer per student and question); new tables only.
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ from sqlalchemy import (BigInteger, Boolean, Column, Connection, ForeignKey, Ind
 
 from workspace.errors import SchemaTooNew
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "collection_files", "collections", "ensure_schema", "events",
-           "markers", "members", "metadata", "note_bases", "notes", "schema_version"]
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sessions", "collection_files",
+           "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
+           "notes", "schema_version"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -123,6 +127,48 @@ markers = Table(
     Column("at", String(40), nullable=False),
 )
 
+# ---- the live class (schema 8): lessons, classes and their answers ------------------------------------------
+lessons = Table(
+    "lessons", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("questions", Text, nullable=False),  # JSON (metrics.teaching.lesson)
+)
+
+class_sessions = Table(
+    "class_sessions", metadata,
+    Column("code", String(8), primary_key=True),
+    Column("teacher", String(64), nullable=False),  # SHA-256 of the teacher's key
+    Column("lesson", String(16), nullable=True),  # the saved lesson it was started from
+    Column("questions", Text, nullable=False),  # JSON, fixed when the class starts
+    Column("size", Integer, nullable=False),  # how many questions
+    Column("current", Integer, nullable=False),  # the question shown (0-based); -1 before the first
+    Column("phase", String(16), nullable=False),  # waiting | open | revealed
+    Column("closed", Boolean, nullable=False),
+    Column("revision", Integer, nullable=False),  # one more at every change the students must see
+    Column("created_by", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+class_answers = Table(
+    "class_answers", metadata,
+    Column("code", String(8), ForeignKey("class_sessions.code"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("student", String(16), primary_key=True),  # a random token per browser session
+    Column("nickname", Text, nullable=True),
+    Column("answer", Text, nullable=False),
+    Column("answered_at", String(40), nullable=False),
+)
+
+
+def _v7_to_v8(conn: Connection) -> None:
+    """The live class's tables (new tables only: nothing else changes)."""
+    for table in (lessons, class_sessions, class_answers):
+        table.create(conn)
+# ---- end of the live class's tables ---------------------------------------------------------------------------
+
 
 # ---- access control (version 6) ---------------------------------------------------------------------------
 members = Table(
@@ -195,7 +241,8 @@ def _v6_to_v7(conn: Connection) -> None:
 
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
-                                                       5: _v5_to_v6, 6: _v6_to_v7}
+                                                       5: _v5_to_v6, 6: _v6_to_v7,
+                                                       7: _v7_to_v8}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
+from dashboard import class_teacher, components, data, figures, state
 from dashboard.components import md
 from metrics import RankscopeError
 from metrics.gains import DISCOUNTS, GAINS
@@ -92,6 +92,9 @@ for item in data.worked(table, num_rel, gain, discount, complete):
         st.markdown(md("{}", item.description))
         st.latex(components.formula_lines(item.formula))
         st.latex(components.formula_lines(item.substituted))
+
+st.subheader("Ask the class")
+class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full))
 
 st.subheader("What a convention changes")
 effects = data.convention_effects(collection, system, topic, len(table))

@@ -1,4 +1,5 @@
-"""The teaching pages' charts: one ranking rank by rank, one topic under each convention's choices."""
+"""The teaching pages' charts: one ranking rank by rank, one topic under each convention's choices, and a
+class's answers to a question."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures._style import OKABE_ITO, UNIT, base_figure, safe
+from dashboard.figures._style import BETTER, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["anatomy_chart", "convention_chart"]
+__all__ = ["answers_chart", "anatomy_chart", "convention_chart"]
 
 
 def anatomy_chart(table: pd.DataFrame, columns: Sequence[str], title: str) -> go.Figure:
@@ -38,4 +39,24 @@ def convention_chart(effects: pd.DataFrame, title: str) -> go.Figure:
                          hovertemplate="%{y}<br>%{customdata[0]} = %{x:.6f}<extra></extra>"))
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(range=[0, max(1.0, float(effects["value"].max()) * 1.15) if len(effects) else 1.0])
+    return fig
+
+
+def answers_chart(bars, right_answer: str, title: str) -> go.Figure:
+    """A class's answers to one question (:class:`metrics.teaching.reveal.Bar` rows: label, count, verdict):
+    one bar per answer with its count written on it (nothing needs hovering), the right answer in green,
+    answers matching a known mistake in orange, others in grey."""
+    labels = [safe(b.label) for b in bars]
+    colors = [BETTER if b.verdict == "right" else "#999999" if b.verdict == "other" else OKABE_ITO[1] for b in bars]
+    names = ["right" if b.verdict == "right" else "other" if b.verdict == "other" else "a known mistake"
+             for b in bars]
+    fig = base_figure(title, "answer", "students", showlegend=False, height=420)
+    fig.add_trace(go.Bar(x=[f"{label} ({name})" if name != "other" else label for label, name in zip(labels, names)],
+                         y=[b.count for b in bars], marker_color=colors, text=[str(b.count) for b in bars],
+                         textposition="outside", cliponaxis=False,
+                         hovertemplate="%{x}: %{y} students<extra></extra>"))
+    fig.update_yaxes(rangemode="tozero", dtick=1 if max([b.count for b in bars], default=0) <= 10 else None)
+    fig.update_xaxes(type="category")
+    fig.add_annotation(text=f"right answer: {safe(right_answer)}", xref="paper", yref="paper", x=1, y=1.08,
+                       showarrow=False, xanchor="right", font=dict(size=16, color=BETTER))
     return fig

@@ -218,18 +218,20 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
-@checked(missing=Integer(0), missing_grade=COUNT)
-def ranking_files(grades: Sequence, missing: int = 0, *, missing_grade: int = 1, query: str = "1") -> tuple[str, str]:
+@checked(missing_grade=COUNT)
+def ranking_files(grades: Sequence, missing: int | Sequence[int] = 0, *, missing_grade: int = 1,
+                  query: str = "1") -> tuple[str, str]:
     """A qrels and a run (TREC text) holding one topic's ranking given as its list of grades.
 
     Parameters
     ----------
     grades : sequence of int or None
         The grade of the document at each rank, top first; None (or NaN) for a document without a judgment.
-    missing : int, default=0
-        Judged relevant documents the ranking does not retrieve (they lower recall and AP).
+    missing : int or sequence of int, default=0
+        Judged relevant documents the ranking does not retrieve (they lower recall and AP): how many, or
+        the grade of each.
     missing_grade : int, default=1
-        Their grade.
+        Their grade, when ``missing`` is a number.
     query : str, default="1"
 
     Returns
@@ -250,6 +252,14 @@ def ranking_files(grades: Sequence, missing: int = 0, *, missing_grade: int = 1,
     """
     if isinstance(grades, (str, bytes)):
         raise ValidationError("grades must be a sequence of whole numbers (or None for unjudged)")
+    if isinstance(missing, (list, tuple, np.ndarray)):
+        missed = list(missing)
+        if any(isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g < 1 for g in missed):
+            raise ValidationError(f"missing grades must be whole numbers >= 1, got {missed[:5]!r}")
+    elif isinstance(missing, bool) or not isinstance(missing, (int, np.integer)) or missing < 0:
+        raise ValidationError(f"missing must be a whole number >= 0 or a list of grades, got {missing!r}")
+    else:
+        missed = [int(missing_grade)] * int(missing)
     clean = []
     for g in grades:
         if g is None or (isinstance(g, (float, np.floating)) and np.isnan(g)):
@@ -263,7 +273,7 @@ def ranking_files(grades: Sequence, missing: int = 0, *, missing_grade: int = 1,
         raise ValidationError("the ranking needs at least one document")
     n = len(clean)
     qrels = "".join(f"{query} 0 d{i + 1} {g}\n" for i, g in enumerate(clean) if g is not None)
-    qrels += "".join(f"{query} 0 m{i + 1} {int(missing_grade)}\n" for i in range(int(missing)))
+    qrels += "".join(f"{query} 0 m{i + 1} {int(g)}\n" for i, g in enumerate(missed))
     run = "".join(f"{query} Q0 d{i + 1} {i + 1} {n - i} rankscope\n" for i in range(n))
     return qrels, run
 

@@ -73,6 +73,7 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert conn.execute(text("SELECT COUNT(*) FROM markers")).scalar_one() == 0
         assert conn.execute(text("SELECT replaced_by FROM collections")).all() == [(None,)]  # no version amended
         assert conn.execute(text("SELECT COUNT(*) FROM members")).scalar_one() == 0  # no owner before login mode
+        assert conn.execute(text("SELECT COUNT(*) FROM class_sessions")).scalar_one() == 0  # version 8's tables
     engine.dispose()
 
 

@@ -1,0 +1,29 @@
+"""Class: a student's phone in a live class. One question at a time; the page follows the teacher."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import classroom as live
+from dashboard import components
+from dashboard.data import classroom as data
+from metrics import RankscopeError
+
+st.html(live.PHONE)
+st.title("Class")
+if not data.available():
+    st.info("This server runs no live class.")
+    st.stop()
+code = st.query_params.get("code") or st.text_input("Class code", max_chars=16, key="class_code",
+                                                    placeholder="the 6 letters and digits on the screen")
+if not code:
+    st.stop()
+try:
+    status = data.status(str(code))
+except RankscopeError as err:
+    st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
+    st.stop()
+if status.closed:
+    st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
+    st.stop()
+live.live_view(status.code)

@@ -1,0 +1,56 @@
+"""Live class: the teacher's screen. Students predict on their phones, then the measure reveals."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import class_teacher as teacher
+from dashboard import classroom as live
+from dashboard import components
+from dashboard.data import classroom as data
+from metrics import RankscopeError
+from metrics.teaching.questions import labels
+
+st.title("Live class")
+components.start_here("Students predict, then the measure reveals. Make questions on the **learn** page (\"Ask the "
+                      "class about this ranking\"), start the class, let students join with the code, open each "
+                      "question, then reveal the answers, the formula with the ranking's numbers and the usual "
+                      "mistakes.")
+if not data.available():
+    st.info("A live class keeps its state in the workspace, which this server has none of: start it with "
+            "`rankscope dashboard` (it opens ./rankscope-workspace) or set RANKSCOPE_WORKSPACE.")
+    st.stop()
+
+teaching = st.session_state.get(live.TEACHING)
+if teaching is None:
+    questions, lesson = teacher.lesson_panel()
+    if questions and st.button("Start the class", type="primary", key="class_start", icon=":material/groups:"):
+        try:
+            st.session_state[live.TEACHING] = data.room().start(questions, author=live.author(), lesson=lesson)
+        except RankscopeError as err:
+            components.error(err)
+        else:
+            st.rerun()
+    st.stop()
+
+code, key = teaching
+try:
+    status = data.status_now(code)
+    questions = data.class_questions(code)
+except RankscopeError as err:
+    components.error(err)
+    st.stop()
+live.class_banner(code)
+teacher.controls(code, key, status, status.count)
+teacher.answer_count(code, status)
+if status.current < 0:
+    st.info(f"{status.count} questions ready. Open the first when the students have joined.")
+else:
+    question = questions[status.current]
+    live.show_question(question, status.current, status.count)
+    names = [f"{label}: {r.name}" for label, r in zip(labels(question), question.rankings) if r.name]
+    if names:
+        st.caption("Rankings (not shown to students): " + components.plain("; ".join(names)))
+    if status.phase == "revealed":
+        teacher.reveal_view(question, teacher.answers_of(code, status.current, question))
+teacher.results(code, questions)

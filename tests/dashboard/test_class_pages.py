@@ -1,0 +1,143 @@
+"""The live class, headless (AppTest): questions made on the learn page, a lesson saved and started on the
+teacher's page, a student answering on /class, the count and the reveal; unknown and closed codes; the
+results' CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from metrics.teaching.questions import Change, Question, Ranking  # noqa: E402
+from workspace import open_workspace  # noqa: E402
+from dashboard.data import classroom as classroom_data  # noqa: E402
+from workspace.classroom import ClassAnswer, Classroom  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "dashboard" / "app.py")
+
+
+@pytest.fixture
+def ws(tmp_path, monkeypatch):
+    folder = tmp_path / "school"
+    monkeypatch.setenv("RANKSCOPE_WORKSPACE", str(folder))
+    store = open_workspace(str(folder))
+    yield store
+    store.close()
+
+
+def _app(page: str, query: dict | None = None, at: AppTest | None = None) -> AppTest:
+    if at is None:
+        at = AppTest.from_file(APP, default_timeout=120)
+        if query:
+            at.query_params.update(query)
+        at.run()
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    return at
+
+
+def _errors(at: AppTest) -> list[str]:
+    return [e.value for e in at.exception] + [e.value for e in at.error]
+
+
+def _student(code: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["code"] = code
+    at.run()  # the first run opens the default page; the switch then opens /class
+    at.switch_page("app_pages/classroom.py")
+    at.run()
+    return at
+
+
+def test_a_teacher_makes_three_questions_and_a_student_answers(ws):
+    teacher = _app("learn", {"source": "my own"})
+    teacher.text_input(key="learn_grades").set_value("1 0 1 1 0").run()  # relevant at 1, 3, 4
+    for kind, measure in (("value", "P@5"), ("compare", "AP"), ("change", "RR")):
+        teacher.radio(key="class_kind").set_value(kind).run()
+        teacher.selectbox(key="class_measure").set_value(measure).run()
+        if kind == "change":
+            teacher.number_input(key="class_change_rank").set_value(1).run()
+            teacher.number_input(key="class_change_to").set_value(3).run()
+        teacher.button(key="class_add").click().run()
+        assert _errors(teacher) == [], kind
+    assert any("The lesson has 3 question(s)." in c.value for c in teacher.caption)
+
+    _app("teach", at=teacher)
+    assert _errors(teacher) == []
+    shown = [t.value for t in teacher.text]
+    assert "1. What is P@5 of this ranking?  [my own: typed, topic 1]" in shown
+    teacher.text_input(key="class_name").set_value("week 3").run()
+    teacher.button(key="class_save").click().run()
+    assert [info.name for info in Classroom(ws).lessons()] == ["week 3"]
+    teacher.button(key="class_start").click().run()
+    code = next(m.value for m in teacher.markdown if m.value.startswith("## Code: "))[len("## Code: "):]
+    assert any(t.value.endswith(f"/class?code={code}") for t in teacher.text)
+    assert [img.proto.imgs[0].caption for img in teacher.image] == ["Scan to join"]  # the QR code, drawn here
+
+    student = _student(code)
+    assert _errors(student) == []
+    assert any("Waiting for the teacher" in i.value for i in student.info)
+
+    teacher.button(key="class_next").click().run()  # question 1 opens
+    assert teacher.metric[0].value == "0"
+    student.run()
+    assert any(m.value == "**What is P@5 of this ranking?**" for m in student.markdown)
+    student.text_input(key="class_value_0").set_value("3/5")
+    student.button[0].click().run()
+    assert any("Sent: 0.6." in s.value.replace("\\", "") for s in student.success)
+    teacher.run()
+    assert teacher.metric[0].value == "1"
+
+    teacher.button(key="class_reveal").click().run()
+    assert _errors(teacher) == []
+    assert any(m.value == "### Right answer: 0\\.60" for m in teacher.markdown)
+    assert len(teacher.get("plotly_chart")) == 1
+    assert any(r"P@5 = \frac{3}{5} = 0.6" in latex.value for latex in teacher.latex)
+    assert any(t.value.startswith("0% (0) took P@k as recall") for t in teacher.text)
+    student.run()
+    assert any("right" in s.value for s in student.success)
+
+    teacher.button(key="class_next").click().run()  # question 2: compare
+    student.run()
+    assert any("Which ranking has the higher AP" in m.value for m in student.markdown)
+    teacher.button(key="class_end").click().run()
+    classroom_data.status.clear()  # a class's status is kept a second per server process: read it now
+    student.run()
+    assert any("is over" in i.value for i in student.info)
+
+
+@pytest.mark.parametrize("code,message", [("ZZZZZZ", "no class has the code ZZZZZZ"),
+                                          ("<b>x</b>", "is not a class code")])
+def test_an_unknown_code_says_so_in_one_line(ws, code, message):
+    student = _student(code)
+    assert len(student.error) == 1 and message in student.error[0].value.replace("\\", "")
+    assert not student.exception
+
+
+def test_the_student_page_without_a_workspace_says_so(monkeypatch):
+    monkeypatch.delenv("RANKSCOPE_WORKSPACE", raising=False)
+    student = _student("ABCDEF")
+    assert [i.value for i in student.info] == ["This server runs no live class."]
+
+
+def test_the_results_are_anonymous_and_safe_in_a_spreadsheet():
+    from dashboard.exports.classroom import class_csv
+
+    questions = (Question("value", "AP", (Ranking((1, 0, 1, 0, 0), (1, 1)),)),
+                 Question("change", "P@3", (Ranking((1, 0, 0)),), Change("grade", 2, 1)))
+    answers = [ClassAnswer(0, "tokenAAAAAAAAAAA", None, "0.416667", "2026-01-01T10:00:01"),
+               ClassAnswer(0, "tokenBBBBBBBBBBB", "=HYPERLINK(1)", "0.833333", "2026-01-01T10:00:02"),
+               ClassAnswer(1, "tokenAAAAAAAAAAA", None, "-0.333333", "2026-01-01T10:01:00")]
+    rows = list(csv.DictReader(io.StringIO(class_csv(questions, answers).decode())))
+    assert [(r["question"], r["student"], r["answer"], r["verdict"]) for r in rows] == [
+        ("1", "student 1", "0.416667", "right"), ("1", "'=HYPERLINK(1)", "0.833333", "ap_over_retrieved_relevant"),
+        ("2", "student 1", "-0.333333", "other")]
+    assert rows[2]["right_answer"] == "+0.33"
+    assert "token" not in class_csv(questions, answers).decode()
