@@ -3,20 +3,21 @@
 
 Each set is evaluated through the same per-query tables as every other page (:func:`per_query` of the
 collection evaluated under that set, :func:`dashboard.state.under`), on the topics the paired tests use
-(:func:`tested_on_every_topic`); the caches are keyed on :attr:`dashboard.state.Loaded.judges_key` (every
-set's digest, the runs, the conventions) and the options.
+(:func:`tested_on_every_topic`); the caches (:func:`dashboard.data.cache.on_collection`) are keyed on
+:attr:`dashboard.state.Loaded.judges_key` (every set's digest, the runs, the conventions) and the options,
+or on the sets' digests alone for what reads only the judgments.
 """
 
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 import metrics
 from metrics.judgments import disagreement, labels, ppi, support, systems
 from metrics.judgments.sets import JudgmentSets
 
 from dashboard import state
+from dashboard.data.cache import on_collection
 from dashboard.data.files import read_qrels
 from dashboard.data.measures import per_query, tested_on_every_topic
 from dashboard.state import Loaded
@@ -28,113 +29,94 @@ def _labels(measures: tuple[str, ...]) -> list[str]:
     return [label for label, _ in metrics.resolve_measures(list(measures))]
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _sets(key: tuple, _loaded: Loaded) -> JudgmentSets:
-    named = state.judgment_sets(_loaded)
+def _sets_only(loaded: Loaded) -> tuple:
+    """What reads only the judgment sets depends on: their names and digests."""
+    return loaded.judges_key[0]
+
+
+def _judges(loaded: Loaded) -> tuple:
+    return loaded.judges_key
+
+
+@on_collection(max_entries=16, key=_sets_only, resource=True)
+def judgment_sets(loaded: Loaded) -> JudgmentSets:
+    """The collection's judgment sets, parsed once, the reference first."""
+    named = state.judgment_sets(loaded)
     return JudgmentSets(names=tuple(n for n, _ in named), qrels=tuple(read_qrels(up) for _, up in named))
 
 
-def judgment_sets(loaded: Loaded) -> JudgmentSets:
-    """The collection's judgment sets, parsed once, the reference first."""
-    return _sets(loaded.judges_key[0], loaded)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def _summary(key: tuple, _loaded: Loaded) -> pd.DataFrame:
-    sets = judgment_sets(_loaded)
-    named = dict(state.judgment_sets(_loaded))
+@on_collection(max_entries=16, key=_sets_only)
+def sets_summary(loaded: Loaded) -> pd.DataFrame:
+    """One row per set: its name, file, topics, judged documents, and whether it is the reference."""
+    sets = judgment_sets(loaded)
+    named = dict(state.judgment_sets(loaded))
     return pd.DataFrame([{"set": n, "file": named[n].name, "topics": len(sets.topics(n)),
                           "judged documents": len(sets.judged(n)), "reference": n == sets.reference} for n in sets])
 
 
-def sets_summary(loaded: Loaded) -> pd.DataFrame:
-    """One row per set: its name, file, topics, judged documents, and whether it is the reference."""
-    return _summary(loaded.judges_key[0], loaded)
-
-
-@st.cache_data(max_entries=16, show_spinner="Comparing the labels…")
-def _label_agreement(key: tuple, level: int, _loaded: Loaded) -> tuple[pd.DataFrame, float]:
-    sets = judgment_sets(_loaded)
-    return labels.label_agreement(sets, relevance_level=level), labels.alpha_of_sets(sets)
-
-
+@on_collection(max_entries=16, key=_judges, show_spinner="Comparing the labels…")
 def label_agreement(loaded: Loaded) -> tuple[pd.DataFrame, float]:
     """Each pair's label agreement (:func:`metrics.judgments.labels.label_agreement`, binary kappa at the
     conventions' relevance level) and Krippendorff's alpha (ordinal) over all sets."""
-    return _label_agreement(loaded.judges_key[0], loaded.conventions.relevance_level, loaded)
+    sets = judgment_sets(loaded)
+    return (labels.label_agreement(sets, relevance_level=loaded.conventions.relevance_level),
+            labels.alpha_of_sets(sets))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _pair(key: tuple, first: str, second: str, level: int, _loaded: Loaded) -> tuple[pd.DataFrame, pd.DataFrame]:
-    sets = judgment_sets(_loaded)
-    return (labels.confusion(sets, first, second),
-            labels.topic_label_agreement(sets, first, second, relevance_level=level))
-
-
+@on_collection(max_entries=32, key=_judges)
 def pair_labels(loaded: Loaded, first: str, second: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Two sets' confusion of grades and their label agreement topic by topic."""
-    return _pair(loaded.judges_key[0], first, second, loaded.conventions.relevance_level, loaded)
+    sets = judgment_sets(loaded)
+    return (labels.confusion(sets, first, second),
+            labels.topic_label_agreement(sets, first, second, relevance_level=loaded.conventions.relevance_level))
 
 
-@st.cache_data(max_entries=16, show_spinner="Evaluating the runs under every judgment set…")
-def _per_query(key: tuple, measures: tuple[str, ...], topics: str, _loaded: Loaded) -> pd.DataFrame:
-    frames = [per_query(tested_on_every_topic(state.under(_loaded, name)), measures).assign(judges=name)
-              for name, _ in state.judgment_sets(_loaded)]
+@on_collection(max_entries=16, key=_judges, show_spinner="Evaluating the runs under every judgment set…")
+def _per_query(loaded: Loaded, measures: tuple[str, ...], topics: str) -> pd.DataFrame:
+    frames = [per_query(tested_on_every_topic(state.under(loaded, name)), measures).assign(judges=name)
+              for name, _ in state.judgment_sets(loaded)]
     frame = pd.concat(frames, ignore_index=True)[["judges", "system", "query", "measure", "value"]]
-    return systems.on_topics(frame, judgment_sets(_loaded).common_topics()) if topics == "common" else frame
+    return systems.on_topics(frame, judgment_sets(loaded).common_topics()) if topics == "common" else frame
 
 
 def sets_per_query(loaded: Loaded, measures: tuple[str, ...], topics: str = "common") -> pd.DataFrame:
     """Per-query values of every run under every set, with the judged counts of the measures
     (:func:`metrics.judgments.support.support_measures`): ``judges, system, query, measure, value``."""
     wanted = tuple(dict.fromkeys([*_labels(measures), *support.support_measures(_labels(measures))]))
-    return _per_query(loaded.judges_key, wanted, topics, loaded)
+    return _per_query(loaded, wanted, topics)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _systems(key: tuple, measures: tuple[str, ...], topics: str, top_k: int, _loaded: Loaded):
-    labelled = _labels(measures)
-    frame = sets_per_query(_loaded, measures, topics)
-    orders = systems.system_orders(frame[frame["measure"].isin(labelled)], labelled)
-    sets = judgment_sets(_loaded)
-    return (orders, systems.order_agreement(orders, sets.pairs(), top_k=top_k),
-            systems.rank_changes(orders, sets.reference), support.judged_support(frame, labelled))
-
-
+@on_collection(max_entries=16, key=_judges)
 def sets_systems(loaded: Loaded, measures: tuple[str, ...], topics: str = "common", top_k: int = TOP_K):
     """The systems under every set: orders, their agreement (tau-b, tau_AP, top-k) per pair, rank changes
     against the reference, and the judged documents each measure rests on."""
-    return _systems(loaded.judges_key, tuple(measures), topics, int(top_k), loaded)
-
-
-@st.cache_data(max_entries=16, show_spinner="Testing every pair under every judgment set…")
-def _conclusions(key: tuple, measures: tuple[str, ...], topics: str, test: str, correction: str, alpha: float,
-                 _loaded: Loaded) -> pd.DataFrame:
     labelled = _labels(measures)
-    frame = sets_per_query(_loaded, measures, topics)
-    frame = frame[frame["measure"].isin(labelled)]
-    tests = systems.set_tests(frame, labelled, test=test, correction=correction, alpha=alpha)
-    orders = systems.system_orders(frame, labelled)
-    return systems.conclusions(tests, orders, judgment_sets(_loaded).reference)
+    frame = sets_per_query(loaded, measures, topics)
+    orders = systems.system_orders(frame[frame["measure"].isin(labelled)], labelled)
+    sets = judgment_sets(loaded)
+    return (orders, systems.order_agreement(orders, sets.pairs(), top_k=int(top_k)),
+            systems.rank_changes(orders, sets.reference), support.judged_support(frame, labelled))
 
 
+@on_collection(max_entries=16, key=_judges, show_spinner="Testing every pair under every judgment set…")
 def conclusions(loaded: Loaded, measures: tuple[str, ...], test: str, correction: str, alpha: float,
                 topics: str = "common") -> pd.DataFrame:
     """Every pairwise conclusion and the sets under which it holds
     (:func:`metrics.judgments.systems.conclusions`)."""
-    return _conclusions(loaded.judges_key, tuple(measures), topics, test, correction, float(alpha), loaded)
+    labelled = _labels(measures)
+    frame = sets_per_query(loaded, measures, topics)
+    frame = frame[frame["measure"].isin(labelled)]
+    tests = systems.set_tests(frame, labelled, test=test, correction=correction, alpha=float(alpha))
+    orders = systems.system_orders(frame, labelled)
+    return systems.conclusions(tests, orders, judgment_sets(loaded).reference)
 
 
-@st.cache_data(max_entries=16, show_spinner="Finding where the judges disagree…")
-def _disagreement(key: tuple, measure: str, level: int, _loaded: Loaded) -> pd.DataFrame:
-    return disagreement.topic_disagreement(judgment_sets(_loaded), relevance_level=level,
-                                           per_query=sets_per_query(_loaded, (measure,), "each"),
-                                           measure=_labels((measure,))[0])
-
-
+@on_collection(max_entries=16, key=_judges, show_spinner="Finding where the judges disagree…")
 def topic_disagreement(loaded: Loaded, measure: str) -> pd.DataFrame:
     """The topics, the one the sets disagree on most first, with how far apart they put ``measure``."""
-    return _disagreement(loaded.judges_key, measure, loaded.conventions.relevance_level, loaded)
+    return disagreement.topic_disagreement(judgment_sets(loaded), relevance_level=loaded.conventions.relevance_level,
+                                           per_query=sets_per_query(loaded, (measure,), "each"),
+                                           measure=_labels((measure,))[0])
 
 
 def judged_differently(loaded: Loaded, topic: str) -> pd.DataFrame:
@@ -160,15 +142,10 @@ def ppi_candidates(loaded: Loaded) -> list[str]:
     return [n for n in sets.names[1:] if set(sets.topics(n)) - own and len(set(sets.topics(n)) & own) >= 2]
 
 
-@st.cache_data(max_entries=16, show_spinner="Estimating with prediction-powered inference…")
-def _ppi(key: tuple, automatic: str, measures: tuple[str, ...], confidence: float, lam: float | None,
-         _loaded: Loaded) -> pd.DataFrame:
-    return ppi.ppi_systems(sets_per_query(_loaded, measures, "each"), judgment_sets(_loaded).reference, automatic,
-                           _labels(measures), confidence=confidence, lam=lam)
-
-
+@on_collection(max_entries=16, key=_judges, show_spinner="Estimating with prediction-powered inference…")
 def ppi_means(loaded: Loaded, automatic: str, measures: tuple[str, ...], confidence: float = 0.95,
               lam: float | None = None) -> pd.DataFrame:
     """Each system's prediction-powered mean with the reference and ``automatic``
     (:func:`metrics.judgments.ppi.ppi_systems`)."""
-    return _ppi(loaded.judges_key, automatic, tuple(measures), float(confidence), lam, loaded)
+    return ppi.ppi_systems(sets_per_query(loaded, measures, "each"), judgment_sets(loaded).reference, automatic,
+                           _labels(measures), confidence=float(confidence), lam=lam)

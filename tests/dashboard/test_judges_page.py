@@ -4,7 +4,6 @@ oracles, every tab, any set evaluated under, names shown as text, and the sets k
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,9 @@ pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (th
 from scipy.stats import kendalltau  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
+from tests.dashboard.conftest import errors as _errors  # noqa: E402
+from tests.dashboard.conftest import open_page, upload  # noqa: E402
+
 # the assessors judged topics 1-3; a language model judged them too, and topic 4 besides (prediction-powered)
 REF = b"1 0 a 2\n1 0 b 0\n1 0 c 1\n2 0 d 1\n2 0 e 0\n2 0 f 2\n3 0 g 1\n3 0 h 0\n3 0 k 2\n"
 LLM = b"1 0 a 1\n1 0 b 1\n1 0 c 1\n2 0 d 0\n2 0 e 0\n2 0 f 2\n3 0 g 1\n3 0 h 1\n3 0 i 1\n4 0 j 1\n4 0 m 0\n"
@@ -26,33 +26,15 @@ RUNS = {"a.run": "1 Q0 a 1 3 a\n1 Q0 b 2 2 a\n1 Q0 c 3 1 a\n2 Q0 f 1 3 a\n2 Q0 d
         "c.run": "1 Q0 c 1 3 c\n1 Q0 a 2 2 c\n2 Q0 d 1 3 c\n2 Q0 e 2 2 c\n3 Q0 i 1 2 c\n3 Q0 g 2 1 c\n4 Q0 x 1 1 c\n"}
 
 
-def _upload(at: AppTest, label: str, files) -> None:
-    uploader = next(u for u in at.get("file_uploader") if u.proto.label == label)
-    uploader.set_value(files)
-    at.run()
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
-
-
 def _open(page: str, at: AppTest | None = None, query: dict | None = None) -> AppTest:
-    if at is None:
-        at = AppTest.from_file(APP, default_timeout=120)
-        if query:
-            at.query_params.update(query)
-        at.session_state["rankscope_author"] = "ana"
-        at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    return at
+    return open_page(page, query, at, session={"rankscope_author": "ana"})
 
 
 def _loaded_with_two_sets() -> AppTest:
     at = _open("data")
-    _upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
-    _upload(at, "Runs", [(name, text.encode(), "text/plain") for name, text in RUNS.items()])
-    _upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain")])
+    upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    upload(at, "Runs", [(name, text.encode(), "text/plain") for name, text in RUNS.items()])
+    upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain")])
     assert _errors(at) == []
     return at
 
@@ -153,9 +135,9 @@ def test_the_sets_are_kept_in_the_workspace_and_a_link_brings_them_back(tmp_path
 
 def test_one_run_still_compares_the_labels_and_says_why_the_systems_wait():
     at = _open("data")
-    _upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
-    _upload(at, "Runs", [("a.run", RUNS["a.run"].encode(), "text/plain")])
-    _upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain"), ("bad.qrels", b"1 0 a\n", "text/plain")])
+    upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    upload(at, "Runs", [("a.run", RUNS["a.run"].encode(), "text/plain")])
+    upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain"), ("bad.qrels", b"1 0 a\n", "text/plain")])
     assert [e.value for e in at.exception] == []
     assert any("bad.qrels:1" in e.value.replace("\\", "") for e in at.error)  # the bad file named, the good one kept
     assert [n for n, _ in at.session_state["rankscope_loaded"].judges] == ["nist", "llm"]
