@@ -23,6 +23,9 @@ PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png",
 BIND = "query-params"
 _MARKDOWN = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character: CommonMark escapes each
 _BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029]")
+# where Streamlit's Markdown would make a link of plain text (GFM's autolinks, found after escapes are read:
+# "http://", "https://", "www." and e-mail addresses): a word joiner (U+2060, invisible) goes there
+_LINKABLE = re.compile(r"(?i)(?<=https)(?=://)|(?<=http)(?=://)|(?<=www)(?=\.)|(?<=[-.\w+])(?=@[-\w]+(?:\.[-\w]+)+)")
 _NAMES = "The names are those of the measures' registry ({})."
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -70,8 +73,10 @@ def md(template: str, *values, **named) -> str:
     loses its credentials (:func:`metrics.io.redaction.redact`) and every ASCII punctuation character is
     escaped with a backslash and every line break made a space (a number is shown as formatted), so that
     no value can open a link, an image, HTML, emphasis, code, a heading, a list, a directive
-    (``:material/...:``), an emoji short code or a formula. Text shown with ``st.text``, ``st.code`` or in
-    a table is never read as Markdown.
+    (``:material/...:``), an emoji short code or a formula. Streamlit also makes a link of any text that
+    looks like a URL or an e-mail address (``http://``, ``www.``, ``a@b.c``), escapes or not: a word joiner
+    (U+2060, invisible) is put inside each such pattern. Text shown with ``st.text``, ``st.code`` or in a
+    table is never read as Markdown.
 
     Examples
     --------
@@ -107,7 +112,8 @@ class _Shown:
 
 
 def _inert(text: str) -> str:
-    return _MARKDOWN.sub(r"\\\1", _BREAKS.sub(" ", redact(text)))
+    text = _LINKABLE.sub("\u2060", _BREAKS.sub(" ", redact(text)))
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None,
