@@ -215,7 +215,7 @@ def test_the_operator_restores_shares_reads_the_log_and_purges_as_who_they_are(t
     (tmp_path / "a.run").write_bytes(run_bytes(6))
     added = _rankscope(target, "workspace", "add", "qrels.txt", "a.run", "--name", "team", "--owner",
                        "Ana@Example.org", cwd=tmp_path)
-    cid = added.stdout.split("\t")[0]
+    cid = added.stdout.strip()  # the id alone
     posing = _rankscope(target, "workspace", "archive", cid, "--author", "mallory")
     assert posing.returncode == 2 and "--author" in posing.stderr  # no such option: nobody types a name
     for argv, out in [(["share", cid, "bea@example.org", "editor"], f"{cid}\tbea@example.org: none -> editor\n"),
