@@ -60,7 +60,9 @@ def _collection() -> tuple[dict[str, str], dict[str, str], dict[str, str], list[
     return docs, titles, queries, qrels
 
 
-def _index(texts: dict[str, str]):
+def index(texts: dict[str, str]):
+    """An inverted index of ``{doc id: text}``: ids, vocabulary, postings (document, tf) by term, term starts,
+    document frequencies and document lengths."""
     ids = list(texts)
     vocabulary: dict[str, int] = {}
     rows, cols, lengths = [], [], np.zeros(len(ids))
@@ -77,8 +79,9 @@ def _index(texts: dict[str, str]):
     return ids, vocabulary, doc_index, tf, starts, df, lengths
 
 
-def _scores(index, text: str) -> dict[str, np.ndarray]:
-    ids, vocabulary, doc_index, tf, starts, df, lengths = index
+def scores(built, text: str) -> dict[str, np.ndarray]:
+    """Each document's score for ``text`` under every scoring of the module's notes (``bm25`` rounded)."""
+    ids, vocabulary, doc_index, tf, starts, df, lengths = built
     n = len(ids)
     idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
     out = {k: np.zeros(n) for k in ("bm25", "bm25b", "tfidf", "overlap", "idf")}
@@ -101,15 +104,15 @@ def _scores(index, text: str) -> dict[str, np.ndarray]:
 def runs() -> dict[str, str]:
     """``{system: run text}`` of the six systems (see the module's notes)."""
     docs, titles, queries, _ = _collection()
-    whole, heads = _index(docs), _index(titles)
+    whole, heads = index(docs), index(titles)
     ids = whole[0]
     lines: dict[str, list[str]] = {name: [] for name in SYSTEMS}
     for qid, text in queries.items():
-        scores = _scores(whole, text)
-        scores["title"] = np.round(_scores(heads, text)["bm25"], 3)
+        found = scores(whole, text)
+        found["title"] = np.round(scores(heads, text)["bm25"], 3)
         for name in SYSTEMS:
-            top = np.argsort(-scores[name], kind="stable")[:DEPTH]
-            lines[name].extend(f"{qid} Q0 {ids[i]} {rank} {scores[name][i]:.6g} {name}" for rank, i in enumerate(top, 1))
+            top = np.argsort(-found[name], kind="stable")[:DEPTH]
+            lines[name].extend(f"{qid} Q0 {ids[i]} {rank} {found[name][i]:.6g} {name}" for rank, i in enumerate(top, 1))
     return {name: "\n".join(rows) + "\n" for name, rows in lines.items()}
 
 

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> tuple[str, bytes]:
-    from metrics.io import read_path
+    from metrics.io.readers import read_path
 
     try:
         return os.path.basename(path), bytes(read_path(path, os.path.basename(path)))

@@ -27,7 +27,8 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 from dashboard.exports import session_from_json, session_to_json  # noqa: E402
 from metrics import DEFAULT_MEASURES, RankscopeError, ValidationError, aggregate, evaluate  # noqa: E402
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS  # noqa: E402
-from tests.dashboard.test_app import QRELS, RUN_A, RUN_B, _upload, errors, open_page  # noqa: E402
+from tests.dashboard.conftest import errors, open_page, upload as _upload  # noqa: E402
+from tests.dashboard.test_app import QRELS, RUN_A, RUN_B  # noqa: E402
 
 SESSIONS = 20
 

@@ -13,7 +13,8 @@ import gzip
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-from tests.dashboard.test_app import _upload, metrics_shown, open_page  # noqa: E402
+from tests.dashboard.conftest import open_page, upload as _upload  # noqa: E402
+from tests.dashboard.test_app import metrics_shown  # noqa: E402
 
 BOMB = gzip.compress(b"a" * (16 << 20), compresslevel=9, mtime=0) * 4
 LIMIT = "the decompression limit of the dashboard (RANKSCOPE_UNZIP_RATIO)"

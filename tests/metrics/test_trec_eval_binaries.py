@@ -174,35 +174,16 @@ def _tokens(text: str) -> list[str]:
 def _bm25_and_overlap(docs: dict[str, str], queries: dict[str, str], depth: int) -> tuple[str, str]:
     """A BM25 run (k1 0.9, b 0.4, scores rounded to 3 decimals so that ties occur) and a term-overlap run
     (the number of distinct query terms a document holds: many ties), ``depth`` documents per query."""
-    ids = list(docs)
-    vocabulary: dict[str, int] = {}
-    rows, cols = [], []
-    lengths = np.zeros(len(ids))
-    for i, doc in enumerate(ids):
-        words = _tokens(docs[doc])
-        lengths[i] = len(words)
-        for word in words:
-            rows.append(i)
-            cols.append(vocabulary.setdefault(word, len(vocabulary)))
-    pairs = np.unique(np.array(cols, dtype=np.int64) * len(ids) + np.array(rows, dtype=np.int64), return_counts=True)
-    term, doc_index, tf = pairs[0] // len(ids), pairs[0] % len(ids), pairs[1].astype(np.float64)
-    starts = np.searchsorted(term, np.arange(len(vocabulary) + 1))
-    df = np.diff(starts)
-    idf = np.log(1 + (len(ids) - df + 0.5) / (df + 0.5))
-    norm = 0.9 * (1 - 0.4 + 0.4 * lengths / lengths.mean())
+    from tests.judges_data import index, scores
+
+    built = index(docs)
+    ids = built[0]
     bm25_lines, overlap_lines = [], []
     for qid, text in queries.items():
-        bm25, overlap = np.zeros(len(ids)), np.zeros(len(ids))
-        for word in set(_tokens(text)):
-            t = vocabulary.get(word)
-            if t is None:
-                continue
-            d, f = doc_index[starts[t]:starts[t + 1]], tf[starts[t]:starts[t + 1]]
-            bm25[d] += idf[t] * f * 1.9 / (f + norm[d])
-            overlap[d] += 1
-        for name, scores, lines in (("bm25", np.round(bm25, 3), bm25_lines), ("overlap", overlap, overlap_lines)):
-            top = np.argsort(-scores, kind="stable")[:depth]
-            lines.extend(f"{qid} Q0 {ids[i]} {rank} {scores[i]:g} {name}" for rank, i in enumerate(top, 1))
+        found = scores(built, text)
+        for name, lines in (("bm25", bm25_lines), ("overlap", overlap_lines)):
+            top = np.argsort(-found[name], kind="stable")[:depth]
+            lines.extend(f"{qid} Q0 {ids[i]} {rank} {found[name][i]:g} {name}" for rank, i in enumerate(top, 1))
     return "\n".join(bm25_lines) + "\n", "\n".join(overlap_lines) + "\n"
 
 
