@@ -7,7 +7,6 @@ to page, and a link reproduces it. Keys of widgets that do not belong in a link 
 
 from __future__ import annotations
 
-import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -17,15 +16,10 @@ import streamlit as st
 
 import metrics
 from dashboard import data, figures, state
-from metrics.io.redaction import redact
+from dashboard.text import md, md_paragraphs  # noqa: F401  (the pages' one escaping path, re-exported)
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 BIND = "query-params"
-_MARKDOWN = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character: CommonMark escapes each
-_BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029]")
-# where Streamlit's Markdown would make a link of plain text (GFM's autolinks, found after escapes are read:
-# "http://", "https://", "www." and e-mail addresses): a word joiner (U+2060, invisible) goes there
-_LINKABLE = re.compile(r"(?i)(?<=https)(?=://)|(?<=http)(?=://)|(?<=www)(?=\.)|(?<=[-.\w+])(?=@[-\w]+(?:\.[-\w]+)+)")
 _NAMES = "The names are those of the measures' registry ({})."
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -61,59 +55,6 @@ FORMAT_EXAMPLES = {
 }
 OFFERED = ("AP", "nDCG@10", "nDCG@20", "nDCG", "P@5", "P@10", "P@20", "R@100", "R@1000", "RR", "Rprec", "bpref",
            "IPrecAvg", "Success@10", "F@10", "ERR@20", "RBP", "Judged@10")
-
-
-def md(template: str, *values, **named) -> str:
-    r"""The one way user text reaches a page as Markdown: our ``template``, with each value shown as text.
-
-    Every text Streamlit reads as Markdown (``st.markdown``, captions, alerts, spinners, titles, expander and
-    tab labels, widget labels, ``help``) is either a literal of ours or made here (a static test,
-    ``tests/dashboard/test_one_text_path.py``, checks it). ``template`` is a literal in :meth:`str.format`
-    syntax, our Markdown; each value is formatted with its field's format spec, then every location in it
-    loses its credentials (:func:`metrics.io.redaction.redact`) and every ASCII punctuation character is
-    escaped with a backslash and every line break made a space (a number is shown as formatted), so that
-    no value can open a link, an image, HTML, emphasis, code, a heading, a list, a directive
-    (``:material/...:``), an emoji short code or a formula. Streamlit also makes a link of any text that
-    looks like a URL or an e-mail address (``http://``, ``www.``, ``a@b.c``), escapes or not: a word joiner
-    (U+2060, invisible) is put inside each such pattern. Text shown with ``st.text``, ``st.code`` or in a
-    table is never read as Markdown.
-
-    Examples
-    --------
-    >>> md("Topics: **{}**, {:,} texts", "![x](http://h/x.png)", 1200)
-    'Topics: **\\!\\[x\\]\\(http\\:\\/\\/h\\/x\\.png\\)**, 1,200 texts'
-    """
-    return template.format(*map(_Shown, values), **{key: _Shown(value) for key, value in named.items()})
-
-
-def md_paragraphs(texts) -> str:
-    """Each text shown as :func:`md` shows a value, one paragraph each."""
-    return "\n\n".join(md("{}", text) for text in texts)
-
-
-class _Shown:
-    """A value for :func:`md`: formatted as asked, then made text that Markdown cannot read as anything else."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value) -> None:
-        self.value = value
-
-    def __format__(self, spec: str) -> str:
-        if isinstance(self.value, numbers.Number):  # digits, signs, a point, commas: nothing Markdown reads
-            return format(self.value, spec)
-        return _inert(format(self.value, spec))
-
-    def __str__(self) -> str:  # "{!s}"
-        return _inert(str(self.value))
-
-    def __repr__(self) -> str:  # "{!r}"
-        return _inert(repr(self.value))
-
-
-def _inert(text: str) -> str:
-    text = _LINKABLE.sub("\u2060", _BREAKS.sub(" ", redact(text)))
-    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def show_figure(fig: go.Figure, key: str, name: str | None = None, on_select: Callable | None = None,

@@ -34,6 +34,7 @@ import streamlit as st
 
 import metrics
 from dashboard import guard, server_options, state, team
+from dashboard.text import md
 from metrics import Conventions, RankscopeError
 from metrics.errors import ValidationError
 
@@ -287,8 +288,6 @@ def _save(ws: Workspace, loaded: state.Loaded, who: str) -> state.Loaded:
 
 def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
     """The session's collection, stored when it is not yet (or the reason it is not, shown once per run)."""
-    from dashboard.components import md  # components reads this module: imported when called
-
     if (loaded.collection and not _changed(loaded)) or not loaded.ready:
         return loaded
     if loaded.bundled:
@@ -310,8 +309,6 @@ def _sync(ws: Workspace, loaded: state.Loaded) -> state.Loaded:
             saved = _opened(_save(ws, loaded, who))
         held = st.session_state.pop(_FOUND, None)
         if held is not None:  # its id and version only: no user text in the toast's Markdown
-            from dashboard.components import md
-
             st.toast(md("These files are in the workspace already: opened their collection, version {} ({}).",
                         held.version, held.id), icon=":material/folder_open:")
         return saved
@@ -328,8 +325,6 @@ def begin() -> state.Loaded | None:
     Returns the session's collection, or None when the link names a collection that does not exist (the
     message is shown; the caller shows nothing that would pretend to be that collection).
     """
-    from dashboard.components import md  # components reads this module: imported when called
-
     st.session_state.pop(_HEADS, None)
     st.session_state.pop(_ALLOWED, None)
     if not enabled():
@@ -439,8 +434,6 @@ def run_table(kind: str, loaded: state.Loaded, system: str, upload: state.Upload
 # ---- review notes ---------------------------------------------------------------------------------------
 def _refresh_notes(ws: Workspace, loaded: state.Loaded) -> None:
     """The collection's current notes, read now (never kept from an earlier run)."""
-    from dashboard.components import md  # components reads this module: imported when called
-
     try:
         found = ws.notes(loaded.collection)
     except RankscopeError as err:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import authors, server_options
 from dashboard.authors import NAME_KEY
+from dashboard.text import md
 
 try:
     from workspace import Actor, access
@@ -70,8 +71,6 @@ def gate() -> None:
         if mode() != "login":
             return
     except server_options.SettingError as err:
-        from dashboard.components import md
-
         st.error(md("This server cannot start: {}", err), icon=":material/lock:")
         st.stop()
     if not (st.secrets.load_if_toml_exists() and "auth" in st.secrets):

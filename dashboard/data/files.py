@@ -56,7 +56,7 @@ def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conven
 
 def rankings(loaded: Loaded) -> list[Rankings]:
     """Each run ranked once per content, name and conventions (shared by every page and session)."""
-    from dashboard.components import md  # components reads data: imported when called
+    from dashboard.text import md
 
     out = []
     for name, up in loaded.runs:

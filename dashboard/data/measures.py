@@ -1,6 +1,6 @@
 """The measures of every loaded run: tidy per-query values (kept in the store for a stored collection),
 their means with confidence intervals, the systems ordered by a mean, and the topics the paired tests
-use (the report's rule, :func:`metrics.review.report.paired_conventions`).
+use (the report's rule, :func:`metrics.stats.significance.topics.paired_conventions`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pandas as pd
 
 import metrics
 from metrics.evaluate import per_query_frame
-from metrics.review.report import paired_conventions
+from metrics.stats.significance.topics import paired_conventions
 
 from dashboard import stored
 from dashboard.data.cache import on_collection
@@ -51,7 +51,7 @@ def by_mean(loaded: Loaded, measure: str) -> tuple[str, ...]:
 def tested_on_every_topic(loaded: Loaded) -> Loaded:
     """The collection the paired tests use: with complete topics when the systems answered different ones.
 
-    The rule is :func:`metrics.review.report.paired_conventions`, the report's: a paired test needs every system's
+    The rule is :func:`metrics.stats.significance.topics.paired_conventions`, the report's: a paired test needs every system's
     value on every topic, so a topic a run does not answer then scores as trec_eval ``-c`` scores it.
     """
     conventions = paired_conventions(loaded.conventions, _answered(loaded))

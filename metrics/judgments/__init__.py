@@ -17,7 +17,7 @@
 Built on the core (readers, rankings, measures, :func:`metrics.evaluate`). Only ``systems`` and
 ``comparison``, which compare what the sets say about the *systems*, also use :mod:`metrics.stats`
 (:mod:`~metrics.stats.agreement`'s tau-b and tau_AP, :func:`~metrics.stats.significance.compare_systems`)
-and the report's rule for the topics of paired tests (:func:`metrics.review.report.paired_conventions`);
+and the report's rule for the topics of paired tests (:func:`metrics.stats.significance.topics.paired_conventions`);
 nothing here imports :mod:`metrics.teaching`. The package imports none of its modules when it is imported
 (``import metrics`` reads :mod:`~metrics.judgments.coverage` only): :func:`compare_judges` and
 :func:`judgment_sets` are loaded on first use.

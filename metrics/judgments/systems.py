@@ -23,7 +23,7 @@ Every run is evaluated under every judgment set by the one pipeline (:func:`metr
 Topics. A set that judged other topics than the reference would change the orders by its topics as well as
 by its grades. :func:`evaluate_sets` with ``topics="common"`` keeps only the topics every set judged, so a
 difference is the judges'; ``topics="each"`` evaluates each set on all its topics. The paired tests need
-every system's value on every topic: as in the report (:func:`metrics.review.report.paired_conventions`), a set
+every system's value on every topic: as in the report (:func:`metrics.stats.significance.topics.paired_conventions`), a set
 under which the runs answered different topics is evaluated with complete topics (trec_eval ``-c``).
 """
 
@@ -77,7 +77,7 @@ def evaluate_sets(sets: JudgmentSets, runs: Any, measures: Any, *, conventions: 
         Columns ``judges``, ``system``, ``query``, ``measure``, ``value``: the sets in order, then as
         :func:`metrics.evaluate` orders its rows.
     """
-    from metrics.review.report import paired_conventions
+    from metrics.stats.significance.topics import paired_conventions
 
     if topics not in TOPIC_RULES:
         raise ValidationError(f"topics must be one of {list(TOPIC_RULES)}, got {topics!r}")

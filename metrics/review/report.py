@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
@@ -43,6 +43,7 @@ from metrics.review.provenance import Provenance, build_provenance, topic_counts
 from metrics.stats.significance import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT, TEST_ALIASES,
                                         TESTS, Comparison, canonical, compare_systems)
 from metrics.stats.significance._maxt import MAXT_ALIASES
+from metrics.stats.significance.topics import paired_conventions  # the rule of the paired tests' topics
 
 __all__ = ["GAIN_DEPTH", "ReportData", "compute_report", "paired_conventions", "paired_measures"]
 
@@ -147,31 +148,6 @@ def paired_measures(pairs: Sequence[tuple[str, Measure]]) -> list[tuple[str, Mea
     ['AP', 'P@10']
     """
     return [(label, m) for label, m in pairs if m.aggregation == "mean" and not m.integer]
-
-
-def paired_conventions(conventions: Conventions, rankings: Sequence[Rankings]) -> Conventions:
-    """The conventions the paired tests evaluate under: complete topics when the systems answered different ones.
-
-    A paired test needs every system's value on every topic. When the ranked runs do not all cover the same
-    topics and ``conventions.complete`` is False, the tests evaluate with ``complete=True`` (trec_eval
-    ``-c``): a judged topic a run did not answer scores 0 for it.
-
-    Parameters
-    ----------
-    conventions : Conventions
-        The conventions the runs were ranked under.
-    rankings : sequence of Rankings
-        The ranked runs (:func:`metrics.rank_runs`).
-
-    Returns
-    -------
-    Conventions
-        ``conventions`` itself when the systems answered the same topics or topics are already complete;
-        otherwise a copy with ``complete=True``.
-    """
-    if conventions.complete or len({frozenset(r.queries.tolist()) for r in rankings}) <= 1:
-        return conventions
-    return replace(conventions, complete=True)
 
 
 # ---- the report, step by step --------------------------------------------------------------------------------
