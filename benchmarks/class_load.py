@@ -116,7 +116,8 @@ class Student:
             await self._rerun(ws)
             answering = None
             try:
-                while time.monotonic() < deadline and self.acknowledged is None:
+                # a phone that answered keeps polling, as a page left open does, until the teacher sees all
+                while time.monotonic() < deadline and "all_shown" not in self.clock:
                     try:
                         raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                     except asyncio.TimeoutError:
