@@ -17,7 +17,8 @@ lesson, in a process group of its own, stopped (with everything it started) at t
   "Sent:". Sixty full Chromium pages (a JavaScript app each, drawn in software) would take the 2-core
   machine's CPU away from the server being measured; the light clients cost the server what phones cost it.
 
-Printed: the time for every student to join, each answer's time from the opening, the time until the
+Printed: the time for every student to join, the time question 1 took to reach the phones (their pages
+follow the teacher by polling the class's revision), each answer's time from the opening, the time until the
 teacher's screen shows every answer (from the opening, and from the last answer acknowledged), the answers
 stored, the server's CPU seconds (its process group, from ``/proc``) over the question, and the students'
 polls served.
@@ -79,7 +80,7 @@ class Student:
         self.widgets: dict[str, tuple[str, str]] = {}  # label -> (widget id, fragment id)
         self.values: dict[str, tuple[str, object]] = {}  # widget id -> (field, value): sent with every rerun
         self.timers: dict[str, asyncio.Task] = {}
-        self.joined = self.sent = self.acknowledged = None
+        self.joined = self.seen = self.sent = self.acknowledged = None
         self.polls = 0
 
     async def _rerun(self, ws, *, fragment: str = "", auto: bool = False, states=()) -> None:
@@ -115,7 +116,8 @@ class Student:
             await self._rerun(ws)
             answering = None
             try:
-                while time.monotonic() < deadline and self.acknowledged is None:
+                # a phone that answered keeps polling, as a page left open does, until the teacher sees all
+                while time.monotonic() < deadline and "all_shown" not in self.clock:
                     try:
                         raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                     except asyncio.TimeoutError:
@@ -123,14 +125,17 @@ class Student:
                     msg = ForwardMsg()
                     msg.ParseFromString(raw)
                     kind = msg.WhichOneof("type")
-                    if kind == "new_session" and msg.new_session.page_script_hash:
-                        self.page_hash = msg.new_session.page_script_hash
+                    if kind == "navigation" and msg.navigation.page_script_hash:
+                        # the page shown (as a browser does, every later rerun names it: a rerun of the
+                        # whole page that a fragment asks for runs the page its request named)
+                        self.page_hash = msg.navigation.page_script_hash
                     elif kind == "auto_rerun" and msg.auto_rerun.fragment_id not in self.timers:
                         fid = msg.auto_rerun.fragment_id
                         self.timers[fid] = asyncio.create_task(self._tick(ws, fid, msg.auto_rerun.interval))
                     elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
                         self._element(msg.delta.new_element, msg.delta.fragment_id)
                     if answering is None and "Your answer" in self.widgets and "Send my answer" in self.widgets:
+                        self.seen = time.monotonic()  # question 1 reached this phone
                         answering = asyncio.create_task(self._answer(ws))
             finally:
                 for task in [*self.timers.values(), *([answering] if answering else [])]:
@@ -245,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     acked = sorted(s.acknowledged - s.sent for s in crowd if s.acknowledged)
     last_ack = max(s.acknowledged for s in crowd if s.acknowledged)
     print(f"students: {args.students}, all joined in {clock['all_joined'] - started:.1f} s")
+    seen = sorted(s.seen - opened_at for s in crowd if s.seen)
+    print(f"question 1 on the phones after the opening: median {statistics.median(seen):.1f} s, "
+          f"last {seen[-1]:.1f} s ({len(seen)} phones)")
     print(f"answers sent from the opening: first {sent[0]:.1f} s, last {sent[-1]:.1f} s; "
           f"acknowledged (\"Sent:\") after a median {statistics.median(acked):.2f} s, at most {max(acked):.2f} s")
     print(f"teacher's screen shows all {args.students} answers: {clock['all_shown'] - opened_at:.1f} s after "

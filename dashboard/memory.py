@@ -6,8 +6,10 @@ state again. Two things then keep the memory past that time in Streamlit 1.67: t
 dropped only when another session connects or disconnects (an idle server keeps them all), and a dropped
 session's uploaded files stay in its in-memory file manager for good (only a session shut down while
 connected removes them). :func:`install` starts a thread that, every :data:`SWEEP_SECONDS`, drops the
-sessions past their TTL, removes the uploaded files of every session that no longer exists, and hands the
-freed memory back to the operating system (``malloc_trim``). It also gives pyarrow the C library's
+sessions past their TTL, removes the uploaded files of every session that no longer exists, collects the
+garbage (the server does not after every script run: ``runner.postScriptGC`` is off, since a full
+collection after each run of a fragment made polling pages costly), and hands the freed memory back to the
+operating system (``malloc_trim``). It also gives pyarrow the C library's
 allocator (unless ``ARROW_DEFAULT_MEMORY_POOL`` chooses one), as the command line does, so that the trim
 reaches pyarrow's buffers too.
 """
@@ -52,7 +54,7 @@ def _sweep_forever() -> None:
 
 def sweep() -> int:
     """Drop the sessions past their TTL and the uploaded files of sessions that are gone; return how many
-    sessions' files were removed. The freed memory is trimmed at every sweep."""
+    sessions' files were removed. The garbage is collected and the freed memory trimmed at every sweep."""
     from streamlit.runtime import Runtime
 
     if not Runtime.exists():
@@ -70,8 +72,7 @@ def sweep() -> int:
     gone = [sid for sid in list(getattr(files, "file_storage", {})) if sid not in alive]
     for sid in gone:
         files.remove_session_files(sid)
-    if gone:
-        gc.collect()
+    gc.collect()  # the server runs scripts without collecting after each (runner.postScriptGC): here instead
     trim()  # also what an upload's request left behind (its body and parts), freed but still held
     return len(gone)
 
