@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError
-from metrics.io import Run, read_run, read_stream, system_name
+from metrics.io import Run, read_run, system_name
+from metrics.io.readers import read_stream
 from metrics.io.redaction import redact
 
 if TYPE_CHECKING:
