@@ -83,7 +83,7 @@ class Expectations:
 def _found(value: Any) -> str:
     text = repr(value) if isinstance(value, (str, int, float, bool)) or value is None else type(value).__name__
     if isinstance(value, list):
-        text = "a list"
+        text = "a list" if value else "an empty list"
     elif isinstance(value, dict):
         text = "a mapping"
     return text if len(text) <= 60 else text[:57] + "..."
@@ -231,7 +231,7 @@ def _runs(value: Any, base: str, fail) -> tuple[tuple[str, str], ...]:
         pairs = []
         for i, path in enumerate(value):
             pairs.append((None, _path(path, base, lambda m, i=i: fail(f"runs[{i}]", m, "runs"))))
-        pairs = [(system_name(p), p) for _, p in pairs]
+        pairs = [(system_name(os.path.basename(p)), p) for _, p in pairs]
     elif isinstance(value, Mapping) and value:
         pairs = []
         for name, path in value.items():
