@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from metrics.errors import ParseError, RankscopeError, ValidationError
-from metrics.io import read_path
+from metrics.io.readers import read_path
 
 __all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "WORKERS_FROM_RUNS", "add_run_flags", "allocator_note",
            "connect", "evaluate_runs", "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset",
