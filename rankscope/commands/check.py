@@ -49,6 +49,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import ParseError
     from metrics.evaluate import evaluate
+    from metrics.io import read_qrels, read_run
     from metrics.review.claims import check_claims, junit_xml, read_expectations
     from rankscope.commands import write_output
 
@@ -59,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
         if "://" not in path and not os.path.isfile(path):
             line = lines.get(part, lines.get("runs"))
             raise ParseError(spec.source, line, f"{part}: expected a file, found no file at {path}")
-    per_query = evaluate(spec.qrels, dict(spec.runs), spec.measures, conventions=spec.conventions)
+    qrels = read_qrels(spec.qrels)  # read here, by path, so that an error names the file
+    runs = {name: read_run(path).renamed(name) for name, path in spec.runs}
+    per_query = evaluate(qrels, runs, spec.measures, conventions=spec.conventions)
     results = check_claims(per_query, spec.claims)
     out = sys.stdout
     for result in results:
