@@ -21,8 +21,8 @@ MAX_BYTES = 1 << 20
 """The largest expectations file read (1 MiB: tens of thousands of claims)."""
 
 EXIT_CODES = ((0, f"every claim {HOLDS}"),
-              (1, f"a claim {FAILS} or {UNCHECKABLE} (a system or measure missing: a check that did not run "
-                  "is not a pass)"),
+              (1, f"a claim {FAILS} or {UNCHECKABLE} (a system or measure missing): a check that did not run "
+                  "is not a pass"),
               (2, "bad input: the file, a path it names, a run or the qrels cannot be read"))
 """The exit statuses, for the help text and the documentation."""
 

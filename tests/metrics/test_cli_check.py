@@ -186,3 +186,33 @@ def test_the_command_is_listed_with_its_exit_statuses():
     assert "exit status: 0 when every claim holds; 1 when a claim fails or cannot be checked" in text
     listing = subprocess.run([sys.executable, "-m", "rankscope", "--help"], capture_output=True, text=True, timeout=60)
     assert "check the claims of an expectations file" in listing.stdout
+
+
+def _readme_section() -> str:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    return text.split("### Regression checks in CI", 1)[1].split("\n### ", 1)[0]
+
+
+def test_the_readme_example_is_a_file_check_accepts():
+    import yaml
+
+    from metrics.review.claims import Better, Rank, Threshold, read_expectations
+
+    section = _readme_section()
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    spec = read_expectations(yaml.safe_load(example), source="readme.yaml")
+    assert [type(c) for c in spec.claims] == [Threshold, Threshold, Better, Better, Rank]
+    assert spec.claims[3].test == "t" and spec.claims[3].correction == "holm" and spec.claims[3].alpha == 0.05
+    assert spec.conventions.complete and spec.name == "nightly"
+
+
+def test_the_readme_states_each_exit_status_as_the_help_does():
+    from rankscope.commands.check import EXIT_CODES
+
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in _readme_section().splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()}
+    assert sorted(rows) == ["0", "1", "2"]
+    for code, text in EXIT_CODES:
+        assert rows[str(code)].startswith(text)
