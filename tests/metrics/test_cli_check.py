@@ -216,3 +216,37 @@ def test_the_readme_states_each_exit_status_as_the_help_does():
     assert sorted(rows) == ["0", "1", "2"]
     for code, text in EXIT_CODES:
         assert rows[str(code)].startswith(text)
+
+
+
+def _aliases(levels: int = 14) -> str:
+    """A flow list of lists through YAML aliases: one line that stands for 10**levels items."""
+    items = ["&a0 [x, x, x, x, x, x, x, x, x, x]"] + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]"
+                                                      for i in range(1, levels)]
+    return "[" + ", ".join(items) + "]"
+
+
+@pytest.mark.parametrize(("part", "message"), [
+    ("expect:\n  - {{extra: {big}, system: bm25, measure: AP, value: 0.5}}\n",
+     "exp.yaml:4: expect[0]: 'extra': expected a single value, found a list"),
+    ("conventions: {{depth: {big}}}\nexpect:\n  - {{system: bm25, measure: AP, value: 0.5}}\n",
+     "exp.yaml:3: conventions: 'depth': expected a single value, found a list"),
+])
+def test_aliases_that_stand_for_a_huge_structure_are_refused_without_writing_it_out(folder, part, message):
+    text = "qrels: data/qrels.txt\nruns: {bm25: data/bm25.run}\n" + part.format(big=_aliases())
+    (folder / "exp.yaml").write_text(text)
+    done = check("exp.yaml", cwd=folder)
+    assert done.returncode == 2 and done.stderr == f"rankscope check: {message}\n"
+
+
+def test_lists_nested_too_deep_are_refused(folder):
+    (folder / "exp.yaml").write_text("qrels: " + "[" * 3000 + "]" * 3000 + "\n")
+    done = check("exp.yaml", cwd=folder)
+    assert done.returncode == 2
+    assert done.stderr == "rankscope check: exp.yaml: expected YAML, found lists or mappings nested too deep\n"
+
+
+def test_a_report_that_cannot_be_written_exits_2(folder):
+    (folder / "exp.yaml").write_text(HOLDING)
+    done = check("exp.yaml", "--junit", "no/such/folder/out.xml", cwd=folder)
+    assert done.returncode == 2 and done.stderr.startswith("rankscope check: cannot write no/such/folder/out.xml")

@@ -89,6 +89,14 @@ def _found(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _scalars(values: Mapping[Any, Any]) -> None:
+    """Refuse a value that is a list or a mapping before anything shows it: through YAML's aliases a few
+    lines can stand for a structure too large to write out."""
+    for key, value in values.items():
+        if not isinstance(value, (str, int, float, bool, type(None))):
+            raise ValueError(f"{_found(key)}: expected a single value, found {_found(value)}")
+
+
 def kind_of(entry: Mapping[str, Any]) -> str:
     """Which kind of claim an entry states, from its keys (a ValueError says what was expected)."""
     if "better" in entry or "than" in entry:
@@ -131,6 +139,7 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
     """
     if not isinstance(entry, Mapping):
         raise ValueError(f"expected a mapping of keys to values, found {_found(entry)}")
+    _scalars(entry)
     kind = kind_of(entry)
     allowed = ENTRY_KEYS[kind]
     unknown = [k for k in entry if k not in allowed]
@@ -253,6 +262,10 @@ def _runs(value: Any, base: str, fail) -> tuple[tuple[str, str], ...]:
 def _conventions(value: Any, fail) -> Conventions:
     if not isinstance(value, Mapping):
         raise fail("conventions", f"expected a mapping of conventions to values, found {_found(value)}")
+    try:
+        _scalars(value)
+    except ValueError as err:
+        raise fail("conventions", str(err)) from None
     known = {f.name: f.default for f in fields(Conventions)}
     for key, given in value.items():
         if key not in known:
