@@ -289,7 +289,8 @@ def test_an_expectations_file_as_data():
     (None, {}, "e.yaml:1: expected a mapping with the keys qrels, runs and expect, found None"),
     ({**GOOD, "expected": []}, {"expected": 4}, "e.yaml:4: expected: unknown key; expected keys among"),
     ({k: v for k, v in GOOD.items() if k != "runs"}, {}, "e.yaml: expected the key 'runs'"),
-    ({**GOOD, "expect": []}, {"expect": 3}, "e.yaml:3: expect: expected a list of one or more claims, found an empty list"),
+    ({**GOOD, "expect": []}, {"expect": 3},
+     "e.yaml:3: expect: expected a list of one or more claims, found an empty list"),
     ({**GOOD, "qrels": 3}, {"qrels": 1}, "e.yaml:1: qrels: expected a file's path, found 3"),
     ({**GOOD, "runs": "a.run"}, {"runs": 2}, "e.yaml:2: runs: expected a mapping of system names to run files"),
     ({**GOOD, "runs": {"a": None}}, {"runs.a": 2}, "e.yaml:2: runs.a: expected a file's path, found None"),
@@ -311,3 +312,20 @@ def test_a_bad_expectations_file_is_one_line_naming_file_line_and_part(data, lin
         read_expectations(data, source="e.yaml", lines=lines)
     text = str(caught.value)
     assert text.startswith(message) and "\n" not in text
+
+
+def test_an_expectations_file_written_as_data_reads_back():
+    from metrics.conventions import Conventions
+    from metrics.review.claims import expectations_data
+
+    claims = [Threshold("bm25", "AP", value=0.25, tolerance=0.001), Better("dense", "bm25", "nDCG@10", test="sign"),
+              Rank("dense", "P@10", 2, ties="worst")]
+    conventions = Conventions(relevance_level=2, complete=True)
+    data = expectations_data("q.txt", [("bm25", "b.run"), ("dense", "d.run")], claims, conventions=conventions,
+                             name="nightly")
+    assert list(data) == ["name", "qrels", "runs", "conventions", "expect"]
+    assert data["conventions"] == {"relevance_level": 2, "complete": True}
+    spec = read_expectations(data, source="e.yaml")
+    assert (spec.name, spec.qrels, spec.runs) == ("nightly", "q.txt", (("bm25", "b.run"), ("dense", "d.run")))
+    assert spec.claims == tuple(claims) and spec.conventions == conventions
+    assert "conventions" not in expectations_data("q.txt", {"a": "a.run"}, claims, conventions=Conventions())

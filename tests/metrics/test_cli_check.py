@@ -120,7 +120,8 @@ def test_junit_xml_holds_names_xml_cannot_hold(folder):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("- qrels: data/qrels.txt\n", "exp.yaml:1: expected a mapping with the keys qrels, runs and expect, found a list"),
-    (HOLDING.replace("value: 0.7778", "value: high"), "exp.yaml:5: expect[0]: value must be a finite number, got 'high'"),
+    (HOLDING.replace("value: 0.7778", "value: high"),
+     "exp.yaml:5: expect[0]: value must be a finite number, got 'high'"),
     (HOLDING.replace("data/dense.run", "data/gone.run"), "exp.yaml:3: runs.dense: expected a file, found no file at"),
     (HOLDING.replace("qrels: data/qrels.txt", "qrels: nowhere.txt"), "exp.yaml:2: qrels: expected a file, found no "
                                                                      "file at"),

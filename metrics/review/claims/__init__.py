@@ -16,8 +16,9 @@ kinds (:mod:`~metrics.review.claims.kinds`):
 are :func:`metrics.aggregate`'s, the tests :func:`metrics.stats.significance.compare_systems`'s) and gives one
 :class:`ClaimResult` per claim: it holds, fails, or cannot be checked (a system or measure the table
 lacks), with the numbers behind it. :func:`read_expectations` checks the plain data of an expectations
-file (``rankscope check``), :func:`claim_from_entry` reads one claim from its plain form (every claim's
-:meth:`entry` gives it back), and :func:`junit_xml` writes results as JUnit XML for a CI system.
+file (``rankscope check``) and :func:`expectations_data` writes it; :func:`claim_from_entry` reads one
+claim from its plain form (every claim's ``entry()`` gives it back), and :func:`junit_xml` writes results
+as JUnit XML for a CI system.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from metrics.review.claims.check import check_claims
 from metrics.review.claims.junit import junit_xml
 from metrics.review.claims.kinds import (FAILS, HOLDS, PAIRS, STATUSES, TIES, UNCHECKABLE, Better, Claim, ClaimResult,
                                          Rank, Threshold)
-from metrics.review.claims.schema import ENTRY_KEYS, TOP_KEYS, Expectations, claim_from_entry, read_expectations
+from metrics.review.claims.schema import (ENTRY_KEYS, TOP_KEYS, Expectations, claim_from_entry, expectations_data,
+                                          read_expectations)
 
-__all__ = ["Better", "Claim", "ClaimResult", "ENTRY_KEYS", "Expectations", "FAILS", "HOLDS", "PAIRS", "Rank", "STATUSES",
-           "TIES", "TOP_KEYS", "Threshold", "UNCHECKABLE", "check_claims", "claim_from_entry", "junit_xml",
-           "read_expectations"]
+__all__ = ["Better", "Claim", "ClaimResult", "ENTRY_KEYS", "Expectations", "FAILS", "HOLDS", "PAIRS", "Rank",
+           "STATUSES", "TIES", "TOP_KEYS", "Threshold", "UNCHECKABLE", "check_claims", "claim_from_entry",
+           "expectations_data", "junit_xml", "read_expectations"]

@@ -22,7 +22,7 @@ the list of its own entries.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -30,7 +30,7 @@ from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError
 from metrics.review.claims.kinds import SETTINGS, Better, Claim, Rank, Threshold
 
-__all__ = ["ENTRY_KEYS", "Expectations", "TOP_KEYS", "claim_from_entry", "read_expectations"]
+__all__ = ["ENTRY_KEYS", "Expectations", "TOP_KEYS", "claim_from_entry", "expectations_data", "read_expectations"]
 
 TOP_KEYS = ("name", "qrels", "runs", "conventions", "tolerance", "expect")
 """The keys of an expectations file."""
@@ -97,7 +97,7 @@ def _scalars(values: Mapping[Any, Any]) -> None:
             raise ValueError(f"{_found(key)}: expected a single value, found {_found(value)}")
 
 
-def kind_of(entry: Mapping[str, Any]) -> str:
+def _kind_of(entry: Mapping[str, Any]) -> str:
     """Which kind of claim an entry states, from its keys (a ValueError says what was expected)."""
     if "better" in entry or "than" in entry:
         return "better"
@@ -134,13 +134,13 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
     --------
     >>> claim_from_entry({"system": "bm25", "measure": "map", "value": 0.2572, "tolerance": 0.0005})
     Threshold(system='bm25', measure='map', value=0.2572, at_least=None, at_most=None, tolerance=0.0005)
-    >>> claim_from_entry({"better": "dense", "than": "bm25", "measure": "nDCG@10", "test": "t"}).describe()
-    'dense is better than bm25 on nDCG@10, significantly (t test, alpha 0.05, holm correction over all pairs of systems)'
+    >>> print(claim_from_entry({"better": "dense", "than": "bm25", "measure": "nDCG@10", "test": "t"}).describe())
+    dense is better than bm25 on nDCG@10, significantly (t test, alpha 0.05, holm correction over all pairs of systems)
     """
     if not isinstance(entry, Mapping):
         raise ValueError(f"expected a mapping of keys to values, found {_found(entry)}")
     _scalars(entry)
-    kind = kind_of(entry)
+    kind = _kind_of(entry)
     allowed = ENTRY_KEYS[kind]
     unknown = [k for k in entry if k not in allowed]
     if unknown:
@@ -225,6 +225,51 @@ def read_expectations(data: Any, *, source: str, base: str = "",
             raise fail(f"expect[{i}]", str(err), f"expect.{i}") from None
     return Expectations(source, name, qrels, runs, conventions, tuple(claims),
                         tuple(lines.get(f"expect.{i}") for i in range(len(claims))))
+
+
+def expectations_data(qrels: str, runs: Sequence[tuple[str, str]] | Mapping[str, str], claims: Sequence[Claim], *,
+                      conventions: Conventions | None = None, name: str | None = None) -> dict[str, Any]:
+    """The plain data of an expectations file: what :func:`read_expectations` reads back (e.g. a collection's
+    claims exported to a file for ``rankscope check``).
+
+    Parameters
+    ----------
+    qrels : str
+        The qrels' path, as the file should state it (relative to the file).
+    runs : mapping or sequence of (str, str) pairs
+        Each system's name and run path.
+    claims : sequence of Threshold, Better or Rank
+    conventions : Conventions, optional
+        Stated when they differ from the defaults (only the fields that differ).
+    name : str, optional
+        The suite's name.
+
+    Returns
+    -------
+    dict
+        Keys in the order of :data:`TOP_KEYS`; ready for ``yaml.safe_dump(..., sort_keys=False)``.
+
+    Examples
+    --------
+    >>> data = expectations_data("qrels.txt", {"bm25": "bm25.run"}, [Rank("bm25", "AP", 1)])
+    >>> data["runs"], data["expect"]
+    ({'bm25': 'bm25.run'}, [{'system': 'bm25', 'measure': 'AP', 'rank_at_most': 1}])
+    >>> read_expectations(data, source="e.yaml").claims == (Rank("bm25", "AP", 1),)
+    True
+    """
+    data: dict[str, Any] = {}
+    if name is not None:
+        data["name"] = name
+    data["qrels"] = qrels
+    data["runs"] = dict(runs.items() if isinstance(runs, Mapping) else runs)
+    if conventions is not None:
+        defaults = Conventions()
+        changed = {f.name: getattr(conventions, f.name) for f in fields(Conventions)
+                   if getattr(conventions, f.name) != getattr(defaults, f.name)}
+        if changed:
+            data["conventions"] = changed
+    data["expect"] = [claim.entry() for claim in claims]
+    return data
 
 
 def _path(value: Any, base: str, fail) -> str:
