@@ -251,3 +251,63 @@ def test_a_report_that_cannot_be_written_exits_2(folder):
     (folder / "exp.yaml").write_text(HOLDING)
     done = check("exp.yaml", "--junit", "no/such/folder/out.xml", cwd=folder)
     assert done.returncode == 2 and done.stderr.startswith("rankscope check: cannot write no/such/folder/out.xml")
+
+
+def _trec(path) -> dict[str, dict[str, float]]:
+    """A run or qrels file as pytrec_eval's nested dict, read here with a plain loop (gzip or text)."""
+    import gzip
+
+    opener = gzip.open if str(path).endswith(".gz") else open
+    out: dict[str, dict] = {}
+    with opener(path, "rt") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 6:  # qid Q0 docid rank score tag
+                out.setdefault(fields[0], {})[fields[2]] = float(fields[4])
+            elif len(fields) == 4:  # qid iter docid rel
+                out.setdefault(fields[0], {})[fields[2]] = int(fields[3])
+    return out
+
+
+def test_the_demo_example_prints_what_the_readme_shows_and_pytrec_eval_and_scipy_agree(tmp_path):
+    import re
+    from pathlib import Path
+
+    pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
+    import numpy as np
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+
+    root = Path(__file__).resolve().parents[2]
+    done = check(root / "docs" / "examples" / "expectations.yaml", "--junit", tmp_path / "demo.xml", cwd=tmp_path)
+    assert done.returncode == 1
+    shown = _readme_section().split("docs/examples/expectations.yaml`):\n\n```\n", 1)[1].split("```", 1)[0]
+    assert done.stdout == shown
+
+    demo = root / "sample_data" / "demo"
+    qrels = _trec(demo / "qrels.txt")
+    files = {"bm25": "bm25", "bm25_rm3": "bm25_rm3", "dense": "dense_precise"}
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut_10"})
+    per_query = {name: evaluator.evaluate(_trec(demo / "runs" / f"{file}.run.gz")) for name, file in files.items()}
+    queries = sorted(per_query["bm25"])
+    assert all(sorted(v) == queries for v in per_query.values())
+    vectors = {(name, m): np.array([per_query[name][q][m] for q in queries]) for name in files
+               for m in ("map", "ndcg_cut_10")}
+    lines = done.stdout.splitlines()
+
+    def number(line: str, key: str) -> float:
+        return float(re.search(rf"\b{key} ([-+0-9.e]+)", line).group(1))
+
+    assert number(lines[0], "value") == pytest.approx(vectors["bm25", "map"].mean(), rel=1e-5)
+    assert abs(vectors["bm25", "map"].mean() - 0.2064) <= 0.00005
+    assert number(lines[1], "value") == pytest.approx(vectors["dense", "ndcg_cut_10"].mean(), rel=1e-5)
+    assert number(lines[4], "value") == pytest.approx(vectors["dense", "map"].mean(), rel=1e-5)
+    assert max(files, key=lambda s: vectors[s, "map"].mean()) == "dense"
+    for line, measure, than in ((lines[2], "ndcg_cut_10", "bm25"), (lines[3], "map", "bm25_rm3")):
+        pairs = [("bm25", "bm25_rm3"), ("bm25", "dense"), ("bm25_rm3", "dense")]
+        raw = [stats.ttest_rel(vectors[b, measure], vectors[a, measure]).pvalue for a, b in pairs]
+        adjusted = multipletests(raw, method="holm")[1]
+        k = pairs.index((than, "dense")) if (than, "dense") in pairs else pairs.index(("dense", than))
+        assert number(line, "p_value") == pytest.approx(raw[k], rel=1e-5)
+        assert number(line, "p_adjusted") == pytest.approx(adjusted[k], rel=1e-5)
+        assert line.startswith("HOLDS" if adjusted[k] < 0.05 else "FAILS")

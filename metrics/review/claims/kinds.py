@@ -28,9 +28,9 @@ __all__ = ["Better", "Claim", "ClaimResult", "FAILS", "HOLDS", "MAX_RESAMPLES", 
 
 HOLDS, FAILS, UNCHECKABLE = "holds", "fails", "cannot be checked"
 STATUSES = (HOLDS, FAILS, UNCHECKABLE)
+"""A claim's status: it holds, it fails, or it cannot be checked (a system or measure is not in the table)."""
 SIGNED = ("off", "difference")
 """The numbers of a result shown with their sign."""
-"""A claim's status: it holds, it fails, or it cannot be checked (a system or measure is not in the table)."""
 
 PAIRS = ("all", "claimed")
 """The tests a :class:`Better` claim's correction counts: every pair of the table's systems on the claim's
