@@ -54,11 +54,10 @@ def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> 
             components.error(err)
             return
         st.text(q.prompt(question))
-        st.caption("Right answer (students do not see it): "
-                   + components.plain(_shown(question, preview.answer)))
+        st.caption(components.md("Right answer (students do not see it): {}", _shown(question, preview.answer)))
         if st.button("Add to the lesson", key="class_add", icon=":material/add:"):
             data.draft().append(question)
-        st.caption(f"The lesson has {len(data.draft())} question(s).")
+        st.caption(components.md("The lesson has {} question(s).", len(data.draft())))
         st.page_link("app_pages/teach.py", label="Teach this lesson", icon=":material/co_present:")
 
 
@@ -108,7 +107,7 @@ def lesson_panel() -> tuple[tuple, str | None]:
         if save_col.button("Save", key="class_save", icon=":material/save:", disabled=not name.strip()):
             try:
                 info = room.save_lesson(name.strip(), questions, author=live.author())
-                st.success(f"Saved as {components.plain(info.name)}: it is in the list of lessons.")
+                st.success(components.md("Saved as {}: it is in the list of lessons.", info.name))
             except RankscopeError as err:
                 components.error(err)
         if clear_col.button("Clear", key="class_clear", icon=":material/delete:"):
@@ -127,7 +126,7 @@ def controls(code: str, key: str, status, count: int) -> None:
         cols[0].button("Reveal the answer", type="primary", key="class_reveal", icon=":material/visibility:",
                        on_click=_act, args=("reveal", code, key))
     elif nxt < count:
-        cols[0].button(f"Open question {nxt + 1}", type="primary", key="class_next", icon=":material/play_arrow:",
+        cols[0].button(components.md("Open question {}", nxt + 1), type="primary", key="class_next", icon=":material/play_arrow:",
                        on_click=_act, args=("show", code, key, nxt))
     cols[2].button("End the class", key="class_end", icon=":material/stop:", on_click=_act, args=("close", code, key))
     if st.session_state.get(ACTION_ERROR):
@@ -169,20 +168,20 @@ def answer_count(code: str, status) -> None:
 def reveal_view(question: q.Question, answers: tuple[str, ...]) -> None:
     """The distribution of the answers, the right answer, the worked formula, each mistake's share."""
     shown = data.class_reveal(question, answers)
-    st.markdown(f"### Right answer: {components.plain(shown.right_answer)}")
-    st.caption(f"{shown.right_count} of {shown.answers} right ({shown.right_share:.0%}).")
+    st.markdown(components.md("### Right answer: {}", shown.right_answer))
+    st.caption(components.md("{} of {} right ({:.0%}).", shown.right_count, shown.answers, shown.right_share))
     if shown.answers:
         components.show_figure(figures.answers_chart(shown.bars, shown.right_answer, "The class's answers"),
                                key="class_answers_chart", name="answers")
     for title, latex in data.worked_formulas(question):
-        st.caption(components.plain(title.capitalize()))
+        st.caption(components.md("{}", title.capitalize()))
         st.latex(latex)
     if shown.mistakes:
         st.markdown("**The usual mistakes on this question**")
         for m in shown.mistakes:
             st.text(f"{m.share:.0%} ({m.count}) {m.title}: {m.answer}")
     for title in shown.indistinct:
-        st.caption(f"Not told apart here (it gives the right answer on this ranking): {components.plain(title)}.")
+        st.caption(components.md("Not told apart here (it gives the right answer on this ranking): {}.", title))
 
 
 def results(code: str, questions: tuple) -> None:

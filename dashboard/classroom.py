@@ -75,13 +75,13 @@ def ranking_html(label: str, ranking: q.Ranking) -> str:
 
 def show_question(question: q.Question, position: int, count: int) -> None:
     """The question: its number, what it asks, and its rankings (grades by rank)."""
-    st.caption(f"Question {position + 1} of {count}")
-    st.markdown(f"**{components.plain(q.prompt(question))}**")
+    st.caption(components.md("Question {} of {}", position + 1, count))
+    st.markdown(components.md("**{}**", q.prompt(question)))
     markup = "".join(ranking_html(label, r) for label, r in zip(q.labels(question), question.rankings))
     st.html(PHONE + markup)
     st.caption("Grades: 0 not relevant; 1, 2, 3 more relevant; ? not judged. "
-               + (f"Relevant means grade {question.rel} or more. " if question.rel != 1 else "")
-               + (f"Numbers are right within ±{question.tolerance:g}." if question.numeric else ""))
+               + (components.md("Relevant means grade {} or more. ", question.rel) if question.rel != 1 else "")
+               + (components.md("Numbers are right within ±{:g}.", question.tolerance) if question.numeric else ""))
 
 
 def student_token() -> str:
@@ -125,7 +125,7 @@ def answer_form(code: str, position: int, question: q.Question) -> None:
             except RankscopeError as err:
                 components.error(err)
     if (code, position) in sent:
-        st.success(f"Sent: {components.plain(sent[(code, position)])}. You can change it until the answer is shown.",
+        st.success(components.md("Sent: {}. You can change it until the answer is shown.", sent[(code, position)]),
                    icon=":material/check:")
 
 
@@ -134,20 +134,20 @@ def own_result(code: str, position: int, question: q.Question) -> None:
     from metrics.teaching.reveal import parse_answer, shown
 
     right = data.right(question)
-    st.markdown(f"The right answer: **{components.plain(shown(question, right.answer))}**")
+    st.markdown(components.md("The right answer: **{}**", shown(question, right.answer)))
     mine = st.session_state.get(SENT, {}).get((code, position))
     if mine is None:
         st.info("You did not answer this one.", icon=":material/info:")
         return
-    said = components.plain(shown(question, parse_answer(question, mine)))
+    said = shown(question, parse_answer(question, mine))
     verdict = data.verdict(question, mine)
     if verdict == "right":
-        st.success(f"You answered {said}: right.", icon=":material/check_circle:")
+        st.success(components.md("You answered {}: right.", said), icon=":material/check_circle:")
     elif verdict in MISTAKES:
-        st.warning(f"You answered {said}: that is what you get when you {MISTAKES[verdict].title}.",
+        st.warning(components.md("You answered {}: that is what you get when you {}.", said, MISTAKES[verdict].title),
                    icon=":material/lightbulb:")
     else:
-        st.warning(f"You answered {said}.", icon=":material/lightbulb:")
+        st.warning(components.md("You answered {}.", said), icon=":material/lightbulb:")
 
 
 def _seen(status) -> tuple[int, bool]:
@@ -175,11 +175,11 @@ def current(code: str) -> None:
         status = data.status(code)
     except RankscopeError as err:
         st.session_state[SEEN] = None
-        st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
+        st.error(components.md("{}", str(err).splitlines()[0]), icon=":material/error:")
         return
     st.session_state[SEEN] = _seen(status)
     if status.closed:
-        st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
+        st.info(components.md("The class {} is over.", status.code), icon=":material/event_busy:")
         return
     if status.current < 0:
         st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
@@ -231,7 +231,7 @@ def class_banner(code: str) -> str:
         base = default
     link = f"{base.rstrip('/')}/class?code={code}"
     left, right = st.columns([3, 2])
-    left.markdown(f"## Code: {code}")
+    left.markdown(components.md("## Code: {}", code))
     left.text(link)
     left.caption("Students open the link (or scan the code) on their phones: no account, a nickname is optional.")
     right.image(qr_png(link), width=220, caption="Scan to join")

@@ -21,9 +21,9 @@ if not code:
 try:
     status = data.status(str(code))
 except RankscopeError as err:
-    st.error(components.plain(str(err).splitlines()[0]), icon=":material/error:")
+    st.error(components.md("{}", str(err).splitlines()[0]), icon=":material/error:")
     st.stop()
 if status.closed:
-    st.info(f"The class {status.code} is over.", icon=":material/event_busy:")
+    st.info(components.md("The class {} is over.", status.code), icon=":material/event_busy:")
     st.stop()
 live.live_view(status.code)

@@ -44,13 +44,13 @@ live.class_banner(code)
 teacher.controls(code, key, status, status.count)
 teacher.answer_count(code, status)
 if status.current < 0:
-    st.info(f"{status.count} questions ready. Open the first when the students have joined.")
+    st.info(components.md("{} questions ready. Open the first when the students have joined.", status.count))
 else:
     question = questions[status.current]
     live.show_question(question, status.current, status.count)
     names = [f"{label}: {r.name}" for label, r in zip(labels(question), question.rankings) if r.name]
     if names:
-        st.caption("Rankings (not shown to students): " + components.plain("; ".join(names)))
+        st.caption(components.md("Rankings (not shown to students): {}", "; ".join(names)))
     if status.phase == "revealed":
         teacher.reveal_view(question, teacher.answers_of(code, status.current, question))
 teacher.results(code, questions)

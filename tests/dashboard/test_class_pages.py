@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +18,9 @@ from workspace import open_workspace  # noqa: E402
 from dashboard.data import classroom as classroom_data  # noqa: E402
 from workspace.classroom import ClassAnswer, Classroom  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "dashboard" / "app.py")
+from tests.dashboard.conftest import errors as _errors  # noqa: E402
+from tests.dashboard.conftest import open_page  # noqa: E402
+
 
 
 @pytest.fixture
@@ -33,27 +33,11 @@ def ws(tmp_path, monkeypatch):
 
 
 def _app(page: str, query: dict | None = None, at: AppTest | None = None) -> AppTest:
-    if at is None:
-        at = AppTest.from_file(APP, default_timeout=120)
-        if query:
-            at.query_params.update(query)
-        at.run()
-    at.switch_page(f"app_pages/{page}.py")
-    at.run()
-    return at
-
-
-def _errors(at: AppTest) -> list[str]:
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    return open_page(page, query, at)
 
 
 def _student(code: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["code"] = code
-    at.run()  # the first run opens the default page; the switch then opens /class
-    at.switch_page("app_pages/classroom.py")
-    at.run()
-    return at
+    return open_page("classroom", {"code": code})  # the first run opens the default page; the switch opens /class
 
 
 def test_a_teacher_makes_three_questions_and_a_student_answers(ws):

@@ -111,6 +111,8 @@ def _text_arguments(call: ast.Call):
         return
     if not isinstance(func, ast.Attribute) or (receiver == "components" and name in ESCAPING):
         return
+    if name == "status" and receiver != "st":  # st.status(label); a store's or a class's .status(code) is no text
+        return
     if name in MARKDOWN_FIRST and call.args:
         yield call.args[0]
     if name == "tabs" and call.args and isinstance(call.args[0], (ast.List, ast.Tuple)):
