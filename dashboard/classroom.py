@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from dashboard import components, stored
+from dashboard import components, team
 from dashboard.data import classroom as data
 from dashboard.data import typed_grades
 from metrics import RankscopeError, ValidationError
@@ -239,7 +239,8 @@ def class_banner(code: str) -> str:
 
 
 def author() -> str:
-    return stored.author() or "teacher"
+    """Who the teacher is (:func:`dashboard.team.author`), ``teacher`` when nobody signed in or typed a name."""
+    return team.author() or "teacher"
 
 
 def typed_ranking(text: str) -> q.Ranking:

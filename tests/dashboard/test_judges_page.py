@@ -108,7 +108,7 @@ def test_every_page_can_evaluate_under_the_other_set_and_names_stay_text():
     _open("judges", at)
     assert _errors(at) == []
     labels = [m.label for m in at.metric]
-    assert "Only by \\<b\\>gpt\\</b\\>\\*" in labels  # escaped for Markdown: shown as typed
+    assert r"Only by \<b\>gpt\<\/b\>\*" in labels  # escaped for Markdown: shown as typed
     _open("data", at)
     at.button(key="data_set_remove_1_<b>gpt</b>*").click()
     at.run()
