@@ -70,7 +70,8 @@ def check_gain(gain: str, discount: str, base: float = BASE, ideal: str | None =
     check("base", base, Number(1, closed="neither"))
     if discount != "jk" and base != BASE:
         raise ValidationError('base applies to discount="jk" only')
-    check("ideal", ideal, Options(*IDEALS, none=True))
+    if ideal is not None:  # a caller that has no ideal to check passes None; the choices are the same
+        check("ideal", ideal, Options(*IDEALS))
 
 
 def describe(choices: Mapping[str, str]) -> str:

@@ -112,7 +112,7 @@ def test_read_limits_stop_a_bomb_early_by_size_or_by_ratio():
         read_topics(bomb, name="t.gz", limits=ReadLimits(gzip_bytes=20 << 20))
     assert caught.value.limit == "gzip_bytes" and isinstance(caught.value, ParseError)
     # below RATIO_FROM, a small file may expand as much as it likes: a blank-padded file of a few lines
-    padded = gzip.compress(b"1\t" + b" " * (metrics.io.RATIO_FROM - 100) + b"wing\n", compresslevel=9)
+    padded = gzip.compress(b"1\t" + b" " * (metrics.io.readers.RATIO_FROM - 100) + b"wing\n", compresslevel=9)
     assert dict(read_topics(padded, limits=ReadLimits(gzip_ratio=2))) == {"1": "wing"}
     with pytest.raises(ValidationError, match="ReadLimits.gzip_ratio: expected a positive number, found 0"):
         ReadLimits(gzip_ratio=0)
@@ -122,13 +122,13 @@ def test_a_stream_is_read_in_bounded_pieces(tmp_path, monkeypatch):
     import os
     import threading
 
-    import metrics.io
+    import metrics.io.readers
 
     # /dev/zero is endless: the first piece holds a NUL, and the text check refuses it (no MemoryError)
     with pytest.raises(ParseError, match=r"^zero: expected UTF-8 text, found UTF-16 \(save the file as UTF-8\)$"):
         read_qrels("/dev/zero", name="zero")
     # an endless stream of text (`yes |`) stops at the limit, in one line
-    monkeypatch.setattr(metrics.io, "GZIP_LIMIT", 3 << 20)
+    monkeypatch.setattr(metrics.io.readers, "GZIP_LIMIT", 3 << 20)
     fifo = tmp_path / "endless"
     os.mkfifo(fifo)
 

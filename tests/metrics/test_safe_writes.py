@@ -87,7 +87,7 @@ def collection(tmp_path_factory):
     done = _rankscope("workspace", "add", str(qrels), str(run), "--name", "tiny", "--workspace", str(folder / "ws"),
                       cwd=folder)
     assert done.returncode == 0, done.stderr
-    return folder / "ws", done.stdout.split("\t", 1)[0], str(qrels), str(run)
+    return folder / "ws", done.stdout.strip(), str(qrels), str(run)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -79,7 +79,7 @@ def test_an_endless_file_is_read_in_bounded_pieces(files, args):
 def test_export_refuses_a_collection_whose_stored_file_was_deleted(files):
     added = _rankscope("workspace", "add", "q.txt", "a.run", "--name", "x", "--workspace", "ws", cwd=files)
     assert added.returncode == 0, added.stderr
-    cid = added.stdout.split("\t", 1)[0]
+    cid = added.stdout.strip()
     stored = [p for p in (files / "ws" / "files").glob("*/*") if len(p.name) == 64]
     assert len(stored) == 2
     for path in stored:
