@@ -2,6 +2,7 @@
 """Many people on one dashboard server: browser sessions that upload files and change pages at once.
 
     .venv/bin/python benchmarks/dashboard_load.py [--sessions 20] [--seconds 100] [--lines 100000] [--same]
+    .venv/bin/python benchmarks/dashboard_load.py --server-only [--sessions 20] [--rounds 5]
 
 One ``streamlit run dashboard/app.py`` on the loopback interface (its own process group, stopped as a group
 at the end) and one Chromium (Debian's, through Playwright) with a browser context per session: no cookie or
@@ -22,6 +23,12 @@ average of the machine is printed at the start and at the end: the browser share
 the server, as it would not on a real deployment, so the figures are an upper bound.
 
 Prints the README's table rows: per kind of action, how many, failed, median and 95th percentile.
+
+``--server-only`` measures the server's share alone, without a browser or a network: the same sessions and
+files driven by Streamlit's AppTest in this process, one action at a time, interleaved across sessions (every
+session opens the data page, then every session uploads its qrels, then its run, then ``--rounds`` rounds of
+page changes), each action timed in CPU seconds of this process (which runs the scripts as the server
+would, with the caches shared across sessions). The first run of a session includes AppTest's own start.
 """
 
 from __future__ import annotations
@@ -182,6 +189,57 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def server_only(files: list[tuple[Path, Path]], rounds: int) -> list:
+    """The actions of the sessions run by AppTest in this process: [(kind, CPU seconds, error or None)]."""
+    from streamlit.testing.v1 import AppTest
+
+    app = str(HERE.parent / "dashboard" / "app.py")
+    log: list = []
+
+    def timed(kind: str, at, action) -> None:
+        start = time.process_time()
+        action()
+        spent = time.process_time() - start
+        problems = [str(e.value).splitlines()[0] for e in (*at.exception, *at.error)]
+        log.append((kind, spent, f"{kind}: {problems[0][:120]}" if problems else None))
+
+    def upload(at, label: str, path: Path) -> None:
+        next(u for u in at.get("file_uploader") if u.proto.label == label).set_value(
+            [(path.name, path.read_bytes(), "text/plain")] if label == "Runs" else (path.name, path.read_bytes(),
+                                                                                      "text/plain"))
+        at.run()
+
+    sessions = [AppTest.from_file(app, default_timeout=600) for _ in files]
+    for at in sessions:
+        timed("first run of a session", at, at.run)
+    for at in sessions:
+        timed("open the data page", at, lambda: (at.switch_page("app_pages/data.py"), at.run()))
+    for at, (qrels, _) in zip(sessions, files):
+        timed("upload qrels", at, lambda: upload(at, "Qrels", qrels))
+    for at, (_, run) in zip(sessions, files):
+        timed("upload run", at, lambda: upload(at, "Runs", run))
+    for r in range(rounds):
+        for i, at in enumerate(sessions):
+            name = PAGES[(i + r) % len(PAGES)].lower()
+            # without the old page's widget states (a browser that changes pages sends none of them; AppTest
+            # cannot restate a select box whose shown label differs from its option)
+            timed("page change", at, lambda: (at.switch_page(f"app_pages/{name}.py"), at._run()))
+    return log
+
+
+def table(log: list, kinds: list[str]) -> None:
+    print("| action | done | failed | median s | 95th percentile s |")
+    print("|---|---:|---:|---:|---:|")
+    for kind in kinds:
+        done = [s for k, s, err in log if k == kind and err is None]
+        failed = [err for k, s, err in log if k == kind and err is not None]
+        if not done and not failed:
+            continue
+        med = f"{statistics.median(done):.2f}" if done else "-"
+        p95 = f"{percentile(done, 0.95):.2f}" if done else "-"
+        print(f"| {kind} | {len(done)} | {len(failed)} | {med} | {p95} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
@@ -190,7 +248,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--same", action="store_true", help="every session uploads the same qrels and run")
     parser.add_argument("--action-seconds", type=float, default=60.0, help="an action not settled by then fails")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--server-only", action="store_true",
+                        help="the server's CPU per action, sessions driven by AppTest in this process")
+    parser.add_argument("--rounds", type=int, default=5, help="--server-only: page changes per session")
     args = parser.parse_args(argv)
+    if args.server_only:
+        sys.path.insert(0, str(HERE.parent))
+        with tempfile.TemporaryDirectory(prefix="rankscope-load-") as tmp:
+            files = write_files(Path(tmp), args.sessions, args.lines, args.same)
+            load_start = os.getloadavg()
+            log = server_only(files, args.rounds)
+            load_end = os.getloadavg()
+        print(f"{args.sessions} AppTest sessions in one process (the server's share: CPU seconds per action), runs "
+              f"of {args.lines:,} lines; load average {load_start[0]:.1f} before, {load_end[0]:.1f} after, on "
+              f"{os.cpu_count()} CPUs")
+        table(log, ["first run of a session", "open the data page", "upload qrels", "upload run", "page change"])
+        for kind, seconds, err in log:
+            if err is not None:
+                print(f"failed: {err}")
+        return 1 if any(err for _, _, err in log) else 0
     import socket
 
     with tempfile.TemporaryDirectory(prefix="rankscope-load-") as tmp:
@@ -223,20 +299,10 @@ def main(argv: list[str] | None = None) -> int:
             stop_server(proc)
         load_end = os.getloadavg()
     peak = max(mb for t, mb in memory.samples if started <= t <= ended + 5)
-    kinds = ["open the data page", "upload qrels", "upload run", "page change"]
     print(f"{args.sessions} sessions on one server, {args.seconds:g} s of page changes, runs of {args.lines:,} lines "
           f"({'the same files' if args.same else 'different files'} per session); load average "
           f"{load_start[0]:.1f} before, {load_end[0]:.1f} after, on {os.cpu_count()} CPUs")
-    print("| action | done | failed | median s | 95th percentile s |")
-    print("|---|---:|---:|---:|---:|")
-    for kind in kinds:
-        done = [s for k, s, err in log if k == kind and err is None]
-        failed = [err for k, s, err in log if k == kind and err is not None]
-        if not done and not failed:
-            continue
-        med = f"{statistics.median(done):.2f}" if done else "-"
-        p95 = f"{percentile(done, 0.95):.2f}" if done else "-"
-        print(f"| {kind} | {len(done)} | {len(failed)} | {med} | {p95} |")
+    table(log, ["open the data page", "upload qrels", "upload run", "page change"])
     print(f"| server memory (MB): before, peak, after | {before:,.0f} | {peak:,.0f} | {after:,.0f} | |")
     print(f"\nwhile the sessions ran ({ended - started:.0f} s): the server used {server_cpu:.0f} s of CPU, the browser "
           f"{browser_cpu:.0f} s ({os.cpu_count()} CPUs: {os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
