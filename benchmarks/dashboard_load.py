@@ -12,8 +12,10 @@ half a second apart. Each opens the data page, uploads a qrels file (about 12,00
 which the server parses separately), then changes pages (overview, curves, gain, queries, data, again and
 again) until ``--seconds`` have passed since the first session started, and for at least half that after its
 own uploads. Every action is timed from the
-click (or the file handed to the uploader) until the page has settled: its title is the expected one, the
-script has stopped running, nothing is stale and every chart of the page is drawn. An action that does not
+click (or the file handed to the uploader) until the server's answer is shown (``answered``: the title is the
+expected one, the script has stopped running, nothing is stale) and until, besides, every chart of the page
+is drawn (one Chromium draws for all sessions, on the server's cores: on a shared machine the drawing, not
+the server, takes most of the time). An action that does not
 settle within ``--action-seconds`` fails; an upload that fails is named.
 
 The server's memory (resident, summed over its process group: the server, the guard's fork server and
@@ -135,6 +137,8 @@ async def session(number: int, browser, url: str, files: tuple[Path, Path], unti
             await asyncio.sleep(0.05)  # let the action reach the server before the page can look settled
             if check is not None:
                 await check()
+            await settled(page, title, seconds, 0)  # the server's answer is shown; the browser may still draw
+            log.append((f"{kind}: answered", time.monotonic() - start, None))
             await settled(page, title, seconds, charts)
             log.append((kind, time.monotonic() - start, None))
             print(f"session {number}: {kind} ({title}) {time.monotonic() - start:.2f} s", file=sys.stderr, flush=True)
@@ -302,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.sessions} sessions on one server, {args.seconds:g} s of page changes, runs of {args.lines:,} lines "
           f"({'the same files' if args.same else 'different files'} per session); load average "
           f"{load_start[0]:.1f} before, {load_end[0]:.1f} after, on {os.cpu_count()} CPUs")
-    table(log, ["open the data page", "upload qrels", "upload run", "page change"])
+    table(log, [k + end for k in ("open the data page", "upload qrels", "upload run", "page change")
+                for end in (": answered", "")])
     print(f"| server memory (MB): before, peak, after | {before:,.0f} | {peak:,.0f} | {after:,.0f} | |")
     print(f"\nwhile the sessions ran ({ended - started:.0f} s): the server used {server_cpu:.0f} s of CPU, the browser "
           f"{browser_cpu:.0f} s ({os.cpu_count()} CPUs: {os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
