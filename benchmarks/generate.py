@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the benchmark workloads: one TREC qrels file and one TREC run file per workload.
 
-    python benchmarks/generate.py [--out benchmarks/data] [--only sparse,strings,dense,mid] [--force]
+    python benchmarks/generate.py [--out benchmarks/data] [--only sparse,strings,dense,mid,...] [--force]
 
 Workloads (fixed seeds, so every machine gets the same bytes):
 
@@ -9,6 +9,21 @@ sparse  6,980 topics x 1,000 documents, ~1.07 relevant (grade 1) per topic and n
         query and passage ids (shaped like MS MARCO passage dev with a BM25 run).
 strings sparse's shape with ClueWeb09-style document ids (``clueweb09-en0003-47-21107``: 25 bytes, equal in
         their first 12), to time what text ids cost against numeric ones.
+docs, uuid, url, long
+        sparse's shape with other document ids, one common shape each: MS MARCO document ids (``D1555982``),
+        UUIDs (36 bytes), web addresses (``https://www.site0042.org/news/2009/1234567/index.html``, 45-55
+        bytes, alike in their first, middle and last bytes) and very long ids (web addresses with a slug and
+        a query string, 120-130 bytes).
+collisions
+        sparse's shape with ``D``-prefixed ids made to collide: every document of a topic shares rankscope's
+        32-bit id hash (``metrics.io.duplicates``) with another document of the same topic, and no document is
+        listed twice. Found by hashing 2**24 candidate ids and keeping the pairs whose hashes are equal; the
+        stamp holds a fingerprint of the hash, so a change of the hash makes the file again.
+collisions-numeric
+        the same with numeric ids: half the pairs are numbers whose 32-bit halves xor alike (a and
+        a ^ (2**32 + 1), 11 digits each), half are equal in rankscope's 64-bit key too (the number with its
+        length in the top byte: c = 10**18 + x and c - 2**56, 19 and 18 digits), so their strings are
+        compared.
 dense   43 topics x 1,000 documents, ~200 judged per topic, grades 0-3 (shaped like TREC DL 2019 passage).
 mid     250 topics x 1,000 documents, ~100 judged per topic, grades 0-2, topics 301-450 and 601-700 and
         newswire document ids (shaped like Robust04).
@@ -58,7 +73,7 @@ class Workload:
     score_start: tuple[float, float]  # first score of a topic: uniform in this range
     score_gap: float  # mean gap between neighbouring scores (exponential)
     decimals: int
-    id_style: str  # "msmarco-passage" | "newswire" | "clueweb09"
+    id_style: str  # "msmarco-passage" | "newswire" | "clueweb09" | "msmarco-doc" | "uuid" | "url" | "long" | ...
     topic_ids: str  # "random" | "robust04"
     tag: str = "bench"
 
@@ -88,6 +103,13 @@ WORKLOADS = {
 }
 # sparse's shape with text document ids: the row beside the numeric one
 WORKLOADS["strings"] = replace(WORKLOADS["sparse"], name="strings", seed=20260104, id_style="clueweb09")
+# and one workload per other common shape of document ids, then two made to collide (see the docstring)
+for _seed, _style, _name in ((20260105, "msmarco-doc", "docs"), (20260106, "uuid", "uuid"), (20260107, "url", "url"),
+                             (20260108, "long", "long"), (20260109, "collide", "collisions"),
+                             (20260110, "collide-numeric", "collisions-numeric")):
+    WORKLOADS[_name] = replace(WORKLOADS["sparse"], name=_name, seed=_seed, id_style=_style)
+# what run.py times by default: every id shape at MS MARCO size, then the two small collections
+ID_SHAPES = ("sparse", "strings", "docs", "uuid", "url", "long", "collisions", "collisions-numeric")
 
 N_PASSAGES = 8_841_823  # MS MARCO passage collection size: ids 0 .. 8,841,822
 NEWSWIRE = (  # Robust04 (TREC disks 4 and 5 minus CR) prefixes; numbers are made up
@@ -97,6 +119,10 @@ NEWSWIRE = (  # Robust04 (TREC disks 4 and 5 minus CR) prefixes; numbers are mad
 
 
 CLUEWEB09 = (12, 100, 42_000)  # segments en0000-en0011 (Category B) x files 00-99 x documents 00000-41999
+MSMARCO_DOCS = 3_213_835  # MS MARCO document collection size: D1 .. D3213835
+WEB = 1 << 40  # uuid, url and long ids are made from numbers below this, one-to-one
+SECTIONS = ("news", "sport", "wiki", "blog", "shop", "docs", "forum", "video")
+CRAFT_CANDIDATES = 1 << 24  # D-prefixed ids hashed to find colliding pairs (about 32,000 pairs)
 
 
 def paths(out: Path, name: str) -> tuple[Path, Path, Path]:
@@ -105,6 +131,8 @@ def paths(out: Path, name: str) -> tuple[Path, Path, Path]:
 
 def stamp_of(w: Workload) -> dict:
     stamp = {"generator_version": GENERATOR_VERSION, "numpy_major": np.__version__.split(".")[0], **asdict(w)}
+    if w.id_style == "collide":
+        stamp["hash_fingerprint"] = hash_fingerprint()
     return json.loads(json.dumps(stamp))  # as it reads back from the file (tuples become lists)
 
 
@@ -136,7 +164,8 @@ def doc_numbers(rng: np.random.Generator, n_topics: int, depth: int, universe: i
 
 
 def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
-    """The docid column for document numbers (any shape, flattened): integers or newswire strings."""
+    """The docid column for document numbers (any shape, flattened): integers or strings of the workload's
+    id style, one id per number."""
     flat = numbers.ravel()
     if w.id_style == "msmarco-passage":
         return pa.array(flat)  # written as decimal digits, like MS MARCO passage ids
@@ -146,6 +175,20 @@ def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
         padded = [pc.utf8_lpad(pc.cast(pa.array(x), pa.string()), width, "0") for x, width in zip(parts, (4, 2, 5))]
         head = pc.binary_join_element_wise("clueweb09", pc.binary_join_element_wise("en", padded[0], ""), "-")
         return pc.binary_join_element_wise(head, padded[1], padded[2], "-")
+    if w.id_style == "msmarco-doc":
+        return _prefixed("D", flat + 1)
+    if w.id_style == "uuid":
+        return _uuids(flat)
+    if w.id_style in ("url", "long"):
+        return _addresses(flat, long=w.id_style == "long")
+    if w.id_style == "collide":
+        return _prefixed("D", colliding_numbers()[flat])
+    if w.id_style == "collide-numeric":  # pair i: a and a ^ (2**32 + 1) for even i, c and c - 2**56 for odd i
+        pair, second = flat >> 1, (flat & 1).astype(bool)
+        a = (1 << 34) + pair * 16  # 11 digits, bits 0 and 32 clear: a + 2**32 + 1 has 11 digits too
+        c = 10 ** 18 + pair * 16  # 19 digits, bit 56 set: c - 2**56 has 18
+        value = np.where((pair & 1) == 0, np.where(second, a + (1 << 32) + 1, a), np.where(second, c - (1 << 56), c))
+        return pc.cast(pa.array(value), pa.string())
     # newswire: the number picks a prefix and a serial inside that prefix's range, one-to-one
     sizes = np.array([hi - lo + 1 for _, lo, hi in NEWSWIRE], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -155,11 +198,101 @@ def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
     return pa.array(np.char.add(prefixes[which], serial.astype(str)).astype(object))
 
 
+def _prefixed(prefix: str, numbers: np.ndarray) -> pa.Array:
+    return pc.binary_join_element_wise(prefix, pc.cast(pa.array(numbers), pa.string()), "")
+
+
+def _mix64(x: np.ndarray, salt: int) -> np.ndarray:
+    """splitmix64's finaliser: a one-to-one scrambling of 64-bit numbers."""
+    z = x.astype(np.uint64) + np.uint64(salt)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def _hex(values: np.ndarray) -> np.ndarray:
+    """(n, 16) ASCII hex digits of 64-bit numbers."""
+    nibbles = (values[:, None] >> (np.uint64(4) * np.arange(15, -1, -1, dtype=np.uint64))) & np.uint64(15)
+    return np.frombuffer(b"0123456789abcdef", dtype=np.uint8)[nibbles.astype(np.intp)]
+
+
+def _fixed_strings(chars: np.ndarray) -> pa.Array:
+    """Rows of an (n, width) uint8 array as strings."""
+    n, width = chars.shape
+    offsets = np.arange(0, (n + 1) * width, width, dtype=np.int64)
+    return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets),
+                                                         pa.py_buffer(np.ascontiguousarray(chars))]).cast(pa.string())
+
+
+def _uuids(numbers: np.ndarray) -> pa.Array:
+    """A version-4-looking UUID per number (one-to-one: the first 64 bits are a bijection of it)."""
+    digits = np.concatenate([_hex(_mix64(numbers, 1)), _hex(_mix64(numbers, 2))], axis=1)  # 32 digits
+    dash = np.full((len(numbers), 1), ord("-"), dtype=np.uint8)
+    digits[:, 12] = ord("4")
+    return _fixed_strings(np.concatenate([digits[:, :8], dash, digits[:, 8:12], dash, digits[:, 12:16], dash,
+                                          digits[:, 16:20], dash, digits[:, 20:]], axis=1))
+
+
+def _addresses(numbers: np.ndarray, long: bool) -> pa.Array:
+    """Web addresses, one per number: host, section, year and serial from its bits, alike at both ends.
+    ``long`` adds a slug and a tracking query string (120-130 bytes)."""
+    site = pc.utf8_lpad(pc.cast(pa.array(numbers % 5000), pa.string()), 4, "0")
+    section = pa.array(np.array(SECTIONS)[(numbers // 5000) % len(SECTIONS)])
+    year = pc.cast(pa.array(1995 + (numbers // 40_000) % 30), pa.string())
+    serial = pc.cast(pa.array(numbers // 1_200_000), pa.string())
+    host = pc.binary_join_element_wise("https://www.site", site, ".org", "")
+    if not long:
+        return pc.binary_join_element_wise(host, section, year, serial, "index.html", "/")
+    slug = pc.binary_join_element_wise("article-", serial, pc.utf8_slice_codeunits(_uuids(numbers), 0, 13), "")
+    return pc.binary_join_element_wise(host, section, year, slug,
+                                       "story.html?utm_source=newsletter&utm_medium=email&utm_campaign=weekly", "/")
+
+
+def colliding_numbers() -> np.ndarray:
+    """Numbers n whose ids ``D{n}`` collide in pairs under rankscope's 32-bit id hash: entries 2i and 2i+1
+    share it (cached per process)."""
+    global _COLLIDING
+    if _COLLIDING is None:
+        _COLLIDING = _craft()
+    return _COLLIDING
+
+
+_COLLIDING = None
+
+
+def _craft() -> np.ndarray:
+    sys.path.insert(0, str(HERE.parent))
+    from metrics.io.duplicates import hash32
+
+    candidates = np.arange(CRAFT_CANDIDATES, dtype=np.int64)
+    h = hash32(_prefixed("D", candidates))
+    order = np.argsort(h, kind="stable")
+    same = np.flatnonzero(h[order][1:] == h[order][:-1])
+    same = same[np.diff(np.concatenate([[-2], same])) > 1]  # pairs, not three in a row
+    return np.stack([candidates[order[same]], candidates[order[same + 1]]], axis=1).ravel()
+
+
+def hash_fingerprint() -> int:
+    """rankscope's 32-bit hashes of a few ids: the crafted workloads are made again when they change."""
+    sys.path.insert(0, str(HERE.parent))
+    from metrics.io.duplicates import hash32
+
+    return int(np.bitwise_xor.reduce(hash32(pa.array(["D1", "D12345678", "x" * 30])).astype(np.int64) * [1, 3, 5]))
+
+
 def universe_of(w: Workload) -> int:
     if w.id_style == "msmarco-passage":
         return N_PASSAGES
     if w.id_style == "clueweb09":
         return int(np.prod(CLUEWEB09))
+    if w.id_style == "msmarco-doc":
+        return MSMARCO_DOCS
+    if w.id_style in ("uuid", "url", "long"):
+        return WEB
+    if w.id_style == "collide":
+        return len(colliding_numbers())
+    if w.id_style == "collide-numeric":
+        return 1 << 20
     return int(sum(hi - lo + 1 for _, lo, hi in NEWSWIRE))
 
 
@@ -174,7 +307,11 @@ def build(w: Workload) -> tuple[pa.Table, pa.Table, dict]:
     universe = universe_of(w)
 
     # the run: distinct documents per topic, decreasing scores rounded to w.decimals (so some tie)
-    docs = doc_numbers(rng, T, D, universe)
+    if w.id_style.startswith("collide"):  # whole pairs: documents 2i and 2i + 1 collide, in shuffled places
+        pairs = doc_numbers(rng, T, D // 2, universe // 2)
+        docs = rng.permuted(np.concatenate([2 * pairs, 2 * pairs + 1], axis=1), axis=1)
+    else:
+        docs = doc_numbers(rng, T, D, universe)
     start = rng.uniform(*w.score_start, size=(T, 1))
     gaps = rng.exponential(w.score_gap, size=(T, D))
     gaps[:, 0] = 0.0

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Evaluating many runs: one process, local worker processes, and a Dask cluster, into a Parquet dataset.
 
-    .venv/bin/python benchmarks/many_runs.py [--runs 200] [--jobs 2] [--bandwidth-mb 1000]
+    .venv/bin/python benchmarks/many_runs.py [--runs 200] [--jobs 2] [--repeat 3] [--bandwidth-mb 1000]
 
 N runs of Robust04 size (the ``mid`` workload of benchmarks/generate.py: 250 topics x 1,000 documents,
 250,000 lines each, so N=200 is 50M lines) are evaluated with trec_eval's official measures and written
-with ``metrics.write_dataset`` three ways, each in a fresh process: in one process, with ``--jobs`` local
-worker processes, and on a Dask ``LocalCluster`` with that many single-threaded workers. Prints lines/s,
-the speed-up over one process, and the peak resident memory of the client and of the workers.
+with ``metrics.write_dataset`` four ways, each in a fresh process: in one process, with ``--jobs`` local
+worker processes, with the number of workers ``rankscope`` picks when not given ``--jobs``
+(``metrics.scale.plan.default_jobs``: from the free cores at that moment and the bytes of the runs), and on
+a Dask ``LocalCluster`` with ``--jobs`` single-threaded workers. The ways take turns, ``--repeat`` rounds;
+each row is the median of its rounds (and the fastest), with its CPU time, lines/s, the speed-up over one
+process, and the peak resident memory of the client and of the workers. The load average at the start and
+the end is printed too: workers gain only on idle cores.
 
 From the measured cost per run (reading, ranking, measures), the bytes a task reads and returns, and the
 client's cost of writing one partition, it then prints a model of 1,000 MS MARCO-size runs (6,980 queries
@@ -22,6 +26,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +46,10 @@ import metrics
 mode, jobs, qrels, listing, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 runs = Path(listing).read_text().split()
 client = cluster = None
+if mode == "default":  # what rankscope picks without --jobs
+    from metrics.scale.plan import default_jobs
+    jobs = default_jobs(os.stat(r).st_size for r in runs)
+    mode = "jobs" if jobs > 1 else "one"
 if mode == "dask":
     import dask
     from distributed import Client, LocalCluster
@@ -65,7 +74,7 @@ if client is not None:
 elif mode == "jobs":
     workers, cpu = [usage(resource.RUSAGE_CHILDREN)[0]], cpu + usage(resource.RUSAGE_CHILDREN)[1]
 print(json.dumps({"wall": wall, "cpu": cpu, "rows": summary.rows, "client_mb": usage(resource.RUSAGE_SELF)[0],
-                  "workers_mb": workers}))
+                  "workers_mb": workers, "jobs": jobs if mode == "jobs" else 1}))
 """
 
 COSTS = r"""
@@ -97,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200, help="number of runs (default 200: 50M lines)")
     parser.add_argument("--jobs", type=int, default=2, help="local worker processes and Dask workers (default 2)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; each row is the median (default 3)")
     parser.add_argument("--bandwidth-mb", type=float, default=1000.0,
                         help="shared storage read bandwidth assumed by the model, MB/s (default 1000)")
     parser.add_argument("--data", type=Path, default=HERE / "data", help="where generate.py keeps the workload")
@@ -122,26 +132,40 @@ def main(argv: list[str] | None = None) -> int:
         listing = tmp / "runs.list"
         listing.write_text("\n".join(runs) + "\n")
         costs = probe(COSTS, str(qrels), str(run), str(tmp / "costs"))
+        load_start = os.getloadavg()[0]
+        ways = (("one", "one process"), ("jobs", f"--jobs {args.jobs}"), ("default", "no --jobs (chosen)"),
+                ("dask", f"Dask LocalCluster, {args.jobs} workers"))
+        rounds: dict[str, list[dict]] = {mode: [] for mode, _ in ways}
+        for r in range(args.repeat):  # the ways take turns, so that drift on the machine spreads over all
+            for mode, label in ways:
+                out = tmp / f"out-{mode}"
+                measured = probe(PROBE, mode, str(args.jobs), str(qrels), str(listing), str(out))
+                rounds[mode].append(measured)
+                shutil.rmtree(out, ignore_errors=True)
+                print(f"round {r + 1}: {label}: {measured['wall']:.1f} s, {measured['cpu']:.1f} s CPU, "
+                      f"{measured['jobs']} process(es)", file=sys.stderr, flush=True)
+        load_end = os.getloadavg()[0]
         results = {}
-        for mode, label in (("one", "one process"), ("jobs", f"--jobs {args.jobs}"),
-                            ("dask", f"Dask LocalCluster, {args.jobs} workers")):
-            out = tmp / f"out-{mode}"
-            results[mode] = probe(PROBE, mode, str(args.jobs), str(qrels), str(listing), str(out))
-            results[mode]["label"] = label
-            shutil.rmtree(out, ignore_errors=True)
+        for mode, label in ways:
+            walls = sorted(m["wall"] for m in rounds[mode])
+            median = statistics.median(walls)
+            results[mode] = {**min(rounds[mode], key=lambda m: abs(m["wall"] - median)), "label": label,
+                             "wall": median, "best": walls[0], "cpu": statistics.median(m["cpu"] for m in rounds[mode]),
+                             "jobs_seen": sorted({m["jobs"] for m in rounds[mode]})}
 
     total = lines * args.runs
     base = results["one"]["wall"]
     print(f"\n{args.runs} runs x {lines:,} lines = {total:,} lines; measures: official "
-          f"({costs['rows'] // ROBUST_QUERIES} per query); {os.cpu_count()} CPUs\n")
-    print(f"{'way':<34s} {'seconds':>8s} {'CPU s':>7s} {'lines/s':>12s} {'speed-up':>9s} {'client MB':>10s} "
-          f"{'workers MB':>14s}")
-    for r in results.values():
+          f"({costs['rows'] // ROBUST_QUERIES} per query); {os.cpu_count()} CPUs; median of {args.repeat} rounds; "
+          f"load average {load_start:.1f} at the start, {load_end:.1f} at the end\n")
+    print("| way | seconds (median) | fastest | CPU s | lines/s | speed-up | client MB | each worker MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for mode, r in results.items():
         workers = ", ".join(f"{w:.0f}" for w in r["workers_mb"]) or "-"
-        print(f"{r['label']:<34s} {r['wall']:8.1f} {r['cpu']:7.1f} {total / r['wall']:12,.0f} "
-              f"{base / r['wall']:8.2f}x {r['client_mb']:10.0f} {workers:>14s}")
-    print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (a speed-up needs idle "
-          "CPUs; CPU seconds do not depend on other load)")
+        label = r["label"] + (f": {', '.join(map(str, r['jobs_seen']))} process(es)" if mode == "default" else "")
+        print(f"| {label} | {r['wall']:.1f} | {r['best']:.1f} | {r['cpu']:.1f} | {total / r['wall'] / 1e6:.1f}M | "
+              f"{base / r['wall']:.2f}x | {r['client_mb']:.0f} | {workers} |")
+    print("(a speed-up needs idle CPUs; CPU seconds do not depend on other load)")
 
     per_run = results["one"]["cpu"] / args.runs
     print(f"\nper run (one process, CPU): {per_run:.3f} s; alone: reading {costs['read']:.3f} s, ranking + "

@@ -57,11 +57,12 @@ __all__ = ["LimitError", "Limits", "call", "limits", "parse", "small"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CONTEXT = multiprocessing.get_context("forkserver")
-# "__main__" (the server's own script) first, as multiprocessing's default: imported once in the fork server,
-# so a worker does not import it again
-_CONTEXT.set_forkserver_preload(["__main__", "metrics", "metrics.review.report", "metrics.stats.significance",
-                                 "metrics.io.texts",
-                                 "scipy.special", "scipy.stats"])
+# imported once in the fork server, so that no worker imports them again. Not "__main__": while a session's
+# script runs, Streamlit's main module is dashboard/app.py, and Python's fork server never preloads the main
+# module anyway (it is handed no path to it); each worker imports app.py, which then defines a function and
+# runs nothing (see its docstring).
+_CONTEXT.set_forkserver_preload(["metrics", "metrics.review.report", "metrics.stats.significance", "metrics.io.texts",
+                                 "scipy.special", "scipy.stats", "dashboard.guard"])
 
 
 class LimitError(ValidationError):

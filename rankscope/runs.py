@@ -13,14 +13,14 @@ import contextlib
 import glob
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from metrics.errors import ParseError, RankscopeError, ValidationError
 from metrics.io.readers import read_path
 
-__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "WORKERS_FROM_RUNS", "add_run_flags", "allocator_note",
+__all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "add_run_flags", "allocator_note",
            "connect", "evaluate_runs", "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset",
            "spread", "write_output"]
 
@@ -30,18 +30,13 @@ DEFAULT_TIMEOUT = 10.0
 """Seconds ``--scheduler`` waits for the cluster to answer (override with ``$RANKSCOPE_SCHEDULER_TIMEOUT``)."""
 
 
-WORKERS_FROM_RUNS = 32
-"""Without ``--jobs``, runs are spread over one worker process per CPU from this many runs on: starting the
-workers costs about 1.5 s, which a handful of runs never pays back (5 small runs: 1.1 s in this process,
-3.7 s with 2 workers)."""
-
-
 def add_run_flags(p: argparse.ArgumentParser, *, output: bool = True, keep_going: bool = True) -> None:
     """Add ``--jobs``, ``--scheduler``, ``--quiet`` (and ``--output``, ``--keep-going``) to a command."""
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes evaluating the runs, one run at a time each (default: the number of "
-                        f"CPUs from {WORKERS_FROM_RUNS} runs on, this process for fewer); one run, or --jobs 1, is "
-                        "evaluated in this process. What is printed is the same for any N")
+                   help="worker processes evaluating the runs, one run at a time each (default: chosen from the "
+                        "free CPUs and the runs' total size, this process unless workers would gain a fifth of "
+                        "the time); one run, or --jobs 1, is evaluated in this process. What is printed is the "
+                        "same for any N")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="evaluate the runs on this Dask cluster instead of local processes (it must answer "
                         f"within ${TIMEOUT_ENV} seconds, default {DEFAULT_TIMEOUT:g})")
@@ -56,24 +51,36 @@ def add_run_flags(p: argparse.ArgumentParser, *, output: bool = True, keep_going
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr (it is drawn only on a terminal)")
 
 
-def jobs_of(args: argparse.Namespace, n_runs: int) -> int | None:
-    """The worker processes for ``n_runs`` runs: None (this process) for one run or ``--jobs 1``.
+def jobs_of(args: argparse.Namespace, runs: Sequence[str]) -> int | None:
+    """The worker processes for ``runs``: None (this process) for one run or ``--jobs 1``.
 
-    Without ``--jobs``, the number of CPUs from :data:`WORKERS_FROM_RUNS` runs on, else this process. With ``--scheduler`` the cluster's workers do the work and this
-    number is not used.
+    Without ``--jobs``, :func:`metrics.scale.plan.default_jobs` of the runs' sizes: workers only where the
+    model, from the free CPUs now and the bytes to read, says they gain; else this process. With
+    ``--scheduler`` the cluster's workers do the work and this number is not used.
     """
-    if args.jobs is None:  # starting workers costs about 1.5 s: paid back only from a few dozen runs
-        jobs = (os.cpu_count() or 1) if n_runs >= WORKERS_FROM_RUNS else 1
+    if args.jobs is None:
+        from metrics.scale.plan import default_jobs
+
+        jobs = default_jobs(_size(run) for run in runs)
     else:
         jobs = args.jobs
     if jobs < 1:
         raise ValidationError(f"--jobs: expected a whole number >= 1, found {jobs}")
-    return jobs if jobs > 1 and n_runs > 1 else None
+    return jobs if jobs > 1 and len(runs) > 1 else None
 
 
-def spread(args: argparse.Namespace, n_runs: int) -> bool:
+def _size(run: str) -> int:
+    """Bytes of a run file (a gzip file: four times its size, about what it expands to); 0 if unknown."""
+    try:
+        size = os.stat(run).st_size
+    except (OSError, TypeError, ValueError):
+        return 0
+    return 4 * size if str(run).endswith(".gz") else size
+
+
+def spread(args: argparse.Namespace, runs: Sequence[str]) -> bool:
     """Whether the runs go to workers (local processes or ``--scheduler``) rather than this process."""
-    return getattr(args, "scheduler", None) is not None or jobs_of(args, n_runs) is not None
+    return getattr(args, "scheduler", None) is not None or jobs_of(args, runs) is not None
 
 
 def evaluate_runs(args: argparse.Namespace, qrels, paths: list[str], measures, conventions,
@@ -103,7 +110,7 @@ def evaluate_runs(args: argparse.Namespace, qrels, paths: list[str], measures, c
             progress.advance()
 
         frame = evaluate_parallel(qrels, paths, measures, conventions=conventions,
-                                  jobs=jobs_of(args, len(paths)) or 1, client=client,
+                                  jobs=jobs_of(args, paths) or 1, client=client,
                                   keep_going=getattr(args, "keep_going", False), on_outcome=report)
     if frame.empty and not index:
         raise ValidationError("no run could be read")
@@ -257,7 +264,7 @@ def write_output(args: argparse.Namespace, qrels, paths: list[str], measures: li
     from metrics.scale import write_dataset
     from rankscope.progress import Progress
 
-    jobs = jobs_of(args, len(paths)) or 1
+    jobs = jobs_of(args, paths) or 1
     with Progress(len(paths), quiet=args.quiet) as progress, connect(args.scheduler) as client:
         def report(outcome) -> None:
             if outcome.error is not None and args.keep_going:

@@ -136,8 +136,10 @@ def _on_processes(payload: Payload, items: Sequence[Item], jobs: int, window: in
         return finished.popleft().result()
 
     try:
+        from metrics.scale.plan import threads_per_worker
+
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=tasks.install,
-                                   initargs=(payload,))
+                                   initargs=(payload, threads_per_worker(jobs)))
         yield from _drive(items, window, submit, next_done, ordered)
     except BaseException as err:  # a stop (SIGTERM, Ctrl-C), perhaps while the pool was being made
         # Let go of the pool's queues now, not when this exception is dropped: their semaphores must be

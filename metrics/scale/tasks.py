@@ -136,10 +136,15 @@ def evaluate_source(payload: Payload, index: int, source: Any, name: str | None 
 _PAYLOAD: Payload | None = None  # a local worker's copy, set once by its initializer
 
 
-def install(payload: Payload) -> None:
-    """Initializer of a local worker process: keep the payload for every task it runs."""
+def install(payload: Payload, threads: int | None = None) -> None:
+    """Initializer of a local worker process: keep the payload for every task it runs, and read with
+    ``threads`` threads (the cores shared out among the workers: more would only take turns on them)."""
     global _PAYLOAD
     _PAYLOAD = payload
+    if threads is not None:
+        import pyarrow as pa
+
+        pa.set_cpu_count(threads)
 
 
 def evaluate_installed(index: int, source: Any, name: str | None = None) -> Outcome:

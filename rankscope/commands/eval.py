@@ -94,7 +94,7 @@ def _outputs(args: argparse.Namespace, qrels, paths: list[str], pairs, printer: 
 
     with connect(args.scheduler) as client:
         for outcome in map_runs(qrels, paths, printer, pairs, conventions=conventions_of(args),
-                                jobs=jobs_of(args, len(paths)), client=client):
+                                jobs=jobs_of(args, paths), client=client):
             progress.advance()
             if outcome.error is not None:
                 if not args.keep_going:

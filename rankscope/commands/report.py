@@ -110,7 +110,7 @@ def _per_query(args: argparse.Namespace, inputs: dict, measures, conventions):
 
     if args.input is not None:
         return per_query_for_report(args.input, measures, conventions)
-    if not spread(args, len(inputs["runs"])):
+    if not spread(args, inputs["runs"]):
         return None
     return evaluate_runs(args, inputs["qrels"], inputs["runs"], measures, conventions, "report")[0]
 

@@ -160,3 +160,30 @@ def test_a_session_file_goes_through_the_guard(monkeypatch):
     assert not guard.small(data)
     with pytest.raises(guard.LimitError, match=r"^s\.json: stopped after 0\.001 s"):
         guard.call("s.json", session_from_json, data, in_process=guard.small(data))
+
+
+def _what_the_worker_imported() -> tuple[bool, list[str]]:
+    """In the worker: whether Streamlit was imported, and the names the main module defines."""
+    import sys
+
+    main = sys.modules.get("__mp_main__") or sys.modules["__main__"]
+    return "streamlit" in sys.modules, sorted(n for n in vars(main) if not n.startswith("__"))
+
+
+def test_a_worker_started_during_a_session_does_not_run_the_app(monkeypatch):
+    # While a session's script runs, Streamlit's main module is dashboard/app.py, and multiprocessing has
+    # every new worker import the parent's main module (as __mp_main__). When that ran the app, each worker
+    # started Streamlit, the memory sweeper and the pages (seconds each on a busy server, and with a workspace
+    # a connection of its own) before its file: three sessions uploading at once waited on one another's.
+    import sys
+    import types
+    from pathlib import Path
+
+    app = Path(guard.__file__).with_name("app.py")
+    script = types.ModuleType("__main__")
+    script.__file__, script.__spec__ = str(app), None
+    monkeypatch.setitem(sys.modules, "__main__", script)
+    streamlit, names = guard.call("app.py", _what_the_worker_imported)
+    assert not streamlit
+    assert "main" in names and "st" not in names  # app.py was imported: it defined its function, ran nothing
+    assert multiprocessing.active_children() == []

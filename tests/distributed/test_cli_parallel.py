@@ -58,14 +58,20 @@ def test_eval_prints_the_same_bytes_on_workers(tmp_path, capsys, seed, args):
     assert printed(capsys, [*argv]) == (0, one, "")  # the default: this process for a handful of runs
 
 
-def test_the_default_spreads_only_many_runs():
-    from rankscope.runs import WORKERS_FROM_RUNS, jobs_of
+def test_the_default_spreads_only_where_the_model_gains(tmp_path, monkeypatch):
+    from rankscope.runs import jobs_of
 
     default = argparse.Namespace(jobs=None)
-    assert jobs_of(default, WORKERS_FROM_RUNS - 1) is None
-    assert jobs_of(default, WORKERS_FROM_RUNS) == (None if (os.cpu_count() or 1) == 1 else os.cpu_count())
-    assert jobs_of(argparse.Namespace(jobs=2), 2) == 2
-    assert jobs_of(argparse.Namespace(jobs=2), 1) is None
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 d 1 1 x\n" * 700_000)  # 8.4 MB, a Robust04-size run
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert jobs_of(default, [str(run)] * 200) == 2  # 200 runs on two idle cores
+    assert jobs_of(default, [str(run)] * 4) is None  # starting workers costs more than four runs gain
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert jobs_of(default, [str(run)] * 200) is None  # the cores are busy: one process
+    assert jobs_of(argparse.Namespace(jobs=2), ["a", "b"]) == 2
+    assert jobs_of(argparse.Namespace(jobs=2), ["a"]) is None
 
 
 def test_eval_on_dask_prints_the_same_bytes(tmp_path, capsys, dask_client):

@@ -116,3 +116,22 @@ def test_metrics_imports_without_dask():
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def _reading_threads(ranked, pairs) -> pd.DataFrame:
+    """A tabulate for the test below: the threads pyarrow reads with in the process that ran the task."""
+    import pyarrow as pa
+
+    return pd.DataFrame({"threads": [pa.cpu_count()]})
+
+
+def test_each_worker_reads_with_its_share_of_the_cores(tmp_path):
+    from metrics.conventions import Conventions
+    from metrics.scale.plan import threads_per_worker
+    from metrics.scale.pool import items_of, outcomes, payload_of
+
+    qrels, runs = many_runs(4, 4, tmp_path)
+    payload = payload_of(metrics.read_qrels(qrels), [], _reading_threads, Conventions())
+    seen = {int(o.frame["threads"].iloc[0]) for o in outcomes(payload, items_of(runs), jobs=2)}
+    assert seen == {threads_per_worker(2)}  # not pyarrow's default, one thread per core in each worker
+    assert [threads_per_worker(j, cores=8) for j in (1, 2, 3, 8, 16)] == [8, 4, 2, 1, 1]
