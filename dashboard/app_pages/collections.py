@@ -50,7 +50,7 @@ rows = [{"name": c.name, "id": c.id, "version": c.version, "parent": (names[c.pa
          "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived,
          "role": sharing.role_label(ws.actor, roles, c.lineage)} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
-st.caption(components.scrolls(rows.columns))
+st.caption(components.scrolls(list(TABLE)))
 st.caption(md("{} of {} collection{}{}.", len(shown), len(listed), "s" * (len(listed) != 1),
               " (archived included)" if archived else ""))
 

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from dashboard.figures._style import BETTER, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["answers_chart", "anatomy_chart", "convention_chart"]
+__all__ = ["anatomy_chart", "answers_chart", "convention_chart"]
 
 
 def anatomy_chart(table: pd.DataFrame, columns: Sequence[str], title: str) -> go.Figure:

@@ -10,6 +10,7 @@ import of the statistics libraries on a loaded machine.
 from __future__ import annotations
 
 import functools
+import re
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,9 +55,15 @@ def open_page(page: str, query: dict | None = None, at: AppTest | None = None, *
     return at
 
 
+def unescaped(text: str) -> str:
+    """Text as a reader sees it once Markdown has read it: the backslash escapes and invisible word joiners
+    that :func:`dashboard.text.md` puts into user text taken out again."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")
+
+
 def errors(at: AppTest) -> list[str]:
-    """Every exception and error message the page shows."""
-    return [e.value for e in at.exception] + [e.value for e in at.error]
+    """Every exception and error message the page shows, as a reader sees it (:func:`unescaped`)."""
+    return [e.value for e in at.exception] + [unescaped(e.value) for e in at.error]
 
 
 def upload(at: AppTest, label: str, files) -> None:

@@ -36,6 +36,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.dashboard.conftest import errors as problems  # noqa: E402
 from tests.dashboard.conftest import open_page as dashboard_page  # noqa: E402
+from tests.dashboard.conftest import unescaped  # noqa: E402
 
 DEFAULT = tuple(metrics.DEFAULT_MEASURES)
 ALPHA = 0.05
@@ -48,7 +49,7 @@ def open_page(page: str, at: AppTest | None = None) -> AppTest:
 
 
 def shown_metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+    return {unescaped(m.label): m.value for m in at.metric}
 
 
 def charts_of(at: AppTest) -> list[dict]:
@@ -258,7 +259,7 @@ def test_significance_corrects_over_all_measures_as_holm_does():
     at = open_page("significance")
     at.selectbox(key="family").select("all").run()
     assert problems(at) == []
-    captions = " ".join(c.value for c in at.caption)
+    captions = unescaped(" ".join(c.value for c in at.caption))
     k = 6 * 5 // 2
     assert "Family: all measures together" in captions and f"{k * len(DEFAULT)} tests corrected together" in captions
     table = at.dataframe[0].value
@@ -280,7 +281,7 @@ def test_significance_max_t_over_all_measures_equals_metrics():
     np.testing.assert_array_equal(table["p_adjusted"].to_numpy(), expected["p_adjusted"].to_numpy())
     unadjusted = table["p_value"].to_numpy()
     assert np.all(table["p_adjusted"].to_numpy() >= unadjusted - 1e-15)  # max-T never lowers a p-value
-    assert "by max-T" in " ".join(c.value for c in at.caption)
+    assert "by max-T" in unescaped(" ".join(c.value for c in at.caption))
 
 
 def test_power_section_matches_metrics_and_statsmodels():

@@ -24,7 +24,7 @@ from metrics.review.cautions import comparison_cautions  # noqa: E402
 from metrics.review.provenance import build_provenance, provenance_of  # noqa: E402
 from metrics.stats.risk import risk_table  # noqa: E402
 from metrics.stats.ties import tie_flips, tie_ranges, tie_summary  # noqa: E402
-from tests.dashboard.conftest import errors, new_app, open_page, upload  # noqa: E402
+from tests.dashboard.conftest import errors, new_app, open_page, unescaped, upload  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # three topics; "tied" scores whole groups equally (x and y unjudged), "sharp" has no ties, "holes" ranks
@@ -256,7 +256,7 @@ def test_trust_page_risk_equals_metrics_risk_and_a_textbook_urisk():
     per_query = metrics.evaluate(qrels, runs, ["P@2"])
     expected = risk_table(per_query, "sharp", 1.0, ["P@2"])
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected, check_dtype=False)
-    said = " ".join(c.value for c in at.caption)
+    said = unescaped(" ".join(c.value for c in at.caption))
     assert f"two-sided p-value is below 0.05: here |TRisk| beyond {stats.t.ppf(0.975, 2):.2f}, with 3 topics" in said
     assert "number of losses times 1 + α = 2" in said
     wide = per_query.pivot(index="query", columns="system", values="value")

@@ -18,7 +18,7 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
-from tests.dashboard.conftest import new_app, open_page, upload  # noqa: E402
+from tests.dashboard.conftest import new_app, open_page, unescaped, upload  # noqa: E402
 from dashboard import review  # noqa: E402
 from workspace import UnknownCollection, open_workspace  # noqa: E402
 
@@ -65,15 +65,15 @@ def test_a_collection_link_opens_the_stored_collection_on_every_page(ws):
 
 def test_an_unknown_or_deleted_id_says_so_and_shows_nothing_else(ws):
     at = _open("overview", {"collection": "A" * 16})
-    assert len(at.error) == 1 and "unknown collection id 'AAAAAAAAAAAAAAAA'" in at.error[0].value
+    assert len(at.error) == 1 and "unknown collection id 'AAAAAAAAAAAAAAAA'" in unescaped(at.error[0].value)
     folder = os.environ["RANKSCOPE_WORKSPACE"]
-    assert folder not in at.error[0].value and "workspace.db" not in at.error[0].value  # the id, not the server's path
+    assert folder not in unescaped(at.error[0].value) and "workspace.db" not in unescaped(at.error[0].value)  # the id, not the server's path
     assert at.exception == [] and len(at.get("plotly_chart")) == 0 and len(at.dataframe) == 0
     assert any("collections" in str(link.proto.label).lower() for link in at.get("page_link"))
     cid = _stored(ws)
     ws.delete(cid, author="ana")
     at = _open("overview", {"collection": cid})
-    assert len(at.error) == 1 and "deleted" in at.error[0].value and len(at.get("plotly_chart")) == 0
+    assert len(at.error) == 1 and "deleted" in unescaped(at.error[0].value) and len(at.get("plotly_chart")) == 0
 
 
 def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection_with_one_version(ws):
@@ -217,7 +217,7 @@ def test_changes_need_an_author(ws):
     at.run()
     at.button(key="collections_archive").click()
     at.run()
-    assert [e.value for e in at.error] == ["Type your name in the sidebar first."]
+    assert [unescaped(e.value) for e in at.error] == ["Type your name in the sidebar first."]
     assert not ws.collection(cid).archived
 
 
@@ -375,7 +375,7 @@ def test_a_read_only_workspace_shows_one_line_and_keeps_the_data(ws, tmp_path):
         upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
         upload(at, "Runs", [("c.run", RUN_C, "text/plain")])
         at.run()
-    messages = [e.value for e in at.error]
+    messages = [unescaped(e.value) for e in at.error]
     assert len(messages) == 1 and messages[0].startswith("The files are loaded but not saved in the workspace")
     assert "read-only" in messages[0] or "not writable" in messages[0]
     assert "\n" not in messages[0] and at.exception == []
@@ -396,7 +396,7 @@ def test_a_store_that_fails_on_write_shows_one_line_and_keeps_the_data(ws, monke
     upload(at, "Qrels", [("tiny.qrels", QRELS, "text/plain")])
     upload(at, "Runs", [("a.run", RUN_A, "text/plain")])
     at.run()
-    assert [e.value for e in at.error] == ["The files are loaded but not saved in the workspace: "
+    assert [unescaped(e.value) for e in at.error] == ["The files are loaded but not saved in the workspace: "
                                           "workspace.db: database or disk is full"]
     assert _loaded(at).systems == ("a",) and {m.label: m.value for m in at.metric}["Systems"] == "1"
 

@@ -64,12 +64,14 @@ def test_a_bad_judgment_file_names_its_line(target):
             _add(ws, judgments=[("crowd", ("crowd.txt", b"1 0 d 1\n1 0 e\n"))])
 
 
-def test_a_version_4_workspace_is_upgraded_and_its_sets_named_after_their_files(target):
+def test_a_version_6_workspace_is_upgraded_and_its_sets_named_after_their_files(target):
     with target.open() as ws:
         info = _add(ws)
     engine = create_engine(resolve(target.location, target.files).url)
-    with engine.begin() as conn:  # back to version 6: the column it did not have
+    with engine.begin() as conn:  # back to version 6: the column it did not have, nor version 8's tables
         conn.execute(text("ALTER TABLE collection_files DROP COLUMN judgment_set"))
+        for table in ("class_answers", "class_sessions", "lessons"):
+            conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("UPDATE schema_version SET version = 6"))
     engine.dispose()
     with target.open() as ws:
@@ -79,5 +81,5 @@ def test_a_version_4_workspace_is_upgraded_and_its_sets_named_after_their_files(
         assert [n for n, _ in added.judgment_sets] == ["nist", "crowd"]
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 7
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 8
     engine.dispose()
