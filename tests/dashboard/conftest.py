@@ -1,5 +1,5 @@
 """What the dashboard's headless tests share: the app, a page opened in it (Streamlit's AppTest), the errors a
-page shows, an upload through a file uploader.
+page shows, its text as a reader sees it, an upload through a file uploader, a new workspace.
 
 The dashboard runs heavy work (large uploads, reports, resampling tests) in worker processes started from a
 fork server that imports ``metrics`` and scipy once (``dashboard.guard``). The first app of a test process
@@ -10,10 +10,12 @@ import of the statistics libraries on a loaded machine.
 from __future__ import annotations
 
 import functools
-import re
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 if TYPE_CHECKING:
     from streamlit.testing.v1 import AppTest
@@ -71,3 +73,16 @@ def upload(at: AppTest, label: str, files) -> None:
     uploader = next(u for u in at.get("file_uploader") if u.proto.label == label)
     uploader.set_value(files)
     at.run()
+
+
+@pytest.fixture
+def ws(tmp_path, monkeypatch):
+    """A new workspace in a temporary folder, the one the dashboard opens (``$RANKSCOPE_WORKSPACE``)."""
+    pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+    from workspace import open_workspace
+
+    folder = tmp_path / "workspace"
+    monkeypatch.setenv("RANKSCOPE_WORKSPACE", str(folder))
+    store = open_workspace(str(folder))
+    yield store
+    store.close()

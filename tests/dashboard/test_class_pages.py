@@ -14,7 +14,6 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.teaching.questions import Change, Question, Ranking  # noqa: E402
-from workspace import open_workspace  # noqa: E402
 from dashboard.data import classroom as classroom_data  # noqa: E402
 from workspace.classroom import ClassAnswer, Classroom  # noqa: E402
 
@@ -22,14 +21,6 @@ from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import open_page  # noqa: E402
 
 
-
-@pytest.fixture
-def ws(tmp_path, monkeypatch):
-    folder = tmp_path / "school"
-    monkeypatch.setenv("RANKSCOPE_WORKSPACE", str(folder))
-    store = open_workspace(str(folder))
-    yield store
-    store.close()
 
 
 def _app(page: str, query: dict | None = None, at: AppTest | None = None) -> AppTest:

@@ -20,21 +20,13 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import new_app, open_page, unescaped, upload  # noqa: E402
 from dashboard import review  # noqa: E402
-from workspace import UnknownCollection, open_workspace  # noqa: E402
+from workspace import UnknownCollection  # noqa: E402
 
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n3 0 e 1\n"
 RUN_A = b"1 Q0 a 1 2.0 A\n1 Q0 b 2 1.0 A\n2 Q0 c 1 3.0 A\n2 Q0 d 2 1.0 A\n3 Q0 e 1 1.0 A\n"
 RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n3 Q0 x 1 1.0 B\n"
 RUN_C = b"1 Q0 a 1 5.0 C\n2 Q0 d 1 3.0 C\n2 Q0 c 2 1.0 C\n"
 
-
-@pytest.fixture
-def ws(tmp_path, monkeypatch):
-    folder = tmp_path / "team"
-    monkeypatch.setenv("RANKSCOPE_WORKSPACE", str(folder))
-    store = open_workspace(str(folder))
-    yield store
-    store.close()
 
 
 def _stored(ws) -> str:
