@@ -181,17 +181,24 @@ def under(loaded: Loaded, name: str) -> Loaded:
     return loaded
 
 
-def with_judgments(loaded: Loaded, uploads: list[Upload]) -> Loaded:
-    """Add judgment sets (a file already a set, by content, is not added twice), each named after its file."""
-    sets = list(judgment_sets(loaded))
-    have, names = {up.digest for _, up in sets}, {name for name, _ in sets}
+def _added(named, uploads: list[Upload], name_of) -> list[tuple[str, Upload]]:
+    """``named`` (name, upload) pairs with each upload that is not there already (by content), named
+    ``name_of(its file name)``, made unique with ``-2``, ``-3``..."""
+    out = list(named)
+    have, names = {up.digest for _, up in out}, {name for name, _ in out}
     for up in uploads:
         if up.digest in have:
             continue
-        name = unique_name(set_name(up.name), names)
+        name = unique_name(name_of(up.name), names)
         names.add(name)
         have.add(up.digest)
-        sets.append((name, up))
+        out.append((name, up))
+    return out
+
+
+def with_judgments(loaded: Loaded, uploads: list[Upload]) -> Loaded:
+    """Add judgment sets (a file already a set, by content, is not added twice), each named after its file."""
+    sets = _added(judgment_sets(loaded), uploads, set_name)
     if len(sets) == len(judgment_sets(loaded)):
         return loaded
     return replace(loaded, judges=tuple(sets), source="uploads", **_changed(loaded))
@@ -217,18 +224,9 @@ def without_judgments(loaded: Loaded, name: str) -> Loaded:
 
 def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
     """Add runs (a file already loaded, by content, is not added twice); names stay unique."""
-    runs = list(() if loaded.bundled else loaded.runs)
+    runs = _added(() if loaded.bundled else loaded.runs, uploads, system_name)
     qrels = None if loaded.bundled else loaded.qrels
     judges = () if loaded.bundled else loaded.judges
-    have = {up.digest for _, up in runs}
-    names = {name for name, _ in runs}
-    for up in uploads:
-        if up.digest in have:
-            continue
-        name = unique_name(system_name(up.name), names)
-        names.add(name)
-        have.add(up.digest)
-        runs.append((name, up))
     return replace(loaded, qrels=qrels, runs=tuple(runs), judges=judges, source="uploads", **_changed(loaded))
 
 
