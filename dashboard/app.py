@@ -52,7 +52,7 @@ def main() -> None:
         _page("learn", "Learn", ":material/school:"),
         _page("report", "Report", ":material/summarize:"),
         *([_page("collections", "Collections", ":material/folder_shared:")] if stored.enabled() else []),
-        _page("teach", "Live class", ":material/co_present:", visibility="hidden"),  # started from the learn page
+        _page("teach", "Live class", ":material/co_present:", visibility="hidden", url_path="teach"),  # started from the learn page
         st.Page(str(ROOT / "app_pages" / "classroom.py"), title="Class", icon=":material/how_to_vote:",
                 url_path="class", visibility="hidden"),  # a student's phone: /class?code=...
     ]

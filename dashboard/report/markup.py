@@ -57,7 +57,7 @@ def table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[
     th = "".join(f'<th{" class=num" if n else ""} scope="col">{e(h)}</th>' for h, n in zip(head, numeric))
     body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
                    for row in rows)
-    return f"<div class=\"scroll\"><table{attrs}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>"
+    return f"<div class=\"scroll\" tabindex=\"0\"><table{attrs}><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
 def num(value: Any, digits: int = 4) -> str:

@@ -41,8 +41,11 @@ def set_name(filename: str) -> str:
 
     Examples
     --------
-    >>> set_name("nist.qrels.gz"), set_name("umbrela.txt"), set_name(".qrels")
-    ('nist', 'umbrela', '.qrels')
+    A file name can name any set: a ``|`` (which joins a pair's names) becomes ``-``, a line break a space,
+    and the name is cut to :data:`MAX_NAME` characters.
+
+    >>> set_name("nist.qrels.gz"), set_name("umbrela.txt"), set_name(".qrels"), set_name("a|b.qrels")
+    ('nist', 'umbrela', '.qrels', 'a-b')
     """
     name = filename
     while True:
@@ -50,8 +53,10 @@ def set_name(filename: str) -> str:
         lower = stripped.lower()
         suffix = next((s for s in QRELS_SUFFIXES if lower.endswith(s) and len(stripped) > len(s)), None)
         if suffix is None:
-            return stripped
+            break
         name = stripped[: -len(suffix)]
+    usable = " ".join(stripped.replace(PAIR_SEPARATOR, "-").splitlines())[:MAX_NAME].strip()
+    return usable or "judgments"
 
 
 def pair_key(first: str, second: str) -> str:

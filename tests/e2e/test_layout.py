@@ -29,7 +29,8 @@ pytestmark = pytest.mark.browser
 LAYOUT = (Path(__file__).with_name("layout.js")).read_text(encoding="utf-8")
 # each page's address and its title (the label it has in the sidebar)
 PAGES = [("overview", "Overview"), ("data", "Data"), ("curves", "Curves"), ("gain", "Gain"), ("queries", "Queries"),
-         ("significance", "Significance"), ("agreement", "Agreement"), ("reproducibility", "Reproducibility"),
+         ("significance", "Significance"), ("agreement", "Agreement"), ("judges", "Judges"),
+         ("reproducibility", "Reproducibility"),
          ("trust", "Trust"), ("learn", "Learn"), ("report", "Report"), ("collections", "Collections")]
 # window size, the address's query, and whether axe-core runs there too
 VIEWS = {"projector-1024x768": ({"width": 1024, "height": 768}, "?present=1", True),

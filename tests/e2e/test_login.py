@@ -116,6 +116,15 @@ server_metadata_url = "{provider}/.well-known/openid-configuration"
         processes.stop(server)
 
 
+def _choose(tab, cid: str) -> None:
+    """Choose collection ``cid`` on the collections page (nothing is chosen for a change until one is)."""
+    box = tab.get_by_role("combobox", name="Collection", exact=True)
+    box.click()
+    box.press_sequentially(cid)
+    tab.get_by_role("option").filter(has_text=cid).click()
+    _settled(tab)
+
+
 def _offline(route) -> None:
     """Requests to loopback go through; the provider's page also asks a CDN for a stylesheet: refused."""
     if re.match(r"https?://127\.0\.0\.1[:/]", route.request.url):
@@ -192,6 +201,7 @@ def test_a_link_opens_only_for_those_allowed_and_the_list_shows_only_theirs(team
     ws.close()
     root = _sign_in(browser, team, ROOT)  # an administrator sees it, and may act on it
     _go(root, _page(team, "collections", cid))
+    _choose(root, cid)
     expect(root.locator('[data-testid="stSidebar"]')).to_contain_text("administrator")
     expect(root.get_by_role("button", name="Rename")).to_be_enabled()
     for tab in (bea, root):
@@ -202,6 +212,7 @@ def test_a_viewer_reads_and_changes_nothing(team, browser, tmp_path):  # noqa: F
     cid = team.collection("shared with a viewer")
     ana = _sign_in(browser, team, ANA)  # the owner shares it on the page
     _go(ana, _page(team, "collections", cid))
+    _choose(ana, cid)
     ana.get_by_text("Members and roles").click()
     ana.get_by_label("Identity (e-mail address, or * for everyone signed in)").fill(BEA)
     ana.get_by_role("button", name="Give this role").click()
@@ -213,6 +224,7 @@ def test_a_viewer_reads_and_changes_nothing(team, browser, tmp_path):  # noqa: F
 
     bea = _sign_in(browser, team, BEA)
     _go(bea, _page(team, "collections", cid))
+    _choose(bea, cid)
     for name in ("Rename", "Archive", "Delete…"):
         expect(bea.get_by_role("button", name=name)).to_be_disabled()
     bea.get_by_text("Members and roles").click()
@@ -257,6 +269,7 @@ def test_an_editor_adds_versions_and_writes_notes_as_themself(team, browser, tmp
     assert sorted((c.version, c.created_by) for c in versions) == [(1, ANA), (2, BEA)]
     new = next(c.id for c in versions if c.version == 2)
     _go(bea, _page(team, "collections", new))
+    _choose(bea, new)
     for name in ("Rename", "Archive", "Delete…"):
         expect(bea.get_by_role("button", name=name)).to_be_disabled()
     bea.get_by_text("Members and roles").click()
@@ -268,6 +281,7 @@ def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  
     cid = team.collection("shared with an owner", **{BEA: "owner"})
     bea = _sign_in(browser, team, BEA)
     _go(bea, _page(team, "collections", cid))
+    _choose(bea, cid)
     bea.get_by_label("New name").fill("renamed by bea")
     bea.get_by_role("button", name="Rename").click()
     _done(bea, "Renamed.")
@@ -278,11 +292,7 @@ def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  
     ws.close()
     bea.get_by_text("Show archived").click()
     _settled(bea)
-    box = bea.get_by_role("combobox", name="Collection", exact=True)  # listed again: choose it
-    box.click()
-    box.press_sequentially(cid)
-    bea.get_by_role("option").filter(has_text=cid).click()
-    _settled(bea)
+    _choose(bea, cid)  # listed again: choose it
     bea.get_by_role("button", name="Unarchive").click()
     _done(bea, "Unarchived.")
     bea.get_by_role("button", name="Delete…").click()
@@ -295,6 +305,7 @@ def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  
     bea.get_by_role("button", name="Restore").click()
     _done(bea, "Restored.")
     _go(bea, _page(team, "collections", cid))
+    _choose(bea, cid)
     bea.get_by_text("Members and roles").click()
     bea.get_by_label("Identity (e-mail address, or * for everyone signed in)").fill("cy@example.org")
     bea.get_by_role("button", name="Give this role").click()

@@ -68,7 +68,7 @@ def outputs(database, tmp_path_factory):
         return done.stdout
 
     cid = rankscope("add", "workspace", "add", "q.txt", "a.run", "b.run", "--name", "team", "--workspace", good)
-    cid = cid.split("\t", 1)[0]
+    cid = cid.strip()  # the id alone
     rankscope("list", "workspace", "list", "--workspace", at_sign)
     rankscope("report", "report", "--collection", cid, "--workspace", good, "-o", "report.html", "--exports",
               "exports", "--no-images")
