@@ -57,7 +57,7 @@ def main() -> None:
                 url_path="class", visibility="hidden"),  # a student's phone: /class?code=...
     ]
     team.gate()  # in the login mode, nothing but the sign-in before one
-    page = st.navigation(pages, position="top" if present else "sidebar")
+    page = st.navigation(pages, position="top" if present else "sidebar", expanded=True)  # every page listed
     if page.url_path == "class":  # a student's phone: the class alone, no sidebar, no collection
         st.set_page_config(page_title="rankscope class", layout="centered", initial_sidebar_state="collapsed")
         page.run()
