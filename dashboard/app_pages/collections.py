@@ -64,8 +64,12 @@ if renamed and renamed[0] in names:
         act(lambda: ws.rename(renamed[0], renamed[1], author=who), "Name restored.")
 
 labels = {c.id: f"{c.name} · v{c.version} · {c.created_by} · {c.id}" for c in shown}
-chosen = st.selectbox("Collection", list(labels), format_func=labels.get, key="collections_chosen", index=None,
+ids = list(labels)
+last = st.session_state.get("collections_last")  # this session's own choice, kept when a rename relabels it
+chosen = st.selectbox("Collection", ids, format_func=labels.get, key="collections_chosen",
+                      index=ids.index(last) if last in ids else None,
                       placeholder="Choose a collection to open, rename, archive or delete")
+st.session_state["collections_last"] = chosen
 if chosen is not None and chosen in names:
     info = names[chosen]
     st.code(chosen, language=None)  # the full id, to copy
