@@ -25,7 +25,7 @@ from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect  # noqa: 
 pytestmark = pytest.mark.browser
 WORDS = ("Qimg", "Qraw", "Qlink", "Qbold", "Qem", "Qcode", "Qhead", "Qred", "Qmath", "Qx")
 PAGES = {"Overview": "overview", "Data": "data", "Curves": "curves", "Gain": "gain", "Significance": "significance",
-         "Agreement": "agreement", "Reproducibility": "repro", "Trust": "trust", "Learn": "learn", "Report": "report",
+         "Agreement": "agreement", "Reproducibility": "reproducibility", "Trust": "trust", "Learn": "learn", "Report": "report",
          "Collections": "collections"}
 # what a payload word must never be the whole text of: an element Markdown or HTML would make around it
 FOUND = """([port, words]) => {

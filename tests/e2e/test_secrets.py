@@ -26,7 +26,7 @@ from tests.workspace.helpers import qrels_bytes, run_bytes
 
 pytestmark = pytest.mark.browser
 PAGES = {"Overview": "overview", "Data": "data", "Curves": "curves", "Gain": "gain", "Queries": "queries",
-         "Significance": "significance", "Agreement": "agreement", "Reproducibility": "repro", "Trust": "trust",
+         "Significance": "significance", "Agreement": "agreement", "Reproducibility": "reproducibility", "Trust": "trust",
          "Learn": "learn", "Report": "report", "Collections": "collections"}
 SECRET = {way: f"Sx{way[:3]}{secrets.token_hex(5)}" for way in (
     "userinfo", "at_left", "at_right", "password", "sslpassword", "token", "key", "secret", "typo", "driver",
