@@ -233,9 +233,12 @@ def pick_measure(key: str, options: Sequence[str], label: str = "Measure") -> st
 
 
 def pick_system(key: str, systems: Sequence[str], label: str, default: int = 0) -> str:
+    """One system, bound to the URL; a name the collection does not hold (a link of another collection, a
+    session's earlier choice) gives the default."""
     systems = list(systems)
     index = min(default, len(systems) - 1)
-    return st.selectbox(label, systems, index=index, key=key, bind=BIND)
+    chosen = st.selectbox(label, systems, index=index, key=key, bind=BIND)
+    return chosen if chosen in systems else systems[index]
 
 
 FEW = figures.HIGHLIGHTED  # systems chosen by default (and drawn in colour) when there are more

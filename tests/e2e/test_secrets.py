@@ -148,5 +148,6 @@ def test_no_page_and_no_server_log_shows_a_secret(outputs, browser, tmp_path):  
         for proc, _ in servers:
             processes.stop(proc)
     logs = {log.name: log.read_text(errors="replace") for log in (tmp_path / "good.log", tmp_path / "broken.log")}
-    assert all("Local URL" in text or "You can now view" in text for text in logs.values()), logs
+    assert all("server started on 127.0.0.1" in text or "Local URL" in text for text in logs.values()), logs
+    assert not any("Traceback" in text for text in logs.values()), logs
     assert {log: _found(text) for log, text in logs.items() if _found(text)} == {}
