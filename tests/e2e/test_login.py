@@ -125,6 +125,12 @@ def _choose(tab, cid: str) -> None:
     _settled(tab)
 
 
+def _runs_uploader(tab):
+    """The data page's file input for runs (found by its label: the page holds several uploaders)."""
+    return (tab.locator('[data-testid="stFileUploader"]').filter(has_text="Runs")
+            .locator('[data-testid="stFileUploaderDropzoneInput"]').first)
+
+
 def _offline(route) -> None:
     """Requests to loopback go through; the provider's page also asks a CDN for a stylesheet: refused."""
     if re.match(r"https?://127\.0\.0\.1[:/]", route.request.url):
@@ -236,7 +242,7 @@ def test_a_viewer_reads_and_changes_nothing(team, browser, tmp_path):  # noqa: F
     _go(bea, _page(team, "data", cid))
     run = tmp_path / "dense.run"
     run.write_bytes(_run("dense", 1))
-    bea.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
+    _runs_uploader(bea).set_input_files(str(run))
     expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")  # two systems now
     _settled(bea)
     expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))  # saved elsewhere: her own
@@ -261,7 +267,7 @@ def test_an_editor_adds_versions_and_writes_notes_as_themself(team, browser, tmp
     _go(bea, _page(team, "data", cid))
     run = tmp_path / "dense.run"
     run.write_bytes(_run("dense", 1))
-    bea.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
+    _runs_uploader(bea).set_input_files(str(run))
     expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
     _settled(bea)
     expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))
