@@ -8,6 +8,7 @@ import streamlit as st
 
 from dashboard import components, data, exports, figures, review, state, stored
 from dashboard.components import md
+from metrics import RankscopeError
 from metrics.review.notes import MAX_COMMENT
 
 TABS = ("All topics", "One topic")
@@ -62,8 +63,12 @@ if st.session_state.get("queries_pair") != (a, b):  # a new pair: the drill-down
 
 texts = data.topic_texts(loaded)
 labels = data.topic_labels(loaded, data.topics_of(loaded))
-pair = data.paired(loaded, measure, a, b)
-best, worst = data.extremes(loaded, measure, a, b)
+try:
+    pair = data.paired(loaded, measure, a, b)
+    best, worst = data.extremes(loaded, measure, a, b)
+except RankscopeError as err:  # a system evaluated on no judged topic, say: one line, the page stops here
+    components.error(err)
+    st.stop()
 notes = state.notes()
 components.provenance(loaded, (measure,))
 overall, one = st.tabs(TABS, key="view", bind=components.BIND)
