@@ -10,7 +10,7 @@ The roles, each allowing what the one before allows:
 
 ========  ===================================================================================
 viewer    open the collection and read its notes
-editor    add versions (upload or remove runs, change texts and system names), write notes
+editor    add versions (upload or remove runs, change texts and system names), write notes, present it
 owner     rename, archive, delete and restore the collection, and share it (give or take roles)
 ========  ===================================================================================
 
@@ -40,6 +40,7 @@ EVERYONE = "*"
 ACTIONS: dict[str, str] = {
     "view": "viewer",      # list it, open it, read its notes and its log
     "note": "editor",      # write a review note
+    "present": "editor",   # present it: those who follow see the presenter's page and view
     "version": "editor",   # save a new version (runs added or removed, texts or system names changed)
     "rename": "owner",
     "archive": "owner",    # archive or unarchive
@@ -48,7 +49,7 @@ ACTIONS: dict[str, str] = {
     "share": "owner",      # give, change or take a member's role
 }
 """``{action: the least role that allows it}``."""
-_VERBS = {"view": "open", "note": "write notes on", "version": "save versions of", "rename": "rename",
+_VERBS = {"view": "open", "note": "write notes on", "present": "present", "version": "save versions of", "rename": "rename",
           "archive": "archive", "delete": "delete", "restore": "restore", "share": "share"}
 
 

@@ -27,6 +27,8 @@ that reads an older version, which could not open a collection with ``judgments`
 Version 8 adds the live class (:mod:`workspace.classroom`): ``lessons`` (saved lists of questions),
 ``class_sessions`` (a class: its code, its questions, which one is shown and whether it is open or revealed)
 and ``class_answers`` (one answer per student and question); new tables only.
+Version 9 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, who presents it, the page and
+view shown, and a ``revision`` bumped at every change followers must see; a new table only.
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sessions", "collection_files",
            "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
-           "notes", "schema_version"]
+           "notes", "presentations", "schema_version"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -170,6 +172,26 @@ def _v7_to_v8(conn: Connection) -> None:
 # ---- end of the live class's tables ---------------------------------------------------------------------------
 
 
+# ---- following a presenter (schema 9): one presentation per lineage ----------------------------------------
+presentations = Table(
+    "presentations", metadata,
+    Column("lineage", String(16), ForeignKey("collections.id"), primary_key=True),  # every version of it
+    Column("presenter", Text, nullable=False),  # who presents (the author recorded)
+    Column("session", String(16), nullable=False),  # the presenting browser session's random token
+    Column("page", String(64), nullable=False),  # the page's address (its url_path)
+    Column("params", Text, nullable=False),  # JSON object: the view's query parameters
+    Column("active", Boolean, nullable=False),
+    Column("revision", Integer, nullable=False),  # one more at every change a follower must see
+    Column("updated_at", String(40), nullable=False),
+)
+
+
+def _v8_to_v9(conn: Connection) -> None:
+    """The presentations' table (new table only: nothing else changes)."""
+    presentations.create(conn)
+# ---- end of following a presenter -----------------------------------------------------------------------------
+
+
 # ---- access control (version 6) ---------------------------------------------------------------------------
 members = Table(
     "members", metadata,
@@ -242,7 +264,7 @@ def _v6_to_v7(conn: Connection) -> None:
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
                                                        5: _v5_to_v6, 6: _v6_to_v7,
-                                                       7: _v7_to_v8}
+                                                       7: _v7_to_v8, 8: _v8_to_v9}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

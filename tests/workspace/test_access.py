@@ -11,14 +11,16 @@ import pytest
 
 from tests.workspace.helpers import qrels_bytes, run_bytes
 from workspace import Actor, Forbidden, NoAccess, UnknownCollection, WorkspaceError
+from workspace.checks import new_id
+from workspace.presenting import Stage
 
 ANA, BEA, ROOT = "ana@example.org", "bea@example.org", "root@example.org"
 # What each role allows, written out from the rule as documented (viewer < editor < owner), not from the code.
 ALLOWED = {
     None: set(),
     "viewer": {"view"},
-    "editor": {"view", "note", "version"},
-    "owner": {"view", "note", "version", "rename", "archive", "delete", "restore", "share"},
+    "editor": {"view", "note", "version", "present"},
+    "owner": {"view", "note", "version", "present", "rename", "archive", "delete", "restore", "share"},
 }
 
 
@@ -39,6 +41,7 @@ def _try(ws, cid: str, action: str):
         "delete": lambda: ws.delete(cid),
         "restore": lambda: ws.restore(cid),
         "share": lambda: ws.share(cid, "dan@example.org", "viewer"),
+        "present": lambda: Stage(ws).present(cid, new_id(), "overview", {"measure": "AP"}),
     }
     try:
         calls[action]()
@@ -51,7 +54,7 @@ def _try(ws, cid: str, action: str):
 def test_each_role_allows_its_actions_and_refuses_the_others(target, role):
     with target.open() as ws:
         ana, bea = ws.acting_as(Actor(ANA)), ws.acting_as(Actor(BEA))
-        for action in ["view", "note", "version", "rename", "archive", "delete", "restore", "share"]:
+        for action in ["view", "note", "version", "present", "rename", "archive", "delete", "restore", "share"]:
             cid = ana.add_collection("shared", qrels=("q.txt", qrels_bytes(1)), runs=[("a.run", run_bytes(1)),
                                                                                        ("b.run", run_bytes(2))]).id
             if role is not None:
