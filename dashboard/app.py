@@ -30,7 +30,7 @@ def main() -> None:
         sys.path.insert(0, str(ROOT.parent))
     import streamlit as st
 
-    from dashboard import components, memory, state, stored, team
+    from dashboard import components, follow, memory, state, stored, team
 
     memory.install()  # once per process: closed sessions' uploads released, freed memory returned
     icon = ROOT / "assets" / "icon.png"  # served by the dashboard itself: nothing is fetched from elsewhere
@@ -64,11 +64,14 @@ def main() -> None:
         st.stop()
     loaded = stored.begin()  # the link's stored collection; None: the link's id is unknown
     components.frame(loaded or state.Loaded(), present)
+    followed = follow.pages(pages)  # a stored collection: present it, or follow its presenter
+    follow.before(loaded, page.url_path, followed, present)
     if loaded is None and page.url_path != "collections":
         st.page_link(next(p for p in pages if p.url_path == "collections"), label="Open the list of collections",
                      icon=":material/folder_shared:")
         st.stop()
     page.run()
+    follow.after(loaded, page.url_path, followed)
 
 
 if __name__ == "__main__":  # a session's run; not a worker's import

@@ -1,0 +1,218 @@
+"""Follow the presenter: in a stored collection one session presents, and the sessions that chose to follow
+see the presenter's page and view (systems, measure, topic... everything the link's query parameters hold).
+
+The presentation lives in the workspace (:mod:`workspace.presenting`), so presenter and followers may be
+served by different server processes. It follows the live class's pattern (:mod:`dashboard.classroom`):
+
+- the presenter's page writes its page and query parameters after each run, and in a fragment every
+  :data:`PUBLISH` seconds (a choice made inside a fragment of the page reruns only that fragment); the store
+  writes nothing when nothing changed, and moves the presentation's revision when something did;
+- a follower's page runs a fragment with nothing to draw every :data:`POLL` seconds, which reads the
+  revision and, only when it moved, switches to the presenter's page with the presenter's parameters.
+
+Nothing runs in a session that does not follow: no poll, no switch. Stopping (either toggle) takes effect at
+the next run. Each session keeps its own presentation mode (``?present=``), which is never passed on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from dashboard import stored, team
+from dashboard.text import md
+from metrics import RankscopeError
+
+__all__ = ["POLL", "PUBLISH", "after", "before", "pages"]
+
+POLL = 1.0  # seconds between two looks of a follower's page at the presentation
+PUBLISH = 1.0  # seconds between two looks of the presenter's page at its own view (it writes only a change)
+PRESENTING = "follow_present"  # the "Present" toggle
+FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle
+TOKEN = "follow_token"  # this browser session's random token
+SEEN = "follow_seen"  # the presentation's revision this follower last applied
+HERE = "follow_here"  # the page this session shows (its address), for the toggles' callbacks
+NOTICE = "follow_notice"  # a line to show once (a presentation taken over, a store error)
+OWN = ("present",)  # query parameters each session keeps for itself
+
+
+def _token() -> str:
+    from workspace.checks import new_id
+
+    return st.session_state.setdefault(TOKEN, new_id())
+
+
+def _stage():
+    from workspace.presenting import Stage
+
+    return Stage(stored.store())
+
+
+def pages(listed) -> dict:
+    """``{address: page}`` of the pages a presenter can take followers to: those in the navigation."""
+    return {p.url_path: p for p in listed if p.visibility == "visible"}
+
+
+def _view() -> dict:
+    """This session's view: the query parameters (a repeated one as a list) but its own ones."""
+    return {name: values if len(values) > 1 else values[0]
+            for name in st.query_params if name not in OWN
+            for values in [st.query_params.get_all(name)] if values}
+
+
+def _author() -> str | None:
+    """Who presents, for the store: the person acted for (None: the store records them) or a stand-in name."""
+    return None if team.actor() is not None else "presenter"
+
+
+# ---- the toggles -----------------------------------------------------------------------------------------
+def _present_changed(cid: str) -> None:
+    if st.session_state.get(PRESENTING):
+        st.session_state[FOLLOWING] = False
+        try:
+            _stage().present(cid, _token(), st.session_state.get(HERE) or "overview", _view(), author=_author(),
+                             take_over=True)
+        except RankscopeError as err:
+            st.session_state[PRESENTING] = False
+            st.session_state[NOTICE] = str(err).splitlines()[0]
+    else:
+        _stop(cid)
+
+
+def _stop(cid: str) -> None:
+    try:
+        _stage().stop(cid, _token())
+    except RankscopeError as err:
+        st.session_state[NOTICE] = str(err).splitlines()[0]
+
+
+def _follow_changed() -> None:
+    st.session_state[SEEN] = None  # the presenter's page now, whatever it is
+    if st.session_state.get(FOLLOWING) and st.session_state.get(PRESENTING):
+        st.session_state[PRESENTING] = False
+        cid = st.session_state.get(f"{PRESENTING}_cid")
+        if cid:
+            _stop(cid)
+
+
+def before(loaded, here: str, followed: Mapping, present: bool) -> None:
+    """Before the page's run: the toggles (in the sidebar, or at the top in presentation mode) and, for a
+    follower, the poll. Nothing for a collection that is not stored."""
+    st.session_state[HERE] = here
+    cid = loaded.collection if loaded is not None and stored.enabled() else None
+    if not cid:
+        return
+    if present:
+        _controls(cid)
+    else:
+        with st.sidebar:
+            _controls(cid)
+    if st.session_state.get(FOLLOWING):
+        st.fragment(_poll, run_every=POLL)(cid, dict(followed))
+
+
+def _controls(cid: str) -> None:
+    """The "Present" and "Follow the presenter" toggles of a stored collection, and who presents."""
+    was = st.session_state.get(f"{PRESENTING}_cid")
+    if was and was != cid and st.session_state.get(PRESENTING):  # another collection opened: that one ends
+        _stop(was)
+        st.session_state[PRESENTING] = False
+    st.session_state[f"{PRESENTING}_cid"] = cid
+    try:
+        now = _stage().current(cid)
+    except RankscopeError:
+        return  # not shared with this person, or the store cannot be read: nothing to present or follow
+    if st.session_state.get(PRESENTING) and (now is None or not now.by(_token())):
+        st.session_state[PRESENTING] = False
+        if now is not None and now.active:
+            st.session_state[NOTICE] = f"{now.presenter} presents now: you stopped presenting."
+    other = now is not None and now.active and not now.by(_token())
+    st.toggle("Present", key=PRESENTING, on_change=_present_changed, args=(cid,),
+              disabled=not stored.may("present"),
+              help="Those who follow see your page, systems, measure and topic as you change them."
+                   + (" Someone presents now: turning this on takes over." if other else "")
+                   + ("" if stored.may("present") else " Presenting needs the editor role on this collection."))
+    st.toggle("Follow the presenter", key=FOLLOWING, on_change=_follow_changed,
+              help="Your page shows the presenter's page and view, within a second or two of each change. "
+                   "Turn it off to look around on your own.")
+    notice = st.session_state.pop(NOTICE, None)
+    if notice:
+        st.caption(md(":material/info: {}", notice))
+    if other:
+        st.caption(md(":material/co_present: {} presents", now.presenter)
+                   + (" · you follow" if st.session_state.get(FOLLOWING) else ""))
+    elif st.session_state.get(FOLLOWING):
+        st.caption(":material/co_present: Nobody presents now; you will follow the next presentation.")
+
+
+# ---- a follower's poll -----------------------------------------------------------------------------------
+def _typed(value, like):
+    """A query parameter's text as the value of a widget now holding ``like`` (a list, a number, a flag)."""
+    values = value if isinstance(value, list) else [value]
+    if isinstance(like, (list, tuple)):
+        return list(values)
+    one = values[-1]
+    if isinstance(like, bool):
+        return one.lower() == "true"
+    for kind in (int, float):
+        if isinstance(like, kind):
+            try:
+                return kind(one)
+            except ValueError:
+                return like
+    return one
+
+
+def _poll(cid: str, followed: dict) -> None:
+    """Nothing drawn: the presentation's revision read; when it moved, the presenter's page and view shown."""
+    if not st.session_state.get(FOLLOWING):
+        return
+    try:
+        now = _stage().current(cid)
+    except RankscopeError:
+        return
+    if now is None or now.revision == st.session_state.get(SEEN):
+        return
+    st.session_state[SEEN] = now.revision
+    if not now.active or now.by(_token()) or now.page not in followed:
+        st.rerun()  # says who presents (or that nobody does), nothing else
+    view = {k: v for k, v in now.params.items() if k not in OWN}
+    if st.session_state.get(HERE) == now.page and _view() == view:
+        return
+    # a widget keeps its own value over a link's (and its parameter cannot be set): the presenter's value is
+    # given to the widget itself, or it goes back to its default; the link carries the rest
+    link = {}
+    for name, value in view.items():
+        if name in st.session_state and name != stored.PARAM:
+            st.session_state[name] = _typed(value, st.session_state[name])
+        else:
+            link[name] = value
+    for name in _view():
+        if name not in view and name != stored.PARAM:
+            st.session_state.pop(name, None)
+    st.switch_page(followed[now.page], query_params=link)
+
+
+# ---- the presenter's writes --------------------------------------------------------------------------------
+def _publish(cid: str, here: str) -> None:
+    """The presenter's page and view, written when they changed (the store compares)."""
+    if not st.session_state.get(PRESENTING) or st.session_state.get(f"{PRESENTING}_cid") != cid:
+        return
+    from workspace.presenting import SomeonePresents
+
+    try:
+        _stage().present(cid, _token(), here, _view(), author=_author())
+    except SomeonePresents as err:
+        st.session_state[NOTICE] = str(err).splitlines()[0]
+        st.rerun()  # the toggle goes off
+    except RankscopeError as err:
+        st.session_state[NOTICE] = str(err).splitlines()[0]
+
+
+def after(loaded, here: str, followed: Mapping) -> None:
+    """After the page's run: while this session presents a page of the navigation, its view is written now and
+    every :data:`PUBLISH` seconds."""
+    cid = loaded.collection if loaded is not None and stored.enabled() else None
+    if cid and st.session_state.get(PRESENTING) and here in followed:
+        st.fragment(_publish, run_every=PUBLISH)(cid, here)

@@ -1,0 +1,123 @@
+"""Following the presenter in real browsers: one presents a stored collection in presentation mode; two follow
+(one of them in presentation mode too) across three pages and a topic change, their pages switching without
+a reload; a third browser, which never chose to follow, is never moved. After one follower stops following,
+the presenter's next change moves the other follower only.
+
+One server (with a workspace of its own) serves the module; each person is a browser context of its own.
+Every wait is a condition with a timeout: "did not move" is read when the browser that still follows has
+moved, one poll later than the one that stopped would have. Skipped when Chromium or Playwright is missing,
+except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from tests import processes
+from tests.e2e.conftest import ARGS, CHROMIUM, ROOT, VIEWPORT, need_browser, settled  # noqa: F401
+
+need_browser()
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from workspace import open_workspace  # noqa: E402
+
+pytestmark = pytest.mark.browser
+DEMO = ROOT / "sample_data" / "demo"
+
+
+@pytest.fixture(scope="module")
+def meeting(tmp_path_factory):
+    """A server on a workspace holding one collection (the demo's qrels and three runs); its address and id."""
+    folder = tmp_path_factory.mktemp("meeting")
+    runs = sorted((DEMO / "runs").glob("*.run*"))[:3]
+    with open_workspace(str(folder)) as ws:
+        cid = ws.add_collection("weekly review", qrels=("qrels.txt", (DEMO / "qrels.txt").read_bytes()),
+                                runs=[(p.name, p.read_bytes()) for p in runs], author="ana").id
+    port = processes.free_port()
+    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKSPACE": str(folder)})
+    try:
+        yield f"http://127.0.0.1:{port}", cid
+    finally:
+        processes.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def people(meeting):
+    """Four browsers on the overview of the collection: the presenter and one follower in presentation mode."""
+    server, cid = meeting
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        tabs = {}
+        for who, present in (("presenter", True), ("follower", False), ("projector", True), ("bystander", False)):
+            tab = browser.new_context(viewport=VIEWPORT).new_page()
+            tab.goto(f"{server}/overview?collection={cid}" + ("&present=true" if present else ""), wait_until="commit")
+            tabs[who] = tab
+        for tab in tabs.values():
+            settled(tab)
+        yield tabs
+        browser.close()
+
+
+def _toggle(tab, label: str) -> None:
+    switch = tab.get_by_role("switch", name=label, exact=True)
+    switch.check(force=True)  # Streamlit's toggle hides its input behind the drawn switch
+    expect(switch).to_be_checked()
+    settled(tab)
+
+
+def _on(tab, path: str, **params: str) -> None:
+    """The tab shows the page ``/path`` with these query parameters (waits for it)."""
+    wanted = re.compile(rf"/{path}\?" + "".join(rf"(?=.*[?&]{k}={re.escape(v)}(&|$))" for k, v in params.items()))
+    expect(tab).to_have_url(wanted)
+    expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text(path.capitalize())
+
+
+def _go(presenter, name: str) -> None:
+    presenter.get_by_role("link", name=name, exact=True).first.click()
+    _on(presenter, name.lower())
+    settled(presenter)
+
+
+def test_followers_follow_across_three_pages_and_a_topic_then_stop(people):
+    presenter, follower, projector, bystander = (people[k] for k in ("presenter", "follower", "projector",
+                                                                     "bystander"))
+    _toggle(presenter, "Present")
+    _toggle(follower, "Follow the presenter")
+    _toggle(projector, "Follow the presenter")
+    expect(follower.get_by_text("presents", exact=False).first).to_be_visible()
+
+    _go(presenter, "Curves")
+    for tab in (follower, projector):
+        _on(tab, "curves")
+    _go(presenter, "Queries")
+    for tab in (follower, projector):
+        _on(tab, "queries")
+    presenter.get_by_role("tab", name="One topic").click()
+    settled(presenter)
+    box = presenter.get_by_role("combobox", name="Topic")
+    box.click()
+    options = presenter.get_by_role("option")
+    expect(options.nth(2)).to_be_visible()
+    topic = options.nth(2).inner_text().strip()
+    options.nth(2).click()
+    settled(presenter)
+    for tab in (follower, projector):
+        _on(tab, "queries", topic=topic)
+        expect(tab.get_by_role("combobox", name="Topic")).to_have_value(topic)  # the widget, not only the link
+    expect(projector.get_by_role("switch", name="Presentation mode")).to_be_checked()  # its own mode kept
+
+    settled(follower)
+    follower.get_by_role("switch", name="Follow the presenter").uncheck(force=True)
+    expect(follower.get_by_role("switch", name="Follow the presenter")).not_to_be_checked()
+    settled(follower)
+    _go(presenter, "Significance")
+    _on(projector, "significance")  # the one still following moved: the one that stopped had a poll's time too
+    settled(projector)
+    _on(follower, "queries", topic=topic)
+    expect(bystander).to_have_url(re.compile(r"/overview\?"))  # never followed: never moved
+    expect(bystander.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
