@@ -1,0 +1,60 @@
+"""Present and follow, headless (AppTest): the toggles appear for a stored collection only (in the sidebar, and at
+the top in presentation mode); turning Present on writes the page and view to the store, off ends it; a
+follower sees who presents, and a session that does not follow polls nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+
+from tests.dashboard.conftest import errors, open_page  # noqa: E402
+from workspace.checks import new_id  # noqa: E402
+from workspace.presenting import Stage  # noqa: E402
+
+QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n3 0 e 1\n"
+RUN_A = b"1 Q0 a 1 2.0 A\n1 Q0 b 2 1.0 A\n2 Q0 c 1 3.0 A\n2 Q0 d 2 1.0 A\n3 Q0 e 1 1.0 A\n"
+RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n3 Q0 x 1 1.0 B\n"
+LABELS = ("Present", "Follow the presenter")
+
+
+def _stored(ws) -> str:
+    return ws.add_collection("tiny", qrels=("tiny.qrels", QRELS), runs=[("a.run", RUN_A), ("b.run", RUN_B)],
+                             author="ana").id
+
+
+def _toggles(at) -> dict:
+    return {t.label: t for t in at.toggle if t.label in LABELS}
+
+
+def test_no_toggles_without_a_stored_collection():
+    at = open_page("overview")  # no workspace: the demo in the session
+    assert errors(at) == [] and _toggles(at) == {}
+
+
+def test_present_writes_the_page_and_view_and_stops(ws):
+    cid = _stored(ws)
+    at = open_page("curves", {"collection": cid}, session={"rankscope_author": "ana"})
+    assert errors(at) == [] and set(_toggles(at)) == set(LABELS)
+    assert Stage(ws).current(cid) is None  # nothing written before someone presents
+    _toggles(at)["Present"].set_value(True).run()
+    now = Stage(ws).current(cid)
+    assert errors(at) == [] and (now.active, now.presenter, now.page) == (True, "ana", "curves")
+    assert now.params["collection"] == cid and "present" not in now.params
+    _toggles(at)["Present"].set_value(False).run()
+    assert not Stage(ws).current(cid).active
+
+
+def test_a_follower_sees_who_presents_and_a_bystander_polls_nothing(ws):
+    cid = _stored(ws)
+    Stage(ws).present(cid, new_id(), "curves", {"collection": cid}, author="Dr. <b>Ana</b>")  # the page shown
+    at = open_page("curves", {"collection": cid, "present": "true"}, session={"rankscope_author": "bea"})
+    assert errors(at) == [] and set(_toggles(at)) == set(LABELS)  # at the top, in presentation mode
+    assert not any(t.value for t in _toggles(at).values())
+    said = " ".join(c.value for c in at.caption)
+    assert r"Dr\. \<b\>Ana\<\/b\> presents" in said  # the name as text, through the one escaping path
+    assert "follow_seen" not in at.session_state  # not following: no poll ran
+    _toggles(at)["Follow the presenter"].set_value(True).run()  # (the switch to another page: tests/e2e/test_follow.py)
+    assert errors(at) == [] and "you follow" in " ".join(c.value for c in at.caption)
+    assert at.session_state["follow_seen"] == Stage(ws).current(cid).revision  # the poll read it
