@@ -54,7 +54,9 @@ def people(meeting):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         tabs = {}
         for who, present in (("presenter", True), ("follower", False), ("projector", True), ("bystander", False)):
-            tab = browser.new_context(viewport=VIEWPORT).new_page()
+            context = browser.new_context(viewport=VIEWPORT)
+            context.set_default_timeout(60_000)  # actions wait as long as the expectations (a shared, busy machine)
+            tab = context.new_page()
             tab.goto(f"{server}/overview?collection={cid}" + ("&present=true" if present else ""), wait_until="commit")
             tabs[who] = tab
         for tab in tabs.values():
