@@ -29,6 +29,7 @@ __all__ = ["POLL", "PUBLISH", "after", "before", "pages"]
 POLL = 1.0  # seconds between two looks of a follower's page at the presentation
 PUBLISH = 1.0  # seconds between two looks of the presenter's page at its own view (it writes only a change)
 PRESENTING = "follow_present"  # the "Present" toggle
+PRESENTED = "follow_present_cid"  # the collection this session's switches were last drawn for
 FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle
 TOKEN = "follow_token"  # this browser session's random token
 SEEN = "follow_seen"  # the presentation's revision this follower last applied
@@ -91,7 +92,7 @@ def _follow_changed() -> None:
     st.session_state[SEEN] = None  # the presenter's page now, whatever it is
     if st.session_state.get(FOLLOWING) and st.session_state.get(PRESENTING):
         st.session_state[PRESENTING] = False
-        cid = st.session_state.get(f"{PRESENTING}_cid")
+        cid = st.session_state.get(PRESENTED)
         if cid:
             _stop(cid)
 
@@ -114,11 +115,11 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
 
 def _controls(cid: str) -> None:
     """The "Present" and "Follow the presenter" toggles of a stored collection, and who presents."""
-    was = st.session_state.get(f"{PRESENTING}_cid")
+    was = st.session_state.get(PRESENTED)
     if was and was != cid and st.session_state.get(PRESENTING):  # another collection opened: that one ends
         _stop(was)
         st.session_state[PRESENTING] = False
-    st.session_state[f"{PRESENTING}_cid"] = cid
+    st.session_state[PRESENTED] = cid
     try:
         now = _stage().current(cid)
     except RankscopeError:
@@ -197,7 +198,7 @@ def _poll(cid: str, followed: dict) -> None:
 # ---- the presenter's writes --------------------------------------------------------------------------------
 def _publish(cid: str, here: str) -> None:
     """The presenter's page and view, written when they changed (the store compares)."""
-    if not st.session_state.get(PRESENTING) or st.session_state.get(f"{PRESENTING}_cid") != cid:
+    if not st.session_state.get(PRESENTING) or st.session_state.get(PRESENTED) != cid:
         return
     from workspace.presenting import SomeonePresents
 
