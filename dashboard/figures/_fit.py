@@ -92,8 +92,9 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
         labels turned upright or thinned where they would collide; annotations on a category axis kept
         only where they fit beside those kept before them (a builder adds the most telling first), and
         so are the labels beside scatter points; heatmap cell labels shrunk to their cells, or left to the hover where even that is too small;
-        a horizontal legend moved below the plot, its entries as wide as the longest; the top margin
-        holds the title's lines and any subplot titles.
+        a horizontal legend moved below the plot, its entries as wide as the longest; the title hung from
+        the top of the drawing, the top margin holding its lines and any subplot titles; an axis title
+        along y no longer than the plot is high once the x axes' labels have their room.
     """
     layout = fig.layout
     font = _font(layout)
