@@ -53,20 +53,21 @@ def add_parser(sub, location) -> None:
     location(p)
 
 
-def run(ws, args, author: str) -> int:
+def run(ws, args, author: str, cell) -> int:
+    """The action: ``author`` is who the command acts as, ``cell`` how a text is shown in one tab-separated cell
+    (both those of ``rankscope workspace``)."""
     if args.import_ is not None:
         if args.yaml:
             raise RankscopeError("claims: expected --import or --yaml, found both")
-        return _import(ws, args, author)
+        return _import(ws, args, author, cell)
     if args.yaml:
         return _yaml(ws, args)
     if args.with_files or args.output != "-":
         raise RankscopeError("claims: -o and --with-files go with --yaml")
-    return _print(ws, args)
+    return _print(ws, args, cell)
 
 
-def _print(ws, args) -> int:
-    from rankscope.commands.workspace import cell
+def _print(ws, args, cell) -> int:
     from workspace.recheck import rechecked
 
     versions = {v.id: v.version for v in ws.lineage(args.id)}
@@ -129,7 +130,7 @@ def _yaml(ws, args) -> int:
     return 0
 
 
-def _import(ws, args, author: str) -> int:
+def _import(ws, args, author: str, cell) -> int:
     from collections.abc import Mapping
 
     from metrics.review.claims import read_expectations
@@ -146,7 +147,7 @@ def _import(ws, args, author: str) -> int:
     added = len(_claims(ws, args.id)) - before
     print(f"{args.id}\tadded {added} claim{'s' * (added != 1)} ({len(spec.claims) - added} already there)",
           file=sys.stderr)
-    return _print(ws, args)
+    return _print(ws, args, cell)
 
 
 def _claims(ws, cid):

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, files=args.files) as ws:
         actions = {"add": _add, "list": _list, "rename": _rename, "archive": _archive, "notes": _notes,
                    "export": _export, "rm": _rm, "restore": _restore, "share": _share, "log": _log, "purge": _purge,
-                   "claims": lambda ws, args: _claims.run(ws, args, operator())}
+                   "claims": lambda ws, args: _claims.run(ws, args, operator(), cell)}
         return actions[args.action](ws, args)
 
 
