@@ -112,10 +112,12 @@ def panel(loaded: Loaded, measures: Sequence[str]) -> None:
         table = checked.claims_table(found, versions)
         flipped = int((table["status"] == FLIPPED).sum())
         if flipped:
-            st.warning(md("{} of {} claims flipped since they were saved: their status on this version differs "
-                          "from the one on the version they were saved on (before and after: the numbers on the "
-                          "version before the one that flipped each, and on it).", flipped, len(table)),
+            st.warning(md("{} of {} claims flipped since they were saved: their status on this version differs from "
+                          "the one on the version they were saved on.", flipped, len(table)),
                        icon=":material/swap_vert:")
+            for row in table[table["status"] == FLIPPED].to_dict("records"):
+                st.markdown(md(":material/swap_vert: **{}**, flipped by {}: before {}; after {}.", row["claim"],
+                               row["flipped by"], row["before"], row["after"]))
         st.dataframe(table, hide_index=True, width="stretch", key="overview_claims")
         st.caption("Each claim is checked on every version from the one it was saved on to this one, with the "
                    "stored runs, reference judgments and conventions of each.")
