@@ -88,7 +88,7 @@ def union(texts: Sequence[str | None]) -> list[dict[str, Any]]:
 
 def decode(text: str | None) -> tuple[StoredClaim, ...]:
     """The claims of a ``notes.claims`` text. An item a release cannot read (a measure it does not know) is
-    left out here, and kept as stored by the next revision of the note."""
+    left out here; an edit of the note that names no claims keeps it as stored."""
     from metrics.review.claims import claim_from_entry
 
     out = []

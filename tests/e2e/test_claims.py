@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests import processes
-from tests.e2e.conftest import VIEWPORT, need_browser, settled
+from tests.e2e.conftest import author_tab, need_browser, settled
 from tests.e2e.conftest import browser  # noqa: F401  (fixture)
 
 need_browser()
@@ -43,15 +43,7 @@ def meeting(tmp_path_factory):
 
 def test_a_claim_saved_in_the_meeting_is_shown_flipped_after_its_run_is_replaced(meeting, browser):  # noqa: F811
     folder, v1, url = meeting
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(60_000)
-    tab = context.new_page()
-    tab.goto(f"{url}/overview?collection={v1}")
-    settled(tab)
-    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
-    box.fill("ana")
-    box.press("Enter")
-    settled(tab)
+    tab = author_tab(browser, f"{url}/overview?collection={v1}", "ana")
     tab.get_by_role("button", name=re.compile(r"^Save as a claim: ")).click()
     settled(tab)
     expect(tab.get_by_text("The overview checks it again on every new version", exact=False)).to_be_visible()
@@ -72,4 +64,4 @@ def test_a_claim_saved_in_the_meeting_is_shown_flipped_after_its_run_is_replaced
     expect(line).to_be_visible()
     expect(line).to_contain_text(stored.claim.describe())
     expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
-    context.close()
+    tab.context.close()
