@@ -244,6 +244,8 @@ def _merged_notes(notes) -> dict[str, dict]:
     notes merged, tags in order, comments one per line, those on a system marked ``[system]``."""
     merged: dict[str, dict] = {}
     for note in notes:
+        if not (note.tag or note.comment):  # e.g. the note that only carries a collection's claims
+            continue
         entry = merged.setdefault(note.topic, {"tags": [], "comment": ""})
         if note.tag and note.tag not in entry["tags"]:
             entry["tags"].append(note.tag)
