@@ -121,6 +121,9 @@ def panel(loaded: Loaded, measures: Sequence[str]) -> None:
         st.dataframe(table, hide_index=True, width="stretch", key="overview_claims")
         st.caption("Each claim is checked on every version from the one it was saved on to this one, with the "
                    "stored runs, reference judgments and conventions of each.")
+        with st.expander("History of each claim", icon=":material/history:"):
+            st.dataframe(checked.history_table(found, versions), hide_index=True, width="stretch",
+                         key="overview_claims_history")
     else:
         st.caption("No claims yet: save one below, or from the significance page, to have it checked again on "
                    "every new version.")

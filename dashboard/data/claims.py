@@ -18,7 +18,7 @@ from dashboard import stored
 from dashboard.data.measures import per_query
 from dashboard.state import Loaded
 
-__all__ = ["COLUMNS", "DECIMALS", "claims_table", "flipped_counts", "rechecked", "shown_threshold"]
+__all__ = ["COLUMNS", "DECIMALS", "claims_table", "flipped_counts", "history_table", "rechecked", "shown_threshold"]
 
 COLUMNS = ("status", "claim", "numbers", "saved on", "flipped by", "before", "after", "added by")
 """The columns of :func:`claims_table`."""
@@ -54,6 +54,13 @@ def claims_table(found: list, versions: dict[str, int]) -> pd.DataFrame:
              claim.author) for claim, trail in found]
     rows.sort(key=lambda row: row[0] != FLIPPED)  # stable: flipped claims first, each group in order
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def history_table(found: list, versions: dict[str, int]) -> pd.DataFrame:
+    """Every claim's status and numbers on each version it was checked on, oldest first (plain text)."""
+    rows = [(trail.claim.describe(), f"v{versions[v]} ({v})" if v in versions else v, result.status,
+             result.details()) for _, trail in found for v, result in zip(trail.versions, trail.results)]
+    return pd.DataFrame(rows, columns=["claim", "version", "status", "numbers"])
 
 
 def flipped_counts(listed: list) -> dict[str, int]:

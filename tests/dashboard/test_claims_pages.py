@@ -63,6 +63,9 @@ def test_claims_saved_on_the_pages_flip_when_a_run_is_replaced(ws):
     assert list(flipped["before"])[0] == "value 0.833333; off +3.33333e-05"
     assert list(flipped["after"])[0] == "value 0.416667; off -0.416633"
     assert any("claims flipped since they were saved" in unescaped(w.value) for w in at.warning)
+    history = next(d.value for d in at.dataframe if list(d.value.columns) == ["claim", "version", "status", "numbers"])
+    ranked = history[history["claim"] == "dense ranks first on AP"]
+    assert list(ranked["version"]) == [f"v1 ({v1})", f"v2 ({v2})"] and list(ranked["status"]) == ["holds", "fails"]
 
     at = open_page("collections", session={"rankscope_author": "bea"})
     rows = {r["id"]: r["flipped"] for r in at.dataframe[0].value.to_dict("records")}
