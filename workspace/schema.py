@@ -27,7 +27,9 @@ that reads an older version, which could not open a collection with ``judgments`
 Version 8 adds the live class (:mod:`workspace.classroom`): ``lessons`` (saved lists of questions),
 ``class_sessions`` (a class: its code, its questions, which one is shown and whether it is open or revealed)
 and ``class_answers`` (one answer per student and question); new tables only.
-Version 9 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, who presents it, the page and
+Version 9 adds ``notes.claims``: the claims a note carries (:mod:`workspace.claims`, a JSON list), NULL for
+every note before the upgrade (a note without claims).
+Version 10 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, who presents it, the page and
 view shown, and a ``revision`` bumped at every change followers must see; a new table only.
 """
 
@@ -44,7 +46,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sess
            "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
            "notes", "presentations", "schema_version"]
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -103,6 +105,8 @@ notes = Table(
     Column("lineage", String(16), nullable=False, server_default=""),  # the lineage of ``collection``
     Index("notes_key", "collection", "topic", "system"),
     Index("notes_lineage", "lineage", "topic", "system"),
+    # ---- schema 9: claims carried by a note ----
+    Column("claims", Text, nullable=True),  # JSON list of claims (workspace.claims), NULL for none
 )
 
 events = Table(
@@ -172,7 +176,7 @@ def _v7_to_v8(conn: Connection) -> None:
 # ---- end of the live class's tables ---------------------------------------------------------------------------
 
 
-# ---- following a presenter (schema 9): one presentation per lineage ----------------------------------------
+# ---- following a presenter (schema 10): one presentation per lineage ---------------------------------------
 presentations = Table(
     "presentations", metadata,
     Column("lineage", String(16), ForeignKey("collections.id"), primary_key=True),  # every version of it
@@ -186,7 +190,7 @@ presentations = Table(
 )
 
 
-def _v8_to_v9(conn: Connection) -> None:
+def _v9_to_v10(conn: Connection) -> None:
     """The presentations' table (new table only: nothing else changes)."""
     presentations.create(conn)
 # ---- end of following a presenter -----------------------------------------------------------------------------
@@ -262,9 +266,17 @@ def _v6_to_v7(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE collection_files ADD COLUMN judgment_set TEXT"))
 
 
+# ---- schema 9: claims carried by a note ---------------------------------------------------------------------
+def _v8_to_v9(conn: Connection) -> None:
+    """``notes.claims``, NULL (no claim) for every existing note."""
+    conn.execute(text("ALTER TABLE notes ADD COLUMN claims TEXT"))
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
                                                        5: _v5_to_v6, 6: _v6_to_v7,
-                                                       7: _v7_to_v8, 8: _v8_to_v9}
+                                                       7: _v7_to_v8,
+                                                       8: _v8_to_v9,
+                                                       9: _v9_to_v10}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

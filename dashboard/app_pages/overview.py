@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, leaderboard, state
+from dashboard import claims, components, data, exports, figures, leaderboard, state
 from dashboard.components import md
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
@@ -93,5 +93,8 @@ components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), 
                                              figures.system_colors(loaded.systems), markers, baseline,
                                              highlighted=components.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
+claims.value_button(loaded, shown, measure)
 with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(components.measure_help(measure))
+
+claims.panel(loaded, measures)
