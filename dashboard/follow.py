@@ -29,7 +29,7 @@ __all__ = ["POLL", "PUBLISH", "after", "before", "pages"]
 POLL = 1.0  # seconds between two looks of a follower's page at the presentation
 PUBLISH = 1.0  # seconds between two looks of the presenter's page at its own view (it writes only a change)
 PRESENTING = "follow_present"  # the "Present" toggle
-PRESENTED = "follow_present_cid"  # the collection this session's switches were last drawn for
+PRESENTED = "follow_present_cid"  # the collection (version) this session's switches were last drawn for
 FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle
 TOKEN = "follow_token"  # this browser session's random token
 SEEN = "follow_seen"  # the presentation's revision this follower last applied
@@ -115,16 +115,17 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
 
 def _controls(cid: str) -> None:
     """The "Present" and "Follow the presenter" toggles of a stored collection, and who presents."""
-    was = st.session_state.get(PRESENTED)
-    if was and was != cid and st.session_state.get(PRESENTING):  # another collection opened: that one ends
-        _stop(was)
-        st.session_state[PRESENTING] = False
-    st.session_state[PRESENTED] = cid
     try:
         now = _stage().current(cid)
     except RankscopeError:
         return  # not shared with this person, or the store cannot be read: nothing to present or follow
-    if st.session_state.get(PRESENTING) and (now is None or not now.by(_token())):
+    was = st.session_state.get(PRESENTED)
+    mine = now is not None and now.by(_token())  # a version saved while presenting: the same presentation
+    if was and was != cid and st.session_state.get(PRESENTING) and not mine:  # another collection: that one ends
+        _stop(was)
+        st.session_state[PRESENTING] = False
+    st.session_state[PRESENTED] = cid
+    if st.session_state.get(PRESENTING) and not mine:
         st.session_state[PRESENTING] = False
         if now is not None and now.active:
             st.session_state[NOTICE] = f"{now.presenter} presents now: you stopped presenting."

@@ -58,3 +58,19 @@ def test_a_follower_sees_who_presents_and_a_bystander_polls_nothing(ws):
     _toggles(at)["Follow the presenter"].set_value(True).run()  # (the switch to another page: tests/e2e/test_follow.py)
     assert errors(at) == [] and "you follow" in " ".join(c.value for c in at.caption)
     assert at.session_state["follow_seen"] == Stage(ws).current(cid).revision  # the poll read it
+
+
+def test_a_new_version_keeps_the_presentation_and_another_collection_ends_it(ws):
+    cid = _stored(ws)
+    other = ws.add_collection("other", qrels=("o.qrels", QRELS), runs=[("c.run", RUN_A)], author="ana").id
+    at = open_page("overview", {"collection": cid}, session={"rankscope_author": "ana"})
+    _toggles(at)["Present"].set_value(True).run()
+    newer = ws.new_version(cid, remove_systems=["b"], author="bo").id  # a colleague's version, same lineage
+    at.query_params["collection"] = newer
+    at.run()
+    assert errors(at) == [] and _toggles(at)["Present"].value  # still presenting, on the new version
+    assert Stage(ws).current(newer).active
+    at.query_params["collection"] = other
+    at.run()
+    assert errors(at) == [] and not _toggles(at)["Present"].value  # presenting another collection is a choice
+    assert not Stage(ws).current(cid).active and Stage(ws).current(other) is None
