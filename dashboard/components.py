@@ -28,10 +28,13 @@ PRESENT_SCALE = 1.35  # charts' text in presentation mode
 # fitted to it (figures.fitted)
 NARROWEST = {False: 906, True: 976}
 GAP = 16  # pixels between columns
-# constant stylesheets (never built from user text): captions in full contrast; in presentation mode larger
-# type, the page as wide as the screen, no sidebar
+# constant stylesheets (never built from user text): captions in full contrast; a chart's texts in the page's
+# font, the one plotly measures them in (its measuring box sits in the page's body: drawn in plotly's own
+# fallback font, wider, the labels would pass the margins and titles measured for them); in presentation mode
+# larger type, the page as wide as the screen, no sidebar
 STYLE = """<style>
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: #262730; opacity: 1; }
+.js-plotly-plot .plotly, .js-plotly-plot .plotly div { font-family: inherit !important; }
 </style>"""
 PRESENTATION = """<style>
 html, html:root { font-size: 20px !important; }

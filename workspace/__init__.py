@@ -13,10 +13,10 @@ Arrow IPC files beside them.
 
 from workspace.access import Actor, Forbidden, NoAccess
 from workspace.errors import SchemaTooNew, StoreUnavailable, UnknownCollection, WorkspaceError
-from workspace.model import CollectionInfo, Event, Note, StoredCollection, StoredFile
+from workspace.model import CollectionInfo, Event, Note, StoredClaim, StoredCollection, StoredFile
 from workspace.purge import Purged
 from workspace.store import Workspace, open_workspace
 
 __all__ = ["Actor", "CollectionInfo", "Event", "Forbidden", "NoAccess", "Note", "Purged", "SchemaTooNew",
-           "StoreUnavailable", "StoredCollection", "StoredFile", "UnknownCollection", "Workspace", "WorkspaceError",
+           "StoreUnavailable", "StoredClaim", "StoredCollection", "StoredFile", "UnknownCollection", "Workspace", "WorkspaceError",
            "open_workspace"]

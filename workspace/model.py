@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["CollectionInfo", "Event", "Note", "StoredCollection", "StoredFile"]
+__all__ = ["CollectionInfo", "Event", "Note", "StoredClaim", "StoredCollection", "StoredFile"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,8 @@ class Note:
     bases : tuple of int
         Every revision its author edited, ascending: one, several for a save that merged concurrent
         versions, none for a new note.
+    claims : tuple of StoredClaim
+        The claims the note carries (:mod:`workspace.claims`), in the order they were added.
     """
 
     revision: int
@@ -173,6 +175,28 @@ class Note:
     created_at: str
     base: int | None
     bases: tuple[int, ...] = ()
+    claims: tuple["StoredClaim", ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredClaim:
+    """A claim carried by a note: what it states and where it was made.
+
+    Attributes
+    ----------
+    claim : metrics.review.claims.Threshold, Better or Rank
+    since : str
+        The id of the version it was saved on: it is checked on that version and every later one.
+    author : str
+        Who added it.
+    at : str
+        When, UTC time in ISO 8601.
+    """
+
+    claim: Any
+    since: str
+    author: str
+    at: str
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ from datetime import datetime, timezone
 
 from sqlalchemy import Connection, and_, select, union
 
+from workspace import claims as claim_rows
 from workspace.errors import WorkspaceError
-from workspace.model import Note
-from workspace.schema import note_bases, notes
+from workspace.model import Note, StoredClaim
+from workspace.schema import collections, note_bases, notes
 
 __all__ = ["MAX_COMMENT", "MAX_TAG", "MAX_TOPIC", "SEPARATOR", "Merged", "heads", "history", "insert_note", "merged",
            "tags_of"]
@@ -100,7 +101,7 @@ def _note(row, merged: dict[int, tuple[int, ...]]) -> Note:
     bases = merged.get(row.revision) or ((row.base,) if row.base is not None else ())
     return Note(revision=row.revision, collection=row.collection, topic=row.topic, system=row.system,
                 tag=row.tag, comment=row.comment, author=row.author, created_at=row.created_at, base=row.base,
-                bases=bases)
+                bases=bases, claims=claim_rows.decode(row.claims))
 
 
 def _merged(conn: Connection, lineage: str) -> dict[int, tuple[int, ...]]:
@@ -125,11 +126,14 @@ def _bases(base: object) -> tuple[int, ...]:
 
 
 def insert_note(conn: Connection, cid: str, lineage: str, topic: str, system: str | None, tag: str, comment: str,
-                *, author: str, base: int | Sequence[int] | None) -> Note:
+                *, author: str, base: int | Sequence[int] | None,
+                claims: Sequence[StoredClaim] | None = None) -> Note:
     """Append one revision saved on version ``cid`` of ``lineage`` (both already checked).
 
-    ``base`` is the revision edited, or a list of revisions (a merge), or None for a new note. Raises
-    :class:`WorkspaceError` on bad values, or a base that is no revision of this note in this lineage.
+    ``base`` is the revision edited, or a list of revisions (a merge), or None for a new note. ``claims``
+    are the claims the revision carries; None keeps those of the revisions it edits (each claim once).
+    Raises :class:`WorkspaceError` on bad values, a base that is no revision of this note in this lineage,
+    or a claim saved on a version of another lineage.
     """
     _text(topic, "topic", MAX_TOPIC, empty=False)
     if system is not None:
@@ -145,12 +149,28 @@ def insert_note(conn: Connection, cid: str, lineage: str, topic: str, system: st
         for missing in (b for b in bases if b not in found):
             raise WorkspaceError(f"note base {missing}: expected a revision of the note on topic {topic!r}, "
                                  f"system {system!r} of collection {cid} or another of its versions, found none")
+    if claims is None:  # kept as stored, even those this release cannot read
+        kept = claim_rows.union(conn.execute(select(notes.c.claims).where(notes.c.revision.in_(bases))
+                                             .order_by(notes.c.revision)).scalars().all()) if bases else []
+    else:
+        kept = list(claims)
+        _since(conn, lineage, {c.since for c in kept})
+    stored = claim_rows.encode(kept)
     row = {"collection": cid, "topic": topic, "system": system, "tag": tag, "comment": comment, "author": author,
            "created_at": datetime.now(timezone.utc).isoformat(), "base": bases[-1] if bases else None}
-    revision = conn.execute(notes.insert().values(**row, lineage=lineage).returning(notes.c.revision)).scalar_one()
+    revision = conn.execute(notes.insert().values(**row, lineage=lineage, claims=stored)
+                            .returning(notes.c.revision)).scalar_one()
     if len(bases) > 1:
         conn.execute(note_bases.insert(), [{"revision": revision, "base": b, "lineage": lineage} for b in bases])
-    return Note(revision=revision, **row, bases=bases)
+    return Note(revision=revision, **row, bases=bases, claims=claim_rows.decode(stored))
+
+
+def _since(conn: Connection, lineage: str, ids: set[str]) -> None:
+    """Refuse a claim saved on a version that is not one of ``lineage``."""
+    found = set(conn.execute(select(collections.c.id).where(collections.c.id.in_(sorted(ids)),
+                                                            collections.c.lineage == lineage)).scalars())
+    for missing in sorted(ids - found):
+        raise WorkspaceError(f"claim since {missing[:40]!r}: expected a version of this collection, found none")
 
 
 def heads(conn: Connection, lineage: str) -> list[Note]:

@@ -27,6 +27,8 @@ that reads an older version, which could not open a collection with ``judgments`
 Version 8 adds the live class (:mod:`workspace.classroom`): ``lessons`` (saved lists of questions),
 ``class_sessions`` (a class: its code, its questions, which one is shown and whether it is open or revealed)
 and ``class_answers`` (one answer per student and question); new tables only.
+Version 9 adds ``notes.claims``: the claims a note carries (:mod:`workspace.claims`, a JSON list), NULL for
+every note before the upgrade (a note without claims).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sess
            "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
            "notes", "schema_version"]
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -101,6 +103,8 @@ notes = Table(
     Column("lineage", String(16), nullable=False, server_default=""),  # the lineage of ``collection``
     Index("notes_key", "collection", "topic", "system"),
     Index("notes_lineage", "lineage", "topic", "system"),
+    # ---- schema 9: claims carried by a note ----
+    Column("claims", Text, nullable=True),  # JSON list of claims (workspace.claims), NULL for none
 )
 
 events = Table(
@@ -240,9 +244,16 @@ def _v6_to_v7(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE collection_files ADD COLUMN judgment_set TEXT"))
 
 
+# ---- schema 9: claims carried by a note ---------------------------------------------------------------------
+def _v8_to_v9(conn: Connection) -> None:
+    """``notes.claims``, NULL (no claim) for every existing note."""
+    conn.execute(text("ALTER TABLE notes ADD COLUMN claims TEXT"))
+
+
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5,
                                                        5: _v5_to_v6, 6: _v6_to_v7,
-                                                       7: _v7_to_v8}
+                                                       7: _v7_to_v8,
+                                                       8: _v8_to_v9}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

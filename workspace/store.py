@@ -32,7 +32,7 @@ from workspace.checks import renamed as _renamed
 from workspace.engine import Location, connect, resolve, transaction
 from workspace.errors import WorkspaceError
 from workspace.files import BlobStore, check_digest
-from workspace.model import CollectionInfo, Event, Note, StoredCollection, StoredFile
+from workspace.model import CollectionInfo, Event, Note, StoredClaim, StoredCollection, StoredFile
 from workspace.schema import blobs, collection_files, collections, ensure_schema, markers
 
 if TYPE_CHECKING:
@@ -435,7 +435,8 @@ class Workspace:
             return notes_rows.heads(conn, self._row(conn, cid).lineage)
 
     def save_note(self, cid: str, topic: str, system: str | None, tag: str, comment: str, *,
-                  author: str | None = None, base: int | Sequence[int] | None = None) -> Note:
+                  author: str | None = None, base: int | Sequence[int] | None = None,
+                  claims: Sequence[StoredClaim] | None = None) -> Note:
         """Append a revision of the note on ``topic`` (and ``system``, or None for the topic itself).
 
         The revision is saved on version ``cid`` (its :attr:`Note.collection`) and seen on every version
@@ -447,12 +448,25 @@ class Workspace:
             The :attr:`Note.revision` the author edited (saved on any version of the lineage), or several
             of them (the concurrent versions this save merges: none of them stays current); None for a
             new note.
+        claims : sequence of StoredClaim, optional
+            The claims the revision carries (:mod:`workspace.claims`), each saved on a version of this
+            lineage; None keeps those of the revisions it edits.
         """
         author = self._who(author, "note author")
         with transaction(self._engine, self.location) as conn:
             lineage = self._row(conn, cid, "note").lineage
             return notes_rows.insert_note(conn, cid, lineage, topic, system, tag, comment, author=author,
-                                          base=base)
+                                          base=base, claims=claims)
+
+    def lineage(self, cid: str) -> list[CollectionInfo]:
+        """Every version of the collection ``cid`` belongs to, amended ones included, deleted ones left out,
+        oldest first."""
+        with transaction(self._engine, self.location, read=True) as conn:
+            lineage = self._row(conn, cid).lineage
+            rows = conn.execute(select(collections).where(collections.c.lineage == lineage,
+                                                          collections.c.deleted.is_(False))
+                                .order_by(collections.c.created_at, collections.c.id)).all()
+        return [ingest.info(row) for row in rows]
 
     def note_history(self, cid: str, topic: str, system: str | None) -> list[Note]:
         """Every revision of one note, oldest first, saved on any version of the collection's lineage."""

@@ -7,6 +7,7 @@ import streamlit as st
 
 from dashboard import components, sharing, stored, team
 from dashboard.components import md
+from dashboard.data.claims import flipped_counts
 from metrics import RankscopeError
 
 OWNERS_ONLY = "Only the collection's owners may do this."
@@ -43,12 +44,19 @@ TABLE = {"name": "name", "id": st.column_config.TextColumn("id", width="medium",
                                                             "its link is ?collection=ID"),
          "version": "version", "parent": "parent", "created_by": "created by",
          "created_at": "created (UTC)", "size": st.column_config.NumberColumn("size (bytes)", format="localized"),
-         "systems": "systems", "topics": "topics", "archived": "archived", "role": "your role"}
+         "systems": "systems", "topics": "topics", "archived": "archived", "role": "your role",
+         "flipped": st.column_config.NumberColumn("flipped claims", help="Claims of its notes whose status on this "
+                                                  "version differs from the one on the version they were saved on")}
+try:
+    flipped = flipped_counts(shown)
+except RankscopeError as err:  # shown without the counts, and why
+    flipped = {}
+    components.error(err)
 rows = [{"name": c.name, "id": c.id, "version": c.version, "parent": (names[c.parent].name + f" v{names[c.parent].version}"
                                                           if c.parent in names else c.parent or ""),
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
          "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived,
-         "role": sharing.role_label(ws.actor, roles, c.lineage)} for c in shown]
+         "role": sharing.role_label(ws.actor, roles, c.lineage), "flipped": flipped.get(c.id)} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
 st.caption(components.scrolls(list(TABLE)))
 st.caption(md("{} of {} collection{}{}.", len(shown), len(listed), "s" * (len(listed) != 1),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, leaderboard, state
+from dashboard import claims, components, data, exports, figures, leaderboard, state
 from dashboard.components import md
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
@@ -93,6 +93,7 @@ components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), 
                                              figures.system_colors(loaded.systems), markers, baseline,
                                              highlighted=components.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
+claims.value_button(loaded, shown, measure)
 seeded = data.seeds(loaded, measures + (measure,) if measure not in measures else measures)
 if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of several runs
     st.subheader("Systems of several runs (seeds)")
@@ -104,3 +105,5 @@ if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of s
                    "variance is in the standard error. Each pair is tested on the topics all its runs answer.")
 with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(components.measure_help(measure))
+
+claims.panel(loaded, measures)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, state
+from dashboard import claims, components, data, exports, figures, state
 from dashboard.components import md
 from dashboard.exports.tables import groups_latex
 from metrics import RankscopeError
@@ -61,6 +61,7 @@ st.caption(md("Family: {} ({}); {} tests corrected together for {}", data.FAMILI
               md(", by {}.", data.TEST_CORRECTIONS[result.correction])))
 components.provenance(loaded, (measure,), test=test, correction=correction, family=family)
 order = data.by_mean(loaded, measure) if many else loaded.systems
+claims.better_button(loaded, data.by_mean(loaded, measure), measure, test, correction, alpha)
 top = list(dict.fromkeys(([baseline] if baseline else []) + list(order)))[:components.FEW] if many else None
 pvalues, effects, counts = st.tabs(["p-values", "Effect sizes", "Topics won and lost"], key="sig_tab")
 with pvalues:

@@ -21,6 +21,7 @@ __all__ = ["CHAR", "fitted", "plain_text", "wrap_lines"]
 
 CHAR = 0.58  # a character's width, as a share of its font size
 LINE = 1.3  # a line's height, as a share of its font size
+TITLE_PAD = 10  # pixels above a chart's title
 _TAG = re.compile(r"<[^>]+>")
 _ENTITY = re.compile(r"&(#\d+|#x[0-9a-f]+|[a-z]+);", re.I)
 
@@ -91,8 +92,9 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
         labels turned upright or thinned where they would collide; annotations on a category axis kept
         only where they fit beside those kept before them (a builder adds the most telling first), and
         so are the labels beside scatter points; heatmap cell labels shrunk to their cells, or left to the hover where even that is too small;
-        a horizontal legend moved below the plot, its entries as wide as the longest; the top margin
-        holds the title's lines and any subplot titles.
+        a horizontal legend moved below the plot, its entries as wide as the longest; the title hung from
+        the top of the drawing, the top margin holding its lines and any subplot titles; an axis title
+        along y no longer than the plot is high once the x axes' labels have their room.
     """
     layout = fig.layout
     font = _font(layout)
@@ -107,26 +109,49 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
     if layout.title.text:
         size = float(layout.title.font.size or round(font * 1.4))
         text = wrap_lines(layout.title.text, (width * 0.93 - 12) / (CHAR * size))
-        block = sum((0.7 if line.startswith("<sup>") else 1.0) * size * LINE for line in text.split("<br>"))
+        block = len(text.split("<br>")) * size * LINE  # plotly spaces every line by the title's size, <sup> too
         block += max((float(n.font.size or font) * LINE * (str(n.text).count("<br>") + 1)
                       for n in layout.annotations or () if n.yref == "paper" and n.y is not None and n.y >= 1),
                      default=0)  # subplot titles, above the plots
-        # plotly places the title in the top margin ("auto"), by its first line: the margin holds the block
-        fig.update_layout(title_text=text, margin_t=max(top, int(block + 36)))
+        # the title hangs from the top of the drawing, its lines going down; the margin holds them all (plotly
+        # puts a title of several lines by its first baseline, one of one line by its top)
+        pad = TITLE_PAD + (round(0.75 * size) if "<br>" in text else 0)
+        fig.update_layout(title=dict(text=text, y=1, yref="container", yanchor="top", pad=dict(t=pad)),
+                          margin_t=max(top, int(TITLE_PAD + block + 16)))
         top = fig.layout.margin.t
         plot_h = max(height - top - bottom, 50.0)
-    for letter, room in (("x", plot_w), ("y", plot_h)):
-        for name, axis in _axes(layout, letter):
-            size = float(axis.title.font.size or font)
-            if axis.title.text:
-                # automargin with a standoff: the title goes below (beside) the tick labels, whatever their size
-                fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, room * _span(axis) / (CHAR * size)),
-                                   f"{name}.automargin": True, f"{name}.title.standoff": 10})
-            _categories(fig, name, axis, letter, room * _span(axis))
+    for name, axis in _axes(layout, "x"):
+        size = float(axis.title.font.size or font)
+        if axis.title.text:
+            # automargin with a standoff: the title goes below the tick labels, whatever their size
+            fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, plot_w * _span(axis) / (CHAR * size)),
+                               f"{name}.automargin": True, f"{name}.title.standoff": 10})
+        _categories(fig, name, axis, "x", plot_w * _span(axis))
+    plot_h = max(plot_h - _below(fig, font), 50.0)  # what the x axes' labels and titles take below the plot
+    for name, axis in _axes(layout, "y"):
+        size = float(axis.title.font.size or font)
+        if axis.title.text:
+            # a title turned along the axis, no longer than the plot is high (beyond, it meets the chart's title)
+            fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, plot_h * _span(axis) / (CHAR * size)),
+                               f"{name}.automargin": True, f"{name}.title.standoff": 10})
+        _categories(fig, name, axis, "y", plot_h * _span(axis))
     _annotations(fig, plot_w)
     _point_labels(fig, plot_w, plot_h, font)
     _cells(fig, plot_w, plot_h, font)
     return fig
+
+
+def _below(fig: go.Figure, font: float) -> float:
+    """The height the x axes' labels and titles take below the plot beyond the builder's bottom margin: category
+    labels turned upright, and a title's lines past the first."""
+    extra = 0.0
+    for name, axis in _axes(fig.layout, "x"):
+        size = float(axis.tickfont.size or font)
+        labels = _category_labels(fig, name, "x") if axis.tickangle == -90 else None
+        upright = max(_length(x) for x in labels) * CHAR * size - size * LINE if labels else 0.0
+        lines = str(axis.title.text or "").count("<br>") * float(axis.title.font.size or font) * LINE
+        extra = max(extra, upright + lines)
+    return extra
 
 
 def _beside(fig: go.Figure, font: float, left: float, right: float) -> tuple[float, float]:

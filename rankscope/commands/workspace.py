@@ -1,5 +1,6 @@
 """``rankscope workspace``: add, list, rename, archive, export, remove, restore, share and purge collections of
-a shared workspace, and print their review notes and the audit log.
+a shared workspace, and print their review notes, their claims (:mod:`rankscope.commands._claims`) and the
+audit log.
 
 A workspace is a folder (SQLite and stored files), ``sqlite:///FILE`` or ``postgresql://USER@HOST:PORT/DB``
 (see :func:`workspace.open_workspace`); ``--workspace`` defaults to ``$RANKSCOPE_WORKSPACE``, else
@@ -20,7 +21,7 @@ import sys
 
 from metrics.errors import RankscopeError
 from metrics.io.spreadsheet import neutralise
-from rankscope.commands import add_convention_flags, conventions_of, write_output
+from rankscope.commands import _claims, add_convention_flags, conventions_of, write_output
 
 __all__ = ["cell", "export_session", "operator", "register", "run", "stored_inputs"]
 
@@ -37,7 +38,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("workspace", help="manage the collections of a shared workspace",
                               description="Add, list, rename, archive, export, remove, restore and share "
                                           "collections (qrels, runs and conventions) of a workspace shared by a "
-                                          "team, print their review notes and the audit log, and purge deleted "
+                                          "team, print their review notes, their claims and the audit log, and "
+                                          "purge deleted "
                                           "ones. It works on the store directly, as the operator: roles are not "
                                           "checked, and changes are recorded as made by the operating-system user "
                                           "that runs it.")
@@ -114,6 +116,7 @@ def register(subparsers) -> None:
     purge.add_argument("--older-than", type=float, default=None, metavar="HOURS",
                        help="hours since the deletion (default $RANKSCOPE_UNDO_HOURS, else 72; 0: every deleted one)")
     _location(purge)
+    _claims.add_parser(sub, _location)
     p.set_defaults(func=run)
 
 
@@ -131,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
 
     with open_workspace(args.workspace, files=args.files) as ws:
         actions = {"add": _add, "list": _list, "rename": _rename, "archive": _archive, "notes": _notes,
-                   "export": _export, "rm": _rm, "restore": _restore, "share": _share, "log": _log, "purge": _purge}
+                   "export": _export, "rm": _rm, "restore": _restore, "share": _share, "log": _log, "purge": _purge,
+                   "claims": lambda ws, args: _claims.run(ws, args, operator(), cell)}
         return actions[args.action](ws, args)
 
 
@@ -240,6 +244,8 @@ def _merged_notes(notes) -> dict[str, dict]:
     notes merged, tags in order, comments one per line, those on a system marked ``[system]``."""
     merged: dict[str, dict] = {}
     for note in notes:
+        if not (note.tag or note.comment):  # e.g. the note that only carries a collection's claims
+            continue
         entry = merged.setdefault(note.topic, {"tags": [], "comment": ""})
         if note.tag and note.tag not in entry["tags"]:
             entry["tags"].append(note.tag)

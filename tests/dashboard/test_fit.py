@@ -32,6 +32,35 @@ def test_a_long_title_is_wrapped_to_the_width_and_the_top_margin_holds_it():
     assert fig.layout.margin.t >= len(lines) * size * 1.3
 
 
+def test_a_title_hangs_from_the_top_and_the_margin_holds_every_line_and_the_subplot_titles():
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=3, subplot_titles=["AP", "nDCG@10", "P@10"])
+    fig.update_layout(title="Mean over topics, and its range over every order of tied scores<br><sup>a subtitle "
+                            "long enough to need a line of its own on a projector</sup>", font_size=20)
+    fig = figures.fitted(fig, 976)
+    title, size = fig.layout.title, fig.layout.title.font.size or round(20 * 1.4)
+    lines = fig.layout.title.text.split("<br>")
+    assert (title.y, title.yref, title.yanchor) == (1, "container", "top")
+    # plotly puts a title of several lines by its first baseline: the pad leaves room for the line's capitals
+    assert len(lines) >= 3 and title.pad.t >= 0.7 * size
+    # every line at the title's size (plotly spaces a <sup> line as a full one), then the subplot titles
+    assert fig.layout.margin.t >= title.pad.t + (len(lines) - 1) * size * 1.3 + 20 * 1.3
+
+
+def test_an_axis_title_along_y_is_no_longer_than_the_plot_the_upright_x_labels_leave():
+    names = [f"a rather long category {i}" for i in range(30)]
+    fig = go.Figure(go.Bar(x=names, y=np.arange(30)))
+    fig.update_layout(height=450, margin=dict(t=60, b=60), font_size=15,
+                      yaxis_title="the difference of the two systems' means over every topic of the collection")
+    fig = figures.fitted(fig, 976)
+    assert fig.layout.xaxis.tickangle == -90
+    upright = max(len(n) for n in names) * CHAR * 15
+    plot_h = 450 - fig.layout.margin.t - 60 - upright + 15 * 1.3
+    assert max(len(line) for line in _lines(fig.layout.yaxis.title.text)) * CHAR * 15 <= plot_h
+    assert fig.layout.yaxis.automargin and fig.layout.yaxis.title.standoff == 10
+
+
 def test_a_subtitle_keeps_its_tags_on_every_line():
     text = wrap_lines("A title<br><sup>click a bar to open the topic; the largest differences are labelled</sup>", 30)
     assert [line.startswith("<sup>") and line.endswith("</sup>") for line in text.split("<br>")][1:] == [True] * (

@@ -68,12 +68,31 @@ def page(browser):
     context.close()
 
 
+_ENDED = """() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state') === 'notRunning'"""
+
+
+def author_tab(browser, url: str, name: str):
+    """A new browser (its own cookies) on ``url`` with ``name`` typed as the author; actions wait as long as
+    the expectations do (a shared, busy machine)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(60_000)
+    tab = context.new_page()
+    tab.goto(url)
+    settled(tab)
+    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
+    box.fill(name)
+    box.press("Enter")
+    settled(tab)
+    return tab
+
+
 def settled(page) -> None:
     """Wait until the app has finished running and nothing on the page is stale."""
     expect(page.locator('[data-testid="stApp"]')).to_be_attached()
     expect(page.locator('[data-testid="stMain"] h1').first).to_be_visible()
     expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
     expect(page.locator('[data-stale="true"]')).to_have_count(0)
+    page.wait_for_function(_ENDED, timeout=120_000)  # the run has ended: nothing more is coming
 
 
 # the script has ended, nothing is stale, loading or waiting, and every chart on the page has been drawn

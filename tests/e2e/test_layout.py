@@ -84,16 +84,7 @@ def _alternatives(page) -> list[str]:
     return faults
 
 
-# Known and open: in presentation mode at 1024x768, four pages still draw a chart title over a legend or an
-# axis label (queries: the per-topic difference chart; agreement: the two heat maps; reproducibility: the
-# rankings' and the overall-effect charts; trust: the tie ranges). Reported by this test, not yet fixed.
-PROJECTOR_FAULTS = pytest.mark.xfail(reason="chart titles overlap their legends or labels on the queries, agreement, "
-                                            "reproducibility and trust pages at 1024x768 in presentation mode",
-                                     strict=False)
-
-
-@pytest.mark.parametrize("view", [pytest.param(v, marks=PROJECTOR_FAULTS) if v.startswith("projector") else v
-                                  for v in VIEWS])
+@pytest.mark.parametrize("view", list(VIEWS))
 def test_every_page_fits_and_is_accessible(server, browser, view):  # noqa: F811
     from playwright.sync_api import expect
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests import processes
+from tests.e2e.conftest import author_tab
 from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
 from tests.workspace.conftest import fresh_database, postgres_server  # noqa: F401  (fixture)
 
@@ -72,15 +73,7 @@ def team(tmp_path):
     made.stop()
 
 
-def _tab(browser, url: str, name: str):  # noqa: F811
-    tab = browser.new_context(viewport=VIEWPORT).new_page()
-    tab.goto(url)
-    _settled(tab)
-    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
-    box.fill(name)
-    box.press("Enter")
-    _settled(tab)
-    return tab
+_tab = author_tab  # a new browser with its author named
 
 
 def _collection_of(url: str) -> str:

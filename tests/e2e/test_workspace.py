@@ -12,6 +12,7 @@ import re
 import pytest
 
 from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
+from tests.e2e.conftest import author_tab
 from tests.e2e.test_team import QRELS, TOPICS, Team, _run, _save_note
 
 pytestmark = pytest.mark.browser
@@ -28,19 +29,7 @@ def team(tmp_path_factory):
     made.stop()
 
 
-def _tab(browser, url: str, name: str):  # noqa: F811
-    """A new browser (its own cookies) on ``url``, with ``name`` typed as the author; actions wait as long as
-    the expectations do (a shared, busy machine)."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(60_000)
-    tab = context.new_page()
-    tab.goto(url)
-    _settled(tab)
-    box = tab.get_by_role("textbox", name="Your name (for notes and saved collections)")
-    box.fill(name)
-    box.press("Enter")
-    _settled(tab)
-    return tab
+_tab = author_tab  # a new browser with its author named
 
 
 def _form(tab):

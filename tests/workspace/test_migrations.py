@@ -74,6 +74,7 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert conn.execute(text("SELECT replaced_by FROM collections")).all() == [(None,)]  # no version amended
         assert conn.execute(text("SELECT COUNT(*) FROM members")).scalar_one() == 0  # no owner before login mode
         assert conn.execute(text("SELECT COUNT(*) FROM class_sessions")).scalar_one() == 0  # version 8's tables
+        assert conn.execute(text("SELECT COUNT(*) FROM notes WHERE claims IS NOT NULL")).scalar_one() == 0  # v9
     engine.dispose()
 
 
@@ -81,12 +82,12 @@ def test_a_newer_workspace_is_refused_with_one_line(target):
     target.open().close()
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.begin() as conn:
-        conn.execute(text("UPDATE schema_version SET version = 9"))
+        conn.execute(text(f"UPDATE schema_version SET version = {SCHEMA_VERSION + 1}"))
     engine.dispose()
     with pytest.raises(SchemaTooNew) as err:
         target.open()
     message = str(err.value)
-    assert "\n" not in message and "version 9" in message and f"version {SCHEMA_VERSION}" in message
+    assert "\n" not in message and f"version {SCHEMA_VERSION + 1}" in message and f"version {SCHEMA_VERSION}" in message
 
 
 # The version-2 schema, as that release wrote it: version 1 with notes.base and the events table.

@@ -18,7 +18,8 @@ are :func:`metrics.aggregate`'s, the tests :func:`metrics.stats.significance.com
 lacks), with the numbers behind it. :func:`read_expectations` checks the plain data of an expectations
 file (``rankscope check``) and :func:`expectations_data` writes it; :func:`claim_from_entry` reads one
 claim from its plain form (every claim's ``entry()`` gives it back), and :func:`junit_xml` writes results
-as JUnit XML for a CI system.
+as JUnit XML for a CI system. :func:`recheck` checks claims again on each version of a collection and gives
+a :class:`Trail` per claim: its result on every version, and whether (and by which version) it has flipped.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from metrics.review.claims.kinds import (FAILS, HOLDS, PAIRS, STATUSES, TIES, UN
                                          Rank, Threshold)
 from metrics.review.claims.schema import (ENTRY_KEYS, TOP_KEYS, Expectations, claim_from_entry, expectations_data,
                                           read_expectations)
+from metrics.review.claims.trail import FLIPPED, Trail, recheck
 
-__all__ = ["Better", "Claim", "ClaimResult", "ENTRY_KEYS", "Expectations", "FAILS", "HOLDS", "PAIRS", "Rank",
-           "STATUSES", "TIES", "TOP_KEYS", "Threshold", "UNCHECKABLE", "check_claims", "claim_from_entry",
-           "expectations_data", "junit_xml", "read_expectations"]
+__all__ = ["Better", "Claim", "ClaimResult", "ENTRY_KEYS", "Expectations", "FAILS", "FLIPPED", "HOLDS", "PAIRS",
+           "Rank", "STATUSES", "TIES", "TOP_KEYS", "Threshold", "Trail", "UNCHECKABLE", "check_claims",
+           "claim_from_entry", "expectations_data", "junit_xml", "read_expectations", "recheck"]
