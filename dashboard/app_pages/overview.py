@@ -94,6 +94,15 @@ components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), 
                                              highlighted=components.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
 claims.value_button(loaded, shown, measure)
+seeded = data.seeds(loaded, measures + (measure,) if measure not in measures else measures)
+if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of several runs
+    st.subheader("Systems of several runs (seeds)")
+    components.show_figure(figures.seed_chart(seeded.spread, measure, figures.system_colors(list(seeded.groups))),
+                           key="overview_seeds", name=f"overview-seeds-{measure}")
+    if seeded.tests is not None:
+        st.dataframe(seeded.tests[seeded.tests["measure"] == measure], hide_index=True, key="overview_seed_tests")
+        st.caption("Mixed model, topics and seeds random (REML, Wald z, Holm within each measure): the seed-to-seed "
+                   "variance is in the standard error. Each pair is tested on the topics all its runs answer.")
 with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(components.measure_help(measure))
 

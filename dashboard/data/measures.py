@@ -66,3 +66,29 @@ def _answered(loaded: Loaded) -> list[_Answered]:
     return [_Answered(stored.run_table("queries", loaded, name, up, {}, lambda name=name, up=up: pd.DataFrame(
         {"system": name, "query": _ranked_run(loaded, name, up).queries.astype(object)}))["query"].to_numpy())
         for name, up in loaded.runs]
+
+
+# ---- systems of several runs ------------------------------------------------------------------------------
+SeedView = namedtuple("SeedView", "groups spread tests")
+
+
+@on_collection(max_entries=16)
+def seeds(loaded: Loaded, measures: tuple[str, ...]) -> SeedView | None:
+    """The runs grouped by the naming rule (``name.seed1``; :data:`metrics.stats.seeds.SEED_RULE`), each
+    system's mean over its runs with their spread, and the mixed-model tests between systems; None when no
+    system has two runs or the names do not group cleanly."""
+    from metrics.errors import ValidationError
+    from metrics.stats.seeds import compare_seeded, group_runs, seed_spread
+
+    try:
+        groups = group_runs(loaded.systems)
+    except ValidationError:
+        return None
+    if len(groups) < 2 or max(len(runs) for runs in groups.values()) < 2:
+        return None
+    table = per_query(loaded, measures)
+    try:
+        tests = compare_seeded(table, groups)
+    except ValidationError:
+        tests = None
+    return SeedView(groups, seed_spread(metrics.summarise(table), groups), tests)

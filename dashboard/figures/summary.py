@@ -12,7 +12,7 @@ from dashboard.figures._describe import described, ranked_words
 from dashboard.figures._highlight import highlight
 from dashboard.figures._style import MANY, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["distribution_chart", "grades_chart", "summary_chart"]
+__all__ = ["distribution_chart", "grades_chart", "seed_chart", "summary_chart"]
 
 
 def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str],
@@ -77,3 +77,30 @@ def distribution_chart(per_query: pd.DataFrame, measure: str, colors: Mapping[st
     if highlighted is not None:
         fig.update_xaxes(categoryorder="array", categoryarray=[t.name for t in fig.data])
     return highlight(fig, highlighted)
+
+
+def seed_chart(spread: pd.DataFrame, measure: str, colors: Mapping[str, str]) -> go.Figure:
+    """Systems of several runs (seeds): each system's mean over its runs of one measure, the error bar the
+    standard deviation between the runs' means, the thin line from the lowest run to the highest
+    (:func:`metrics.stats.seeds.seed_spread`'s frame)."""
+    rows = spread[spread["measure"] == measure]
+    fig = base_figure(f"{safe(measure)}: mean over seeds, ± the standard deviation between seeds",
+                      f"{safe(measure)}, mean over runs {UNIT}", "", showlegend=False,
+                      height=140 + 52 * max(len(rows), 1))
+    for row in rows.itertuples(index=False):
+        label = f"{safe(row.system)} ({row.runs} run{'s' if row.runs != 1 else ''})"
+        color = colors.get(row.system, "#444")
+        fig.add_trace(go.Scatter(x=[row.low, row.high], y=[label, label], mode="lines", line=dict(color=color, width=1),
+                                 hoverinfo="skip", name=safe(row.system)))
+        sd = row.sd if np.isfinite(row.sd) else None
+        fig.add_trace(go.Scatter(
+            x=[row.value], y=[label], mode="markers", name=safe(row.system), legendgroup=safe(row.system),
+            error_x=None if sd is None else dict(type="data", array=[sd], thickness=2.5, width=8),
+            marker=dict(size=16, color=color),
+            hovertemplate=(f"{safe(row.system)}<br>{safe(measure)} = %{{x:.4f}} over {row.runs} runs<br>sd "
+                           + ("-" if sd is None else f"{sd:.4f}")
+                           + f"; lowest run {row.low:.4f}, highest {row.high:.4f}<extra></extra>")))
+    fig.update_yaxes(autorange="reversed", title=None)
+    described(fig, f"{len(rows)} systems of several runs; "
+              + ranked_words(dict(zip(rows["system"], rows["value"]))) + ".")
+    return fig

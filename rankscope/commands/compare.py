@@ -9,6 +9,7 @@ import sys
 from metrics.io.spreadsheet import csv_text
 from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
                                 significance_settings_of, topics_differ)
+from rankscope.commands._seeds import add_seed_flags, run_seeded
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -42,6 +43,7 @@ def register(subparsers) -> None:
                    help="also compare each run with the baseline (--baseline, else the first run) by risk: "
                         "URisk, TRisk (flagged when its two-sided p-value is below --alpha), ZRisk and GeoRisk, a loss "
                         "weighing 1 + A (A >= 0); with --format table or json")
+    add_seed_flags(p)
     add_convention_flags(p)
     add_run_flags(p, output=False)
     p.set_defaults(func=run)
@@ -67,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
         per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
                                           conventions, "compare")
+    if args.seeds is not None or args.group:
+        run_seeded(args, per_query, settings)
+        return status
     try:
         comparison = compare_systems(per_query, **settings)
         risk = _risk(per_query, comparison, args.risk_alpha, settings["alpha"])
