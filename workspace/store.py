@@ -21,7 +21,7 @@ from sqlalchemy import select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from metrics.io import Qrels, Run
-from workspace import access, audit, cache, derived, ingest, members as member_rows, notes as notes_rows, purge, versions
+from workspace import cache, derived, ingest, members as member_rows, notes as notes_rows, versions
 from workspace.access import Actor
 from workspace.checks import NamedBytes, Parsed
 from workspace.checks import conventions_of as _conventions
@@ -32,7 +32,8 @@ from workspace.checks import renamed as _renamed
 from workspace.engine import Location, connect, resolve, transaction
 from workspace.errors import WorkspaceError
 from workspace.files import BlobStore, check_digest
-from workspace.model import CollectionInfo, Event, Note, StoredClaim, StoredCollection, StoredFile
+from workspace.model import CollectionInfo, Note, StoredClaim, StoredCollection, StoredFile
+from workspace.stewardship import Stewardship
 from workspace.schema import blobs, collection_files, collections, ensure_schema, markers
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def open_workspace(location: str | os.PathLike | None = None, *, files: str | os
     return Workspace(engine, where)
 
 
-class Workspace:
+class Workspace(Stewardship):
     """A shared store of collections and review notes; made by :func:`open_workspace`.
 
     Safe to use from several threads and processes at once. Every method raises
@@ -325,97 +326,6 @@ class Workspace:
         return self._commit(name, entries, chosen, author, old.info.topics, parent=cid,
                             version=old.info.version + 1, amend=cid if amend else None)
 
-    def rename(self, cid: str, name: str, *, author: str | None = None) -> CollectionInfo:
-        """Give collection ``cid`` a new name."""
-        _line(name, "collection name")
-        return self._change(cid, author, "rename", name, name=name)
-
-    def archive(self, cid: str, archived: bool = True, *, author: str | None = None) -> CollectionInfo:
-        """Archive (hide from the default list) or, with ``archived=False``, unarchive a collection."""
-        return self._change(cid, author, "archive" if archived else "unarchive", "", archived=bool(archived))
-
-    def delete(self, cid: str, *, author: str | None = None) -> None:
-        """Delete a collection: it is no longer listed or loadable, but :meth:`restore` brings it back until
-        :meth:`purge` removes its files."""
-        self._change(cid, author, "delete", "", deleted=True)
-
-    def restore(self, cid: str, *, author: str | None = None) -> CollectionInfo:
-        """Undo the deletion of ``cid``, whose files are still stored (see :meth:`deleted`)."""
-        author = self._who(author)
-        with transaction(self._engine, self.location) as conn:
-            self._row(conn, cid, "restore", deleted=True)
-            if conn.execute(select(collection_files.c.collection).where(collection_files.c.collection == cid)
-                            .limit(1)).first() is None:
-                raise WorkspaceError(f"collection {cid} cannot be restored: its files were purged")
-            conn.execute(collections.update().where(collections.c.id == cid).values(deleted=False))
-            audit.record(conn, cid, "restore", "", author)
-            return ingest.info(self._row(conn, cid))
-
-    def deleted(self) -> list[Event]:
-        """The deletion of each deleted collection that can still be restored (by the person acted for),
-        newest first: its files are stored until :meth:`purge` removes them."""
-        with transaction(self._engine, self.location, read=True) as conn:
-            roles = member_rows.visible(conn, self._actor)
-            owned = None if roles is None else {k for k, v in roles.items() if access.may(self._actor, "restore", v)}
-            return audit.restorable(conn, owned)
-
-    def purge(self, older_than: float, *, author: str | None = None) -> purge.Purged:
-        """Remove the files of collections deleted more than ``older_than`` seconds ago, and every stored
-        file, cache or derived table no collection names (see :mod:`workspace.purge`).
-
-        Only the operator and administrators may purge. The collections stay in the audit log (and in
-        the database, marked deleted); they can no longer be restored.
-        """
-        author = self._who(author)
-        if self._actor is not None and self._actor.checked and not self._actor.admin:
-            raise access.Forbidden(f"{self._actor.name} may not purge the workspace: that needs an administrator")
-        return purge.run(lambda read: transaction(self._engine, self.location, read=read), self._blobs,
-                         older_than, author)
-
-    # -- members and the audit log -------------------------------------------------------------------------------
-
-    def roles(self) -> dict[str, str] | None:
-        """``{lineage: role}`` of the person acted for; None when every collection is theirs to use (the
-        operator, the open mode, an administrator)."""
-        with transaction(self._engine, self.location, read=True) as conn:
-            return member_rows.visible(conn, self._actor)
-
-    def allowed(self, cid: str) -> frozenset[str]:
-        """The actions (:data:`workspace.access.ACTIONS`) the person acted for may do with ``cid``."""
-        with transaction(self._engine, self.location, read=True) as conn:
-            row = self._row(conn, cid)
-            role = member_rows.role(conn, self._actor, row.lineage)
-        actor = self._actor or Actor("operator", checked=False)
-        return frozenset(a for a in access.ACTIONS if access.may(actor, a, role))
-
-    def members(self, cid: str) -> dict[str, str]:
-        """``{identity: role}`` of the lineage of ``cid`` (``*``: everyone signed in)."""
-        with transaction(self._engine, self.location, read=True) as conn:
-            return member_rows.of(conn, self._row(conn, cid).lineage)
-
-    def share(self, cid: str, who: str, role: str | None, *, author: str | None = None) -> tuple[str, str | None]:
-        """Give ``who`` (an identity, or ``*`` for everyone signed in) the ``role`` on every version of
-        ``cid``, or take their role away (None). Logged; a lineage always keeps an owner once it has one.
-
-        Returns
-        -------
-        (str, str or None)
-            The identity as stored (:func:`workspace.access.identity`) and its role before.
-        """
-        author = self._who(author)
-        with transaction(self._engine, self.location) as conn:
-            lineage = self._row(conn, cid, "share").lineage
-            stored, before, after = member_rows.set_role(conn, lineage, who, role)
-            audit.record(conn, cid, "share", f"{stored}: {before or 'none'} -> {after or 'none'}", author)
-        return stored, before
-
-    def log(self, cid: str | None = None, *, limit: int | None = None) -> list[Event]:
-        """The audit log, newest first: every rename, archive, deletion, restore, purge and role change of the
-        collections the person acted for may see (of the lineage of ``cid`` only, when given)."""
-        with transaction(self._engine, self.location, read=True) as conn:
-            lineage = None if cid is None else self._row(conn, cid, deleted=None).lineage
-            return audit.read(conn, member_rows.visible(conn, self._actor), lineage, limit)
-
     # -- parsed files ----------------------------------------------------------------------------------------
 
     def parsed_run(self, sha256: str) -> Run | None:
@@ -533,15 +443,6 @@ class Workspace:
             given[self._actor.name] = "owner"
         return ingest.insert(conn, self._blobs, name, entries, conventions, author, topics, parent=parent,
                              lineage=lineage, version=version, members=given)
-
-    def _change(self, cid, author, action, detail, **values) -> CollectionInfo:
-        author = self._who(author)
-        with transaction(self._engine, self.location) as conn:
-            self._row(conn, cid, "archive" if action == "unarchive" else action)
-            conn.execute(collections.update().where(collections.c.id == cid).values(**values))
-            audit.record(conn, cid, action, detail, author)
-            row = conn.execute(select(collections).where(collections.c.id == cid)).first()
-        return ingest.info(row)
 
     def _parsed(self, sha256: str, kind: str) -> Run | Qrels | None:
         check_digest(sha256)
