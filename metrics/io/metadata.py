@@ -19,7 +19,8 @@ not of the schema's shape (:data:`SCHEMA`).
 
 The YAML is composed with PyYAML's safe loader (no object is ever constructed from a tag), anchors and
 aliases are refused (no expansion blow-up), and a key given twice is refused rather than silently
-overwritten. Nothing the file says sizes an allocation: the block is searched for in the first
+overwritten. Every string passes :func:`metrics.io.redaction.redact` as it is read, so a repository
+location with a token in it is never shown, stored or exported. Nothing the file says sizes an allocation: the block is searched for in the first
 :data:`MAX_BLOCK_BYTES` bytes only.
 """
 
@@ -30,6 +31,7 @@ import re
 from typing import Any
 
 from metrics.errors import ParseError
+from metrics.io.redaction import redact
 
 __all__ = ["MAX_BLOCK_BYTES", "META_END", "META_START", "SCHEMA", "TOP_LEVEL", "find_metadata",
            "metadata_yaml"]
@@ -250,8 +252,10 @@ def _value(node, path: tuple[str, ...], label: str, seen: set[int]) -> Any:
         try:
             value = _constructor().construct_object(node)
         except (ValueError, yaml.YAMLError):  # a date that is no date ("2019-13-45"): kept as written
-            return node.value
-        return value.isoformat() if isinstance(value, (_dt.date, _dt.datetime)) else value
+            return redact(node.value)
+        if isinstance(value, (_dt.date, _dt.datetime)):
+            return value.isoformat()
+        return redact(value) if isinstance(value, str) else value
     if isinstance(node, yaml.SequenceNode):
         return [_value(item, path + ("[]",), label, seen) for item in node.value]
     result: dict[str, Any] = {}

@@ -145,3 +145,36 @@ def test_workspace_cache_keeps_the_block(tmp_path):
     with ipc.new_file(sink, stale.schema) as writer:
         writer.write_table(stale)
     assert from_arrow(sink.getvalue().to_pybytes(), "c" * 64, "run") is None  # older cache: parsed again
+
+
+def test_credentials_in_a_location_are_masked_as_read():
+    meta = find_metadata(_block("implementation:", "  source:", "    repository: https://me:tok3n@git.example.invalid/r"),
+                         "r")
+    assert meta["implementation"]["source"]["repository"] == "https://***@git.example.invalid/r"
+
+
+def test_cli_meta_prints_yaml_json_or_one_line(tmp_path, capsys):
+    import json
+
+    import yaml
+
+    from rankscope.cli import main
+
+    path = _annotated(tmp_path, FULL)
+    assert main(["meta", path]) == 0
+    assert yaml.safe_load(capsys.readouterr().out) == FULL
+    assert main(["meta", "--format", "json", path]) == 0
+    assert json.loads(capsys.readouterr().out) == FULL
+    plain = tmp_path / "plain.run"
+    plain.write_text(RANKING)
+    assert main(["meta", str(plain)]) == 0
+    assert capsys.readouterr().out == f"{plain}: no ir_metadata block\n"
+    bad = tmp_path / "bad.run"
+    bad.write_bytes(MALFORMED["wrong type, mapping"][0])
+    assert main(["meta", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().count("\n") == 0
+    assert 'bad.run:2: expected a mapping for "actor"' in captured.err
+    assert main(["meta", str(tmp_path / "missing.run")]) == 2
+    assert "missing.run" in capsys.readouterr().err
