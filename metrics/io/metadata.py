@@ -34,7 +34,7 @@ from metrics.errors import ParseError
 from metrics.io.redaction import redact
 
 __all__ = ["MAX_BLOCK_BYTES", "META_END", "META_START", "SCHEMA", "TOP_LEVEL", "find_metadata",
-           "metadata_yaml"]
+           "metadata_rows", "metadata_yaml"]
 
 META_START = "# ir_metadata.start"
 """The first line of a block."""
@@ -283,6 +283,49 @@ def _constructor():
     if _CONSTRUCTOR is None:
         _CONSTRUCTOR = yaml.constructor.SafeConstructor()
     return _CONSTRUCTOR
+
+
+def metadata_rows(metadata: dict[str, Any]) -> list[tuple[str, str]]:
+    """The block as ``(key path, value)`` rows of text, for a table: a path's parts joined by " › ", a
+    sequence of scalars joined by ", ", the items of a sequence of mappings numbered from 1.
+
+    Parameters
+    ----------
+    metadata : dict
+        What :func:`find_metadata` returned.
+
+    Returns
+    -------
+    list of (str, str)
+        Plain text, to be shown as text (never as markup); empty values as "".
+
+    Examples
+    --------
+    >>> metadata_rows({"tag": "bm25", "actor": {"fields": ["ir", "nlp"]}, "method": {"retrieval": [{"name": "bm25"}]}})
+    [('tag', 'bm25'), ('actor › fields', 'ir, nlp'), ('method › retrieval › 1 › name', 'bm25')]
+    """
+    rows: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [("", metadata)]
+    while stack:  # depth first, in the file's order, without recursion
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            items = [(f"{path} › {key}" if path else str(key), item) for key, item in value.items()]
+        elif isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value):
+            items = [(f"{path} › {i}", item) for i, item in enumerate(value, start=1)]
+        else:
+            text = ", ".join(map(_text, value)) if isinstance(value, list) else _text(value)
+            rows.append((path, text))
+            continue
+        stack.extend(reversed(items))
+    return rows
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def metadata_yaml(metadata: dict[str, Any]) -> str:

@@ -1,0 +1,56 @@
+"""A run's ir_metadata block in the manifest, the HTML report and the data page: shown, and escaped."""
+
+from __future__ import annotations
+
+import html
+import json
+
+import pytest
+
+pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
+
+from metrics.review.manifest import Manifest  # noqa: E402
+from metrics.review.report import compute_report  # noqa: E402
+
+from dashboard.report import build_report  # noqa: E402
+
+HOSTILE = '<img src=x onerror="alert(1)">**bold** [link](http://x.invalid) </script>'
+QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 1\n3 0 e 1\n"
+RANKING = "1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n2 Q0 c 1 2 x\n2 Q0 d 2 1 x\n3 Q0 e 1 1 x\n"
+PLAIN = b"1 Q0 b 1 2 y\n1 Q0 a 2 1 y\n2 Q0 d 1 2 y\n2 Q0 c 2 1 y\n3 Q0 z 1 1 y\n"
+
+
+def annotated() -> bytes:
+    """A run with a block whose strings try to be markup (YAML single quotes keep them plain)."""
+    quoted = "'" + HOSTILE.replace("'", "''") + "'"
+    return ("# ir_metadata.start\n# tag: x\n# actor:\n#   team: " + quoted + "\n#   fields:\n#   - ir\n"
+            "# method:\n#   automatic: true\n# ir_metadata.end\n" + RANKING).encode()
+
+
+def test_manifest_carries_the_block_and_reads_it_back():
+    data = compute_report(QRELS, {"described": annotated(), "plain": PLAIN}, ["AP"])
+    described, plain = data.manifest.runs
+    assert described.ir_metadata == {"tag": "x", "actor": {"team": HOSTILE, "fields": ["ir"]},
+                                      "method": {"automatic": True}}
+    assert plain.ir_metadata is None
+    document = json.loads(data.manifest.to_json())
+    assert document["runs"][0]["ir_metadata"]["actor"]["team"] == HOSTILE
+    assert "ir_metadata" not in document["runs"][1]
+    assert Manifest.from_dict(document).runs[0].ir_metadata == described.ir_metadata
+
+
+def test_manifest_refuses_a_malformed_block():
+    from metrics import ValidationError
+
+    document = json.loads(compute_report(QRELS, {"described": annotated()}, ["AP"]).manifest.to_json())
+    document["runs"][0]["ir_metadata"] = {"tag": {"x": object.__name__, "y": [1, {"z": set()}]}}
+    with pytest.raises(ValidationError, match=r"runs\[0\]\.ir_metadata\.tag\.y\[1\]\.z"):
+        Manifest.from_dict(document)
+
+
+def test_report_shows_the_block_escaped():
+    text = build_report(QRELS, {"described": annotated(), "plain": PLAIN}, ["AP"])
+    assert "How the runs were made" in text
+    assert HOSTILE not in text
+    assert f"<td>{html.escape(HOSTILE)}</td>" in text
+    assert "<td>actor › team</td>" in text and "<td>method › automatic</td><td>true</td>" in text
