@@ -54,3 +54,27 @@ def test_report_shows_the_block_escaped():
     assert HOSTILE not in text
     assert f"<td>{html.escape(HOSTILE)}</td>" in text
     assert "<td>actor › team</td>" in text and "<td>method › automatic</td><td>true</td>" in text
+
+
+def test_data_page_shows_each_runs_block_as_plain_data():
+    pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
+    import re
+
+    from tests.dashboard.conftest import errors, open_page, upload
+
+    at = open_page("data")
+    upload(at, "Qrels", ("q.qrels", QRELS, "text/plain"))
+    upload(at, "Runs", [("**described**.run", annotated(), "text/plain"), ("plain.run", PLAIN, "text/plain")])
+    assert errors(at) == []
+    assert any(s.value == "How the runs were made" for s in at.subheader)
+    tables = [frame.value for frame in at.dataframe if list(frame.value.columns) == ["key", "value"]]
+    assert len(tables) == 1  # the described run's; the other says it has none
+    shown = dict(zip(tables[0]["key"], tables[0]["value"]))
+    assert shown == {"tag": "x", "actor › team": HOSTILE, "actor › fields": "ir", "method › automatic": "true"}
+    assert any(c.value == "No ir_metadata block in this run's file." for c in at.caption)
+    names = [m.value for m in at.markdown if "described" in m.value]
+    assert names == [r"**\*\*described\*\***"]  # the system's name, as text in our bold
+    for element in [*at.markdown, *at.caption, *at.info, *at.error, *at.warning]:
+        assert not getattr(element.proto, "allow_html", False)
+        assert not re.search(r"(?<!\\)<img", element.value)
+        assert "onerror" not in element.value
