@@ -127,26 +127,6 @@ def test_crlf_and_dates():
     assert meta == {"tag": "bm25", "run-version": "2019-01-02", "research goal": {"venue": {"year": 2019}}}
 
 
-def test_workspace_cache_keeps_the_block(tmp_path):
-    pytest.importorskip("sqlalchemy", reason="the workspace extra is not installed")
-    from workspace.cache import from_arrow, to_arrow
-
-    run = read_run(_annotated(tmp_path, FULL))
-    back = from_arrow(to_arrow(run, "a" * 64), "a" * 64, "run")
-    assert back.metadata == FULL and back.table.equals(run.table)
-    plain = read_run(RANKING.encode(), name="bm25")
-    assert from_arrow(to_arrow(plain, "b" * 64), "b" * 64, "run").metadata is None
-    stale = run.table.replace_schema_metadata({b"rankscope.kind": b"run", b"rankscope.name": b"bm25",
-                                               b"rankscope.source": b"c" * 64})
-    import pyarrow as pa
-    import pyarrow.ipc as ipc
-
-    sink = pa.BufferOutputStream()
-    with ipc.new_file(sink, stale.schema) as writer:
-        writer.write_table(stale)
-    assert from_arrow(sink.getvalue().to_pybytes(), "c" * 64, "run") is None  # older cache: parsed again
-
-
 def test_credentials_in_a_location_are_masked_as_read():
     meta = find_metadata(_block("implementation:", "  source:", "    repository: https://me:tok3n@git.example.invalid/r"),
                          "r")
