@@ -36,7 +36,7 @@ from metrics.errors import ParseError
 from metrics.io.parsing import line_number
 from metrics.io.redaction import redact
 
-__all__ = ["MAX_BLOCK_BYTES", "META_END", "META_START", "SCHEMA", "TOP_LEVEL", "find_metadata",
+__all__ = ["MAX_BLOCK_BYTES", "MAX_DEPTH", "META_END", "META_START", "SCHEMA", "TOP_LEVEL", "find_metadata",
            "metadata_rows", "metadata_yaml"]
 
 META_START = "# ir_metadata.start"
@@ -45,6 +45,8 @@ META_END = "# ir_metadata.end"
 """The last line of a block."""
 MAX_BLOCK_BYTES = 64 * 1024
 """The most bytes a block may take, its two marker lines included."""
+MAX_DEPTH = 32
+"""The deepest nesting of mappings and sequences a block may have (the schema's is 5)."""
 
 _START = META_START.encode()
 _CLOSES = re.compile(rb"(?:\r\n|\r|\n)# ir_metadata\.end")
@@ -199,6 +201,7 @@ def _load_yaml(lines: list[str], label: str) -> dict[str, Any] | None:
                                             f'found "{_clip(line)}"')
         text.append(line[2:] if line.startswith("# ") else line[1:])
     try:
+        _check_events(yaml.parse("\n".join(text), Loader=yaml.SafeLoader), label)  # before the composer recurses
         loader = yaml.SafeLoader("\n".join(text))
         try:
             node = loader.get_single_node()
@@ -217,6 +220,25 @@ def _load_yaml(lines: list[str], label: str) -> dict[str, Any] | None:
         raise ParseError(label, node.start_mark.line + 2, f"expected a mapping of PRIMAD components in the "
                                                           f"ir_metadata block, found {_kind(node)}")
     return _value(node, (), label, set())
+
+
+def _check_events(events, label: str) -> None:
+    """Refuse an alias and nesting deeper than :data:`MAX_DEPTH`, from PyYAML's events (its parser is a
+    state machine: no recursion however deep the input)."""
+    import yaml
+
+    depth = 0
+    for event in events:
+        if isinstance(event, yaml.AliasEvent):
+            raise ParseError(label, event.start_mark.line + 2, "expected plain YAML in the ir_metadata block, "
+                                                               "found an alias of an anchor")
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ParseError(label, event.start_mark.line + 2, f"expected at most {MAX_DEPTH} levels of "
+                                                                   "nesting in the ir_metadata block, found more")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
 
 
 def _kind(node) -> str:
