@@ -159,3 +159,25 @@ def test_cli_meta_prints_yaml_json_or_one_line(tmp_path, capsys):
     assert 'bad.run:2: expected a mapping for "actor"' in captured.err
     assert main(["meta", str(tmp_path / "missing.run")]) == 2
     assert "missing.run" in capsys.readouterr().err
+
+
+def test_any_block_gives_data_or_one_line():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    pieces = st.sampled_from(["tag:", " x", "\n# ", "\n", "[", "]", "{", "}", "- ", ": ", "&a ", "*a", "!!str ",
+                              "!!python/name:os.system", "'", '"', "actor:", "\n#   ", "method:", "automatic: ",
+                              "yes", "1e9", "2019-13-45", "\t", "\r", "# ir_metadata.end", "\u2028", "%YAML 1.1\n"])
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(pieces, max_size=40))
+    def check(parts):
+        data = ("# ir_metadata.start\n# " + "".join(parts) + "\n# ir_metadata.end\n" + RANKING).encode()
+        try:
+            found = find_metadata(data, "r.run")
+        except ParseError as err:
+            assert "\n" not in str(err) and str(err).startswith("r.run:")
+        else:
+            assert found is None or isinstance(found, dict)
+
+    check()
