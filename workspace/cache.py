@@ -2,7 +2,8 @@
 
 Reading a stored file back should not mean parsing it again. The cache holds the Arrow table of
 :class:`metrics.io.Run` / :class:`metrics.io.Qrels` with its exact types, uncompressed, plus the name, the
-run tag and the digest of the bytes it was parsed from in the schema's metadata; it is memory-mapped when
+run tag, a run's ir_metadata block (JSON) and the digest of the bytes it was parsed from in the schema's
+metadata; it is memory-mapped when
 the store is a local folder, so reopening a 7-million-line run takes milliseconds and its pages are shared
 by every process that reads it. Parquet was measured too (``benchmarks/workspace_reopen.py``): smaller on
 disk, but decoding it takes about as long as parsing the text. A cache that does not read back as such a
@@ -11,6 +12,7 @@ file for the same digest is ignored (the bytes are parsed again and the cache re
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,7 @@ __all__ = ["SUFFIX", "from_arrow", "parsed", "to_arrow"]
 
 SUFFIX = ".arrow"
 _KIND, _NAME, _TAG, _SOURCE = b"rankscope.kind", b"rankscope.name", b"rankscope.tag", b"rankscope.source"
+_META = b"rankscope.ir_metadata"  # a run's ir_metadata block as JSON ("null" without one)
 
 
 def to_arrow(parsed: Run | Qrels, source_sha256: str) -> bytes:
@@ -34,6 +37,8 @@ def to_arrow(parsed: Run | Qrels, source_sha256: str) -> bytes:
     kind = b"run" if isinstance(parsed, Run) else b"qrels"
     meta = {_KIND: kind, _NAME: parsed.name.encode(), _SOURCE: source_sha256.encode(),
             _TAG: getattr(parsed, "tag", "").encode()}
+    if isinstance(parsed, Run):
+        meta[_META] = json.dumps(parsed.metadata).encode()
     table = parsed.table.replace_schema_metadata({**(parsed.table.schema.metadata or {}), **meta})
     sink = pa.BufferOutputStream()
     with ipc.new_file(sink, table.schema) as writer:
@@ -57,9 +62,17 @@ def from_arrow(source: bytes | str | os.PathLike, source_sha256: str, kind: str)
     meta = table.schema.metadata or {}
     if meta.get(_KIND) != kind.encode() or meta.get(_SOURCE) != source_sha256.encode():
         return None
+    if kind == "run" and _META not in meta:
+        return None  # a cache written before runs kept their ir_metadata: parse the bytes again
     name, tag = meta[_NAME].decode(), meta.get(_TAG, b"").decode()
     table = table.replace_schema_metadata({k: v for k, v in meta.items() if not k.startswith(b"rankscope.")} or None)
-    return Run(name=name, table=table, tag=tag) if kind == "run" else Qrels(name=name, table=table)
+    if kind != "run":
+        return Qrels(name=name, table=table)
+    try:
+        metadata = json.loads(meta[_META])
+    except ValueError:
+        return None
+    return Run(name=name, table=table, tag=tag, metadata=metadata if isinstance(metadata, dict) else None)
 
 
 def parsed(store: BlobStore, sha256: str, label: str, kind: str) -> Run | Qrels:

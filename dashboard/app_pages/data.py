@@ -190,6 +190,21 @@ with st.expander("Rename or remove systems", icon=":material/edit:"):
             state.put(state.without(loaded, name))
             st.rerun()
 
+described = data.run_metadata(loaded)
+if any(block is not None for block in described.values()):
+    st.subheader("How the runs were made")
+    st.caption("Each run's ir_metadata block (PRIMAD: platform, research goal, implementation, method, actor, "
+               "data), as its file gives it; `rankscope meta RUN` prints it too.")
+    for i, (name, block) in enumerate(described.items()):
+        with st.container(border=True, key=f"data_meta_{i}"):
+            st.markdown(md("**{}**", name))
+            if block is None:
+                st.caption("No ir_metadata block in this run's file.")
+                continue
+            st.dataframe(block[0], hide_index=True, width="stretch")
+            st.download_button("YAML", block[1], f"ir_metadata-{i + 1}.yaml", "application/yaml",
+                               key=f"data_meta_yaml_{i}", icon=":material/download:", on_click="ignore")
+
 st.subheader("Judgments")
 loaded = judgment_sets.editor(judgment_sets.uploader(loaded, seen))
 components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")

@@ -28,7 +28,7 @@ from dashboard.data.constants import (CORRECTIONS, DEFAULT_MEASURES, FAMILIES, F
 from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain_curves, gain_table, identical_curves,
                                    measure_means, ndcg_measure, pr_curves)
 from dashboard.data.files import (document_texts, judgments, lint, rankings, read_documents, read_qrels, read_run,
-                                  read_topics, run_lines, runs, systems, topic_texts, topics_of)
+                                  read_topics, run_lines, run_metadata, runs, systems, topic_texts, topics_of)
 from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
                                    ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
                                    topic_disagreement)
@@ -51,7 +51,7 @@ __all__ = [
     "ordering", "pair_labels", "paired", "per_query", "power", "ppi_candidates", "ppi_means", "pr_curves",
     "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_topics", "reading",
     "relevant_count", "report", "reproduction", "residual_of", "results", "risk", "risk_caption", "risk_topics",
-    "run_lines", "runs", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
+    "run_lines", "run_metadata", "runs", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
     "side_by_side_texts", "summary", "systems", "teaching_examples", "tested_on_every_topic", "tie_flips",
     "tie_ranges", "tie_summary", "topic_disagreement", "topic_labels",
     "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",

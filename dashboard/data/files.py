@@ -100,6 +100,19 @@ def systems(loaded: Loaded) -> pd.DataFrame:
                       for name, up in loaded.runs], ignore_index=True)
 
 
+def run_metadata(loaded: Loaded) -> dict[str, tuple[pd.DataFrame, str] | None]:
+    """Each system's ir_metadata block (:attr:`metrics.io.Run.metadata`, kept with its parse) as a table of
+    text (``key``, ``value``) and as YAML, or None for a run without one."""
+    from metrics.io.metadata import metadata_rows, metadata_yaml
+
+    described: dict[str, tuple[pd.DataFrame, str] | None] = {}
+    for name, upload in loaded.runs:
+        block = read_run(upload, name).metadata
+        described[name] = None if block is None else (
+            pd.DataFrame(metadata_rows(block), columns=["key", "value"], dtype=str), metadata_yaml(block))
+    return described
+
+
 def run_lines(loaded: Loaded) -> int:
     """Lines of all the loaded runs."""
     return sum(read_run(up, name).table.num_rows for name, up in loaded.runs)

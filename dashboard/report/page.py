@@ -16,6 +16,7 @@ from metrics.conventions import Conventions
 from metrics.evaluate import DEFAULT_MEASURES
 from metrics.io.files import write_atomic
 from metrics.io.redaction import redact_all
+from metrics.io.metadata import metadata_rows
 from metrics.review.manifest import Manifest
 from metrics.review.report import GAIN_DEPTH, ReportData, Source, compute_report
 
@@ -137,6 +138,14 @@ def _manifest_html(m: Manifest) -> str:
                       [[e(f.role), e(f.system or ""), e(f.name), f'<td class="num">{f.size}</td>',
                         f'<td class="hash">{e(f.sha256)}</td>'] for f in files],
                       numeric=[False, False, False, True, False], attrs=' id="manifest-files"'))
+    described = [f for f in m.runs if f.ir_metadata is not None]
+    if described:
+        out.append("<h3>How the runs were made</h3><p class=\"note\">Each run's ir_metadata block (PRIMAD: "
+                   "platform, research goal, implementation, method, actor, data), as its file gives it.</p>")
+    for f in described:
+        out.append(f"<h4>{e(f.system or f.name)}</h4>")
+        out.append(table(["key", "value"], [[e(key), e(value)] for key, value in metadata_rows(f.ir_metadata)],
+                         attrs=' class="ir-metadata"'))
     out.append("<h3>Measures</h3>")
     out.append(table(["label", "measure", "trec_eval name", "parameters"],
                       [[e(r.label), f"<code>{e(r.name)}</code>", e(r.trec_label or "–"),

@@ -16,7 +16,8 @@ run
 
 Spaces and tabs (only these: a no-break space is part of a field, as in trec_eval) both separate fields;
 LF, CRLF and CR line endings, a UTF-8 byte-order mark, blank lines and lines starting with ``#`` are
-accepted. Gzip input is recognised by its magic bytes, whatever the file name, and may expand to at most
+accepted. A run may open with an ir_metadata block (comment lines of YAML, :mod:`metrics.io.metadata`):
+it is checked and kept as :attr:`Run.metadata`. Gzip input is recognised by its magic bytes, whatever the file name, and may expand to at most
 ``GZIP_LIMIT`` bytes. A path that is not a regular file (a pipe, ``/dev/stdin``, a device) is read in pieces,
 at most ``GZIP_LIMIT`` bytes of it, and no further than the first piece holding a NUL byte (a text file holds
 none): nothing a file says, nor its endlessness, sizes an allocation. :class:`ReadLimits` sets lower limits,
@@ -45,6 +46,7 @@ import pyarrow.compute as pc
 from metrics.errors import InputTooLarge, ParseError, ValidationError
 from metrics.io.arrays import to_numpy
 from metrics.io.duplicates import dedupe
+from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
 
 __all__ = ["Qrels", "ReadLimits", "Run", "as_qrels", "read_qrels", "read_run", "Source", "system_name",
@@ -109,11 +111,14 @@ class Run:
         where the file's rank column is not a number), in file order, no duplicate (query, docid).
     tag : str
         The run tag of the first line (trec_eval's ``runid``).
+    metadata : dict or None
+        The file's ir_metadata block as plain data (:mod:`metrics.io.metadata`), ``None`` without one.
     """
 
     name: str
     table: pa.Table = field(repr=False)
     tag: str = ""
+    metadata: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -130,7 +135,7 @@ class Run:
 
     def renamed(self, name: str) -> "Run":
         """The same run under another system name."""
-        return Run(name=name, table=self.table, tag=self.tag)
+        return Run(name=name, table=self.table, tag=self.tag, metadata=self.metadata)
 
 
 def is_dataframe(obj: Any) -> bool:
@@ -264,10 +269,11 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         return Run(name=label, table=dedupe(table, label, None, duplicates, "score"), tag=label)
     data, label = _load(source, name, mapped=True, limits=limits)
     _check_text(data, label, RUN_LAYOUT)
+    metadata = find_metadata(data, label)  # its lines are comments: the table below skips them
     table, lines, tag = parse(data, label, kind="run")
     del data  # the bytes can go before the duplicate check allocates
     system = name if name is not None else system_name(label)
-    return Run(name=system, table=dedupe(table, label, lines, duplicates, "score"), tag=tag)
+    return Run(name=system, table=dedupe(table, label, lines, duplicates, "score"), tag=tag, metadata=metadata)
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -241,7 +241,8 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
     labels = [label for label, _ in pairs]
     manifest = build_manifest(qrels, sources, labels, conventions,
                               seeds={"compare": settings["seed"]} if tests.families else None, command=command,
-                              qrels_name=qrels_name, file_names=file_names, tests=tests.manifest_record())
+                              qrels_name=qrels_name, file_names=file_names, tests=tests.manifest_record(),
+                              ir_metadata={run.name: run.metadata for run in read})
     return ReportData(manifest=manifest, systems=systems, labels=labels, per_query=per_query, summary=summary,
                       collection=collection, lint=findings, eleven_point=eleven, gain=gain, baseline=baseline,
                       baseline_comparison=tests.against_baseline, pairwise_comparison=tests.every_pair,

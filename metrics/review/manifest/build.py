@@ -58,7 +58,8 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
                    measures: Any = None, conventions: Conventions | None = None,
                    seeds: Mapping[str, int] | None = None, command: Sequence[str] | None = None, *,
                    qrels_name: str | None = None, file_names: Mapping[str, str] | None = None,
-                   tests: Mapping[str, Any] | None = None, created: datetime | None = None) -> Manifest:
+                   tests: Mapping[str, Any] | None = None, created: datetime | None = None,
+                   ir_metadata: Mapping[str, Mapping[str, Any] | None] | None = None) -> Manifest:
     """Record what an evaluation read and how, with the commands that recompute it.
 
     Parameters
@@ -91,6 +92,9 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
         command per family.
     created : datetime, optional
         The time to record (default now); converted to UTC.
+    ir_metadata : mapping of str to dict, optional
+        ``{system name: ir_metadata block}`` (:attr:`metrics.io.Run.metadata`): how each run was made, kept
+        in its record.
 
     Returns
     -------
@@ -124,7 +128,9 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     pairs = resolve_measures(DEFAULT_MEASURES if measures is None else measures)
 
     qrels = _record("qrels", qrels_source, qrels_name or "qrels", None)
-    runs = tuple(_record("run", src, file_names.get(str(system), str(system)), str(system))
+    described = dict(ir_metadata or {})
+    runs = tuple(replace(_record("run", src, file_names.get(str(system), str(system)), str(system)),
+                         ir_metadata=_jsonable(described[system]) if described.get(system) is not None else None)
                  for system, src in run_sources.items())
     measure_records = tuple(
         MeasureRecord(label=label, name=str(m), trec_label=m.trec_label(),

@@ -41,6 +41,8 @@ class FileRecord:
         Size in bytes.
     system : str or None
         The system name of a run (None for the qrels).
+    ir_metadata : dict or None
+        A run's ir_metadata block as read (:mod:`metrics.io.metadata`): how the run was made; None without one.
     """
 
     role: str
@@ -49,12 +51,15 @@ class FileRecord:
     sha256: str
     size: int
     system: str | None = None
+    ir_metadata: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
         out = {"role": self.role, "name": self.name, "path": self.path, "sha256": self.sha256, "size": self.size}
         if self.system is not None:
             out["system"] = self.system
+        if self.ir_metadata is not None:
+            out["ir_metadata"] = self.ir_metadata
         return out
 
 
@@ -314,7 +319,7 @@ def _value(value: Any, where: str, depth: int = 0) -> Any:
 
 
 def _file(value: Any, where: str) -> FileRecord:
-    f = _object(value, where, {"role", "name", "path", "sha256", "size", "system"},
+    f = _object(value, where, {"role", "name", "path", "sha256", "size", "system", "ir_metadata"},
                 {"role", "name", "path", "sha256", "size"})
     if f["role"] not in ("qrels", "run"):
         raise ValidationError(f"manifest: '{where}.role' must be 'qrels' or 'run'")
@@ -323,7 +328,31 @@ def _file(value: Any, where: str) -> FileRecord:
     if isinstance(f["size"], bool) or not isinstance(f["size"], int) or f["size"] < 0:
         raise ValidationError(f"manifest: '{where}.size' must be a non-negative integer")
     return FileRecord(role=f["role"], name=_text(f["name"], f"{where}.name"), path=_text(f["path"], f"{where}.path"),
-                      sha256=f["sha256"], size=f["size"], system=_text(f.get("system"), f"{where}.system", none=True))
+                      sha256=f["sha256"], size=f["size"], system=_text(f.get("system"), f"{where}.system", none=True),
+                      ir_metadata=_metadata(f.get("ir_metadata"), f"{where}.ir_metadata"))
+
+
+def _metadata(value: Any, where: str) -> dict[str, Any] | None:
+    """A run's ir_metadata as JSON: a mapping of text keys to text, numbers, true/false, null, lists and
+    mappings, at most ``MAX_ITEMS`` values in all and 32 levels deep (walked without recursion)."""
+    if value is None:
+        return None
+    _object(value, where)
+    count, stack = 0, [(value, where, 0)]
+    while stack:
+        item, at, depth = stack.pop()
+        count += 1
+        if count > MAX_ITEMS or depth > 32:
+            raise ValidationError(f"manifest: '{where}' is larger than {MAX_ITEMS} values or 32 levels")
+        if isinstance(item, Mapping):
+            stack.extend((v, f"{at}.{k}", depth + 1) for k, v in _object(item, at).items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{at}[{i}]", depth + 1) for i, v in enumerate(item))
+        elif isinstance(item, str):
+            _text(item, at)
+        elif item is not None and not isinstance(item, (bool, int, float)):
+            raise ValidationError(f"manifest: '{at}' must be text, a number, true/false, null, a list or a mapping")
+    return dict(value)
 
 
 
