@@ -437,7 +437,7 @@ VIEW_PAGES = ("overview", "curves", "gain", "queries", "significance", "learn", 
 def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
     """The session-file uploader: a good file applies its conventions, names, notes and view (opening the
     saved page); a bad one shows its message and changes nothing."""
-    from dashboard import exports, guard, stored
+    from dashboard import exports, guard, stored_notes
 
     upload = st.file_uploader("Session file", type=["json"], key="data_session",
                               help="A session saved on the report page: conventions, system names, review notes and "
@@ -456,7 +456,7 @@ def session_loader(loaded: state.Loaded, seen: set) -> state.Loaded:
             loaded, problems = state.with_session(loaded, session)
             state.put(loaded)
             try:
-                stored.put_notes(loaded, session.notes)
+                stored_notes.put_notes(loaded, session.notes)
             except metrics.RankscopeError as err:
                 st.session_state["data_session_error"] = f"{upload.name}: {err}"
             st.session_state["data_session_problems"] = problems

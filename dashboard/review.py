@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from dashboard import components, state, stored
+from dashboard import components, state, stored, stored_notes
 from dashboard.components import md
 from metrics import RankscopeError
 
@@ -72,14 +72,14 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     if kept:
         on = st.selectbox("Note on", ["the topic itself", *systems], key=f"queries_note_on_{topic}")
         system = None if on == "the topic itself" else on
-    mine = sorted((n for n in stored.heads() or [] if n.topic == topic and n.system == system),
+    mine = sorted((n for n in stored_notes.heads() or [] if n.topic == topic and n.system == system),
                   key=lambda n: n.revision)
     merging = len(mine) > 1
-    draft = stored.merged(mine) if kept else None  # the workspace's rule: tags together, comments in turn
+    draft = stored_notes.merged(mine) if kept else None  # the workspace's rule: tags together, comments in turn
     base = draft.base if draft else None
     if merging:
         try:
-            earlier = stored.history(loaded, topic, system)
+            earlier = stored_notes.history(loaded, topic, system)
         except RankscopeError:
             earlier = []
         st.warning(md("{}", conflict_words(mine, earlier)), icon=":material/call_split:")
@@ -113,7 +113,7 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
                                  else md("Save the note on topic {}", topic),
                                  icon=":material/merge:" if merging else ":material/bookmark_add:", disabled=read_only):
             try:
-                stored.save_note(loaded, topic, system, chosen, text, seen)
+                stored_notes.save_note(loaded, topic, system, chosen, text, seen)
                 st.session_state.pop(_OPEN, None)  # opened again on the saved revision
                 st.rerun()
             except RankscopeError as err:
@@ -123,7 +123,7 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     if kept and mine:
         with st.expander("History of this note", icon=":material/history:"):
             try:
-                st.dataframe(stored.notes_frame(stored.history(loaded, topic, system)), hide_index=True,
+                st.dataframe(stored_notes.notes_frame(stored_notes.history(loaded, topic, system)), hide_index=True,
                              width="stretch",
                              key=f"queries_history_{topic}_{system or ''}")
             except RankscopeError as err:

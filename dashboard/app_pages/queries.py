@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, review, state, stored
+from dashboard import components, data, exports, figures, review, state, stored_notes
 from dashboard.components import md
 from metrics import RankscopeError
 from metrics.review.notes import MAX_COMMENT
@@ -153,8 +153,8 @@ with one:
     used = [tag for n in notes.values() for tag in n["tags"]]
     if one.open is not False:  # drawn in the hidden tab, the editor would be "opened" before anyone reads it
         review.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
-    if stored.heads():
-        st.dataframe(stored.notes_frame(stored.heads()), hide_index=True, width="stretch", key="queries_notes")
+    if stored_notes.heads():
+        st.dataframe(stored_notes.notes_frame(stored_notes.heads()), hide_index=True, width="stretch", key="queries_notes")
     elif notes:
         st.dataframe(exports.notes_frame(state.notes()), hide_index=True, width="stretch", key="queries_notes")
     if notes:
