@@ -1,7 +1,8 @@
 """A stored collection's claims on its pages: the overview's list (each claim's status on this version, flipped
 ones first, with the version that flipped each and its numbers before and after), a form that adds one, and
 the buttons that save, in one click, the conclusion a page shows ("S's M is v" on the overview, "A is better
-than B on M" on the significance page).
+than B on M" on the significance page, and on the queries page the same pair by the sign test of its topics
+won and lost).
 
 Claims are kept with the collection's note on all topics (:mod:`workspace.recheck`), saved on the version
 shown, by the person who writes (:func:`dashboard.team.author`); every text is shown as text.
@@ -22,7 +23,7 @@ from metrics import RankscopeError
 from metrics.errors import ValidationError
 from metrics.review.claims import FLIPPED, Better, claim_from_entry
 
-__all__ = ["better_button", "panel", "save", "value_button"]
+__all__ = ["better_button", "pair_button", "panel", "save", "value_button"]
 
 KINDS = {"threshold": "a system's value", "better": "one system better than another", "rank": "a system's rank"}
 BOUNDS = {"at_least": "at least", "at_most": "at most", "value": "equal to"}
@@ -93,6 +94,14 @@ def better_button(loaded: Loaded, order: Sequence[str], measure: str, test: str,
         st.caption(md("This test and correction cannot be kept as a claim: {}", err))
         return
     _button(loaded, claim, "sig_claim_save")
+
+
+def pair_button(loaded: Loaded, better: str, than: str, measure: str) -> None:
+    """The queries page's one click: ``better`` better than ``than`` on ``measure``, significantly by the sign
+    test of the topics it wins and loses (the page's evidence), the pair alone, alpha 0.05."""
+    if not _kept(loaded) or better == than:
+        return
+    _button(loaded, Better(better, than, measure, "sign", "holm", 0.05, pairs="claimed"), "queries_claim_save")
 
 
 def panel(loaded: Loaded, measures: Sequence[str]) -> None:

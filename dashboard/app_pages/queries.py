@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, exports, figures, review, state, stored_notes
+from dashboard import claims, components, data, exports, figures, review, state, stored_notes
 from dashboard.components import md
 from metrics import RankscopeError
 from metrics.review.notes import MAX_COMMENT
@@ -82,6 +82,7 @@ with overall:
     st.text("\n".join(f"{word}: {e.query} ({signed(e.diff)})" + (f" — {labels[e.query].partition(' · ')[2]}"
                                                                   if texts and e.query in texts else "")
                       for word, e in ends) or "B and A score the same on every topic.")
+    claims.pair_button(loaded, *((b, a) if pair.wins >= pair.losses else (a, b)), measure)
     buttons = st.columns(4)
     for i, (word, e) in enumerate(ends):
         buttons[i].button(md("Open the {} topic, {}", word, e.query), key=f"queries_open_{word}",

@@ -12,7 +12,8 @@ conventions when they differ from the defaults, and its claims under ``expect``;
 those files there too, from the store, so that ``rankscope check FILE`` checks the claims on the version's
 own runs. ``--import FILE`` adds the claims of an expectations file (only its ``expect`` entries and
 ``tolerance`` are used; ``qrels`` and ``runs`` may be left out) to the collection's note on all topics,
-saved on version ID.
+saved on version ID; ``--add CLAIM`` (repeatable) adds one written by hand, an ``expect`` entry in YAML's
+flow form, such as ``"{better: dense, than: bm25, measure: AP, test: t}"``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ DESCRIPTION = ("Print a collection's claims, one per line, tab-separated: the st
                "that flipped it with the numbers before and after. --yaml writes them as an expectations file for "
                "'rankscope check' (qrels.txt and runs/SYSTEM.run relative to the file; --with-files writes those "
                "too); --import adds the claims of an expectations file (its expect entries; qrels and runs may be "
-               "left out) to the collection, saved on version ID.")
+               "left out) to the collection, saved on version ID; --add adds one claim written by hand, as an expect "
+               "entry: --add '{better: dense, than: bm25, measure: AP, test: t}'.")
+
+MAX_ADD = 4096  # characters of one claim written by hand
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -50,15 +54,18 @@ def add_parser(sub, location) -> None:
                    help="with --yaml -o FILE: also write the version's qrels and runs beside FILE, where it names them")
     p.add_argument("--import", dest="import_", metavar="FILE",
                    help="add the claims of an expectations file (its 'expect' entries) to the collection")
+    p.add_argument("--add", action="append", default=[], metavar="CLAIM",
+                   help="add one claim written as an expect entry, e.g. '{system: bm25, measure: AP, at_least: 0.25}' "
+                        "(repeatable)")
     location(p)
 
 
 def run(ws, args, author: str, cell) -> int:
     """The action: ``author`` is who the command acts as, ``cell`` how a text is shown in one tab-separated cell
     (both those of ``rankscope workspace``)."""
-    if args.import_ is not None:
+    if args.import_ is not None or args.add:
         if args.yaml:
-            raise RankscopeError("claims: expected --import or --yaml, found both")
+            raise RankscopeError(f"claims: expected {'--import' if args.import_ else '--add'} or --yaml, found both")
         return _import(ws, args, author, cell)
     if args.yaml:
         return _yaml(ws, args)
@@ -134,18 +141,26 @@ def _import(ws, args, author: str, cell) -> int:
     from collections.abc import Mapping
 
     from metrics.review.claims import read_expectations
-    from rankscope.commands.check import load_yaml
+    from rankscope.commands.check import load_yaml, parse_yaml
     from workspace.recheck import add_claims
 
-    data, lines = load_yaml(args.import_)
-    if isinstance(data, Mapping):  # the collection's own files are checked: a file's qrels and runs are not needed
-        data = {"qrels": "-", "runs": {"-": "-"}, **data}
-    spec = read_expectations(data, source=args.import_, lines=lines)
+    claims = []
+    if args.import_ is not None:
+        data, lines = load_yaml(args.import_)
+        if isinstance(data, Mapping):  # the collection's own files are checked: a file's qrels and runs are not needed
+            data = {"qrels": "-", "runs": {"-": "-"}, **data}
+        claims += read_expectations(data, source=args.import_, lines=lines).claims
+    for i, text in enumerate(args.add, start=1):
+        source = f"--add {i}"
+        if len(text) > MAX_ADD:
+            raise RankscopeError(f"{source}: expected a claim of at most {MAX_ADD} characters, found {len(text)}")
+        entry, _ = parse_yaml(text, source)
+        claims += read_expectations({"qrels": "-", "runs": {"-": "-"}, "expect": [entry]}, source=source).claims
     ws.collection(args.id)  # an unknown id is one line before anything is written
     before = len(_claims(ws, args.id))
-    add_claims(ws, args.id, spec.claims, author=author)
+    add_claims(ws, args.id, claims, author=author)
     added = len(_claims(ws, args.id)) - before
-    print(f"{args.id}\tadded {added} claim{'s' * (added != 1)} ({len(spec.claims) - added} already there)",
+    print(f"{args.id}\tadded {added} claim{'s' * (added != 1)} ({len(claims) - added} already there)",
           file=sys.stderr)
     return _print(ws, args, cell)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from metrics.review.claims.kinds import FAILS, HOLDS, UNCHECKABLE
 
-__all__ = ["EXIT_CODES", "MAX_BYTES", "load_yaml", "register", "run"]
+__all__ = ["EXIT_CODES", "MAX_BYTES", "load_yaml", "parse_yaml", "register", "run"]
 
 MAX_BYTES = 1 << 20
 """The largest expectations file read (1 MiB: tens of thousands of claims)."""
@@ -92,8 +92,6 @@ def load_yaml(path: str) -> tuple[Any, dict[str, int]]:
         No such file, not a regular file, larger than :data:`MAX_BYTES`, not UTF-8, not YAML, or a key given
         twice in one mapping (YAML would keep the last silently).
     """
-    import yaml
-
     from metrics.errors import ParseError
 
     try:
@@ -110,6 +108,15 @@ def load_yaml(path: str) -> tuple[Any, dict[str, int]]:
     except UnicodeDecodeError as err:
         line = raw[:err.start].count(b"\n") + 1
         raise ParseError(path, line, f"expected UTF-8 text, found the byte 0x{raw[err.start]:02x}") from None
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: str) -> tuple[Any, dict[str, int]]:
+    """:func:`load_yaml` of a text already read; ``path`` names it in messages."""
+    import yaml
+
+    from metrics.errors import ParseError
+
     try:
         data = yaml.safe_load(text)
         node = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -1,5 +1,5 @@
-"""Claims on the dashboard, headless (AppTest): saved in one click from the overview and the significance page
-and by the form, listed with their status, flipped after a run is replaced (with the numbers before and after),
+"""Claims on the dashboard, headless (AppTest): saved in one click from the overview, the significance page and
+the queries page and by the form, listed with their status, flipped after a run is replaced (with the numbers before and after),
 and counted per collection on the Collections page."""
 
 from __future__ import annotations
@@ -51,6 +51,13 @@ def test_claims_saved_on_the_pages_flip_when_a_run_is_replaced(ws):
     assert errors(at) == [] and len(at.success) == 1
     saved = collection_claims(ws.notes(v1))[-1].claim
     assert (saved.better, saved.than, saved.measure, saved.test, saved.alpha) == ("dense", "bm25", "AP", "t", 0.05)
+
+    at = _open("queries", v1)  # A bm25, B dense: dense wins q1 and q2 on AP and loses q3, so it is the claim's better
+    at.selectbox(key="measure").set_value("AP").run()
+    _button(at, "Save as a claim: dense is better than bm25 on AP, significantly (sign test").click().run()
+    assert errors(at) == [] and len(at.success) == 1
+    saved = collection_claims(ws.notes(v1))[-1].claim
+    assert (saved.better, saved.than, saved.test, saved.pairs) == ("dense", "bm25", "sign", "claimed")
 
     v2 = ws.new_version(v1, remove_systems=["dense"], add_runs=[("dense.run", WEAK)], author="bo").id
     at = _open("overview", v2)

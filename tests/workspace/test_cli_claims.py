@@ -73,3 +73,30 @@ def test_import_flip_export_and_check(tmp_path):
     assert bad.stderr.count("\n") == 1 and "bad.yaml:2: expect[0]: expected a claim with value" in bad.stderr
     with open_workspace(tmp_path / "ws") as ws:  # nothing of the bad file was added
         assert len([c for n in ws.notes(v1.id) for c in n.claims]) == 3
+
+
+def test_claims_written_by_hand(tmp_path):
+    from workspace import open_workspace
+
+    with open_workspace(tmp_path / "ws") as ws:
+        v1 = ws.add_collection("meeting", ("qrels.txt", QRELS), [("bm25.run", BM25), ("dense.run", DENSE)],
+                               author="ana")
+    added = _claims(tmp_path, v1.id, "--add", "{better: dense, than: bm25, measure: AP}",
+                    "--add", "{system: bm25, measure: AP, at_least: 0.8}")
+    assert added.returncode == 0, added.stderr
+    assert "added 2 claims" in added.stderr
+    rows = [line.split("\t")[:2] for line in added.stdout.splitlines()[1:]]
+    # AP: bm25 7/9 = 0.778 (below 0.8), dense 5/6 (hand-worked in tests/workspace/test_claims.py)
+    assert rows == [["holds", "dense is better than bm25 on AP"], ["fails", "bm25 scores AP >= 0.8"]]
+
+    for args, message in (
+            (("--add", "{better: dense, measure: AP}"), "--add 1: expect[0]: expected"),
+            (("--add", "{system: bm25, measure: AP, at_least: 0.5}", "--add", "{system: bm25"), "--add 2:"),
+            (("--add", "{system: bm25, system: dense, measure: AP, at_least: 0.5}"), "--add 1:"),
+            (("--add", "x" * 5000), "--add 1: expected a claim of at most 4096 characters, found 5000"),
+            (("--add", "{system: bm25, measure: AP, at_least: 0.5}", "--yaml"), "expected --add or --yaml")):
+        bad = _claims(tmp_path, v1.id, *args)
+        assert bad.returncode == 2 and bad.stdout == "", (args, bad.stderr)
+        assert bad.stderr.count("\n") == 1 and message in bad.stderr, (args, bad.stderr)
+    with open_workspace(tmp_path / "ws") as ws:  # nothing of the refused claims was added
+        assert len([c for n in ws.notes(v1.id) for c in n.claims]) == 2
