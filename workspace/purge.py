@@ -109,19 +109,18 @@ def expire(conn: Connection, cutoff: datetime, author: str) -> list[str]:
 def _unnamed(store: BlobStore, named: set[str]) -> list[tuple[str, str]]:
     """The stored files no ``blobs`` row in ``named`` accounts for: bytes and caches of an unnamed digest,
     derived tables computed from one (or unreadable)."""
-    found = []
-    for sha, suffix in store.listing():
-        if suffix == derived.SUFFIX:
-            try:  # a local file is memory-mapped: only its schema, where the inputs are, is read
-                local = store.local_path(sha, suffix)
-                made_from = derived.sources(local if local is not None else store.get(sha, "derived table", suffix))
-            except WorkspaceError:  # removed meanwhile, or unreadable: nothing to keep
-                made_from = None
-            if made_from is None or not made_from <= named:
-                found.append((sha, suffix))
-        elif sha not in named:
-            found.append((sha, suffix))
-    return found
+    return [(sha, suffix) for sha, suffix in store.listing()
+            if (_stale(store, sha, named) if suffix == derived.SUFFIX else sha not in named)]
+
+
+def _stale(store: BlobStore, sha: str, named: set[str]) -> bool:
+    """Whether the derived table ``sha`` is unreadable or computed from a file no row in ``named`` names."""
+    try:  # a local file is memory-mapped: only its schema, where the inputs are, is read
+        local = store.local_path(sha, derived.SUFFIX)
+        made_from = derived.sources(local if local is not None else store.get(sha, "derived table", derived.SUFFIX))
+    except WorkspaceError:  # removed meanwhile, or unreadable: nothing to keep
+        return True
+    return made_from is None or not made_from <= named
 
 
 def sweep(transaction: Transaction, store: BlobStore) -> tuple[int, int]:
@@ -135,8 +134,9 @@ def sweep(transaction: Transaction, store: BlobStore) -> tuple[int, int]:
             lock_files(conn)
             named = set(conn.execute(select(blobs.c.sha256)).scalars())  # again, under the lock
             for sha, suffix in candidates:
-                if suffix != derived.SUFFIX and sha in named:
-                    continue  # added again meanwhile (a derived table is a cache: computed again if needed)
+                kept = not _stale(store, sha, named) if suffix == derived.SUFFIX else sha in named
+                if kept:  # added again since the listing, or a damaged table written again whole
+                    continue
                 size += store.remove(sha, suffix)
                 files += 1
     left = store.remove_leftovers(LEFTOVER_SECONDS)

@@ -208,6 +208,26 @@ def test_an_add_racing_a_purge_of_the_same_bytes_stores_them_again(target, monke
         assert ws.parsed_run(stored.runs[0].sha256) is not None  # its cache is written again when it is read
 
 
+def test_a_damaged_table_written_again_while_a_purge_runs_is_kept(target, monkeypatch):
+    with target.open() as ws:
+        stored = ws.load(ws.add_collection("c", qrels=("q", qrels_bytes(3)), runs=[("r.run", run_bytes(3))],
+                                           author="op").id)
+        _keep_frame(ws, stored)
+        (table,) = [p for name, p in _files(target).items() if name.endswith(".frame")]
+        table.write_bytes(table.read_bytes()[:-7])  # damaged: the purge's listing finds it unreadable
+        real = workspace.purge._unnamed
+
+        def written_again_after_the_listing(*args, **kwargs):
+            found = real(*args, **kwargs)
+            assert [suffix for _, suffix in found] == [".frame"]
+            _keep_frame(ws, stored)  # a page computed the table again and kept it whole
+            return found
+
+        monkeypatch.setattr(workspace.purge, "_unnamed", written_again_after_the_listing)
+        assert ws.purge(0, author="op").files == 0
+        assert ws.derived_frame("per_query", _frame_inputs(stored)) is not None
+
+
 @pytest.mark.slow
 def test_purges_killed_at_any_moment_never_leave_a_row_naming_a_missing_file(target, monkeypatch):
     with target.open() as ws:
