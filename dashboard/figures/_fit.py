@@ -120,21 +120,11 @@ def fitted(fig: go.Figure, width: float) -> go.Figure:
                           margin_t=max(top, int(TITLE_PAD + block + 16)))
         top = fig.layout.margin.t
         plot_h = max(height - top - bottom, 50.0)
-    for name, axis in _axes(layout, "x"):
-        size = float(axis.title.font.size or font)
-        if axis.title.text:
-            # automargin with a standoff: the title goes below the tick labels, whatever their size
-            fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, plot_w * _span(axis) / (CHAR * size)),
-                               f"{name}.automargin": True, f"{name}.title.standoff": 10})
-        _categories(fig, name, axis, "x", plot_w * _span(axis))
-    plot_h = max(plot_h - _below(fig, font), 50.0)  # what the x axes' labels and titles take below the plot
-    for name, axis in _axes(layout, "y"):
-        size = float(axis.title.font.size or font)
-        if axis.title.text:
-            # a title turned along the axis, no longer than the plot is high (beyond, it meets the chart's title)
-            fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, plot_h * _span(axis) / (CHAR * size)),
-                               f"{name}.automargin": True, f"{name}.title.standoff": 10})
-        _categories(fig, name, axis, "y", plot_h * _span(axis))
+    # x titles go below the tick labels (automargin with a standoff); y titles, turned along the axis, are no
+    # longer than the plot is high once the x labels and titles have taken their room below it
+    _axis_titles(fig, layout, "x", plot_w, font)
+    plot_h = max(plot_h - _below(fig, font), 50.0)
+    _axis_titles(fig, layout, "y", plot_h, font)
     _annotations(fig, plot_w)
     _point_labels(fig, plot_w, plot_h, font)
     _cells(fig, plot_w, plot_h, font)
@@ -209,6 +199,16 @@ def _categories(fig: go.Figure, name: str, axis, letter: str, room: float) -> No
         if size * LINE <= slot:
             return
     fig.update_layout({f"{name}.dtick": math.ceil(size * LINE / slot)})
+
+
+def _axis_titles(fig, layout, letter: str, length: float, font: float) -> None:
+    """Wrap each ``letter`` axis's title to the ``length`` in pixels its plot has along it, and fit its labels."""
+    for name, axis in _axes(layout, letter):
+        if axis.title.text:
+            size = float(axis.title.font.size or font)
+            fig.update_layout({f"{name}.title.text": wrap_lines(axis.title.text, length * _span(axis) / (CHAR * size)),
+                               f"{name}.automargin": True, f"{name}.title.standoff": 10})
+        _categories(fig, name, axis, letter, length * _span(axis))
 
 
 def _annotations(fig: go.Figure, plot_w: float) -> None:
