@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -25,8 +26,8 @@ URL = re.compile(r"(?:https?|wss?)://[^\s\"'<>)\\]+|//cdn[.\w-]*")
 LOOPBACK = re.compile(r"^https?://(127\.0\.0\.1|localhost)(:\d+)?(/|$)")
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory):
+def _execute(tmp_path_factory):
+    """The notebook run by the venv's kernel, with a workspace of its own; (notebook, workspace)."""
     from jupyter_client.manager import KernelManager
 
     workspace = tmp_path_factory.mktemp("notebook") / "ws"
@@ -57,14 +58,12 @@ def test_the_notebook_is_kept_without_outputs():
     assert code and all(not c.outputs and c.execution_count is None for c in code)
 
 
-def test_every_cell_runs_without_error(executed):
-    notebook, _ = executed
+def _every_cell_runs_without_error(notebook):
     assert not [out for _, out in _outputs(notebook) if out.output_type == "error"]
     assert all(c.execution_count for c in notebook.cells if c.cell_type == "code")
 
 
-def test_the_table_is_metrics_evaluate_on_the_same_files(executed):
-    notebook, _ = executed
+def _the_table_is_metrics_evaluate_on_the_same_files(notebook):
     (table,) = [out for cell, out in _outputs(notebook) if "nb.summary()" in cell.source
                 and out.output_type == "execute_result"]
     lines = table.data["text/plain"].splitlines()
@@ -79,8 +78,7 @@ def test_the_table_is_metrics_evaluate_on_the_same_files(executed):
         assert shown[key] == pytest.approx(value, rel=0, abs=1e-12), key
 
 
-def test_figures_are_plotly_json_with_the_same_means(executed):
-    notebook, _ = executed
+def _figures_are_plotly_json_with_the_same_means(notebook):
     figures = [out.data[PLOTLY] for _, out in _outputs(notebook) if PLOTLY in out.get("data", {})]
     assert len(figures) == 3
     for out in (out for _, out in _outputs(notebook) if PLOTLY in out.get("data", {})):
@@ -93,16 +91,14 @@ def test_figures_are_plotly_json_with_the_same_means(executed):
     assert set(drawn) == {"bm25", "bm25_rm3", "dense"}
 
 
-def test_no_output_names_an_address_off_this_machine(executed):
-    notebook, _ = executed
+def _no_output_names_an_address_off_this_machine(notebook):
     text = json.dumps([out for _, out in _outputs(notebook)])
     found = URL.findall(text)
     assert [u for u in found if not LOOPBACK.match(u)] == []
     assert "cdn" not in text.lower()
 
 
-def test_the_dashboard_cell_stored_the_collection_and_stopped(executed):
-    notebook, workspace = executed
+def _the_dashboard_cell_stored_the_collection_and_stopped(notebook, workspace):
     from workspace import open_workspace
 
     frames = [out for cell, out in _outputs(notebook) if "nb.open(" in cell.source]
@@ -113,3 +109,16 @@ def test_the_dashboard_cell_stored_the_collection_and_stopped(executed):
     assert len(stored) == 1 and stored[0].systems == ("bm25", "bm25_rm3", "dense")
     assert link.endswith(stored[0].id)
     assert "<iframe" in shown  # shown in the page, as Jupyter shows it
+    port = int(re.search(r":(\d+)/", link).group(1))
+    with socket.socket() as probe:  # the next cell closed it: nothing listens there any more
+        assert probe.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_the_example_notebook_runs_offline_and_shows_evaluates_numbers(tmp_path_factory):
+    # one run of the kernel for every check (each test of its own would run it again on another worker)
+    notebook, workspace = _execute(tmp_path_factory)
+    _every_cell_runs_without_error(notebook)
+    _the_table_is_metrics_evaluate_on_the_same_files(notebook)
+    _figures_are_plotly_json_with_the_same_means(notebook)
+    _no_output_names_an_address_off_this_machine(notebook)
+    _the_dashboard_cell_stored_the_collection_and_stopped(notebook, workspace)
