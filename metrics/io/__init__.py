@@ -1,7 +1,7 @@
 """Reading: bytes, paths and frames in, validated tables out.
 
-The readers of qrels and runs (:func:`read_qrels`, :func:`read_run`, :mod:`metrics.io.readers`) are re-
-exported here; beside them, how bytes become a table (:mod:`metrics.io.parsing`), duplicate rows
+The readers of qrels and runs (:func:`read_qrels`, :func:`read_run`, :mod:`metrics.io.readers`) are
+re-exported here; beside them, how bytes become a table (:mod:`metrics.io.parsing`), duplicate rows
 (:mod:`metrics.io.duplicates`), the column shapes of PyTerrier's and ir_measures' frames
 (:mod:`metrics.io.frames`), runs and qrels written back as TREC files (:mod:`metrics.io.writers`), Arrow and
 numpy columns (:mod:`metrics.io.arrays`), topic and document texts (:mod:`metrics.io.texts`), files written
