@@ -6,17 +6,22 @@ Every other module of :mod:`dashboard.data` reaches the rankings through here.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import metrics
-from metrics import Conventions, Qrels, Run
+from metrics import Conventions, Qrels, RankscopeError, Run
 from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
 from dashboard import guard, stored
 from dashboard.data.cache import on_collection
-from dashboard.data.constants import FILES_KEPT, FILES_TTL
+from dashboard.data.constants import FILES_KEPT, FILES_TTL, READ_SIDE_BY_SIDE
 from dashboard.state import Loaded, Upload
 
 
@@ -42,6 +47,32 @@ def read_run(upload: Upload, system: str | None = None) -> Run:
     :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
     run = _run(upload.digest, upload.name, upload)
     return run.renamed(system) if system and system != run.name else run
+
+
+def read_runs(uploads: Sequence[Upload]) -> Iterator[tuple[int, Upload, RankscopeError | None]]:
+    """Parse (once per content) several run uploads side by side, up to
+    :data:`~dashboard.data.constants.READ_SIDE_BY_SIDE` at once (each large one in its own worker, so two 7M-line
+    runs take about the time of one on two cores). Yields ``(position, upload, error or None)`` as each is done;
+    the parsed runs are then in the cache :func:`read_run` reads.
+    """
+    context = get_script_run_ctx()
+
+    def one(position: int, upload: Upload) -> tuple[int, Upload, RankscopeError | None]:
+        if context is not None:  # a worker thread of this session's run: its caches and limits as the run's
+            add_script_run_ctx(threading.current_thread(), context)
+        try:
+            read_run(upload)
+        except RankscopeError as err:
+            return position, upload, err
+        return position, upload, None
+
+    side = min(len(uploads), READ_SIDE_BY_SIDE)
+    if side <= 1:
+        yield from (one(i, up) for i, up in enumerate(uploads))
+        return
+    with ThreadPoolExecutor(side, thread_name_prefix="rankscope-read") as pool:
+        for done in as_completed([pool.submit(one, i, up) for i, up in enumerate(uploads)]):
+            yield done.result()
 
 
 def runs(loaded: Loaded) -> list[Run]:
