@@ -31,7 +31,7 @@ from metrics.io.readers import Qrels, read_qrels
 from metrics.io.texts import Topics
 
 __all__ = ["DATASET_ID", "PREFIX", "DatasetUnavailable", "MissingFile", "RelevanceDefault", "dataset_id",
-           "is_dataset", "load_qrels", "load_topics", "missing_files", "qrels_bytes", "relevance_default"]
+           "is_dataset", "load_qrels", "load_topics", "missing_files", "qrels_bytes", "relevance_default", "topics_bytes"]
 
 PREFIX = "irds:"
 """What marks an ir_datasets id where a path is accepted: ``irds:cranfield``."""
@@ -152,8 +152,8 @@ def qrels_bytes(value: str) -> bytes:
 
 
 def load_topics(value: str) -> Topics | None:
-    """The queries of an ir_datasets dataset (id -> text; the query's default text, e.g. a TREC title), or
-    None when the dataset has none.
+    """The queries of an ir_datasets dataset (id -> text; the query's default text, e.g. a TREC title, with
+    runs of white space made one space), or None when the dataset has none.
 
     Raises what :func:`load_qrels` raises.
     """
@@ -164,8 +164,14 @@ def load_topics(value: str) -> Topics | None:
     handler = dataset.queries_handler()
     _check_store(ident, handler)
     with _offline(ident):
-        items = {str(q.query_id): " ".join(_query_text(q).split()) for q in handler.queries_iter()}
+        items = {" ".join(str(q.query_id).split()): " ".join(_query_text(q).split()) for q in handler.queries_iter()}
     return Topics(items, name=PREFIX + ident)
+
+
+def topics_bytes(topics: Topics) -> bytes:
+    """Topics as the bytes of a ``qid<TAB>text`` file, which :func:`~metrics.io.texts.read_topics` reads back
+    (the texts of :func:`load_topics` hold no tab nor line break)."""
+    return "".join(f"{qid}\t{' '.join(text.split())}\n" for qid, text in topics.items()).encode("utf-8")
 
 
 def relevance_default(value: str) -> RelevanceDefault:
