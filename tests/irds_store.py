@@ -96,3 +96,18 @@ def no_network(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     return attempts
+
+
+@pytest.fixture(scope="session")
+def irds_home(tmp_path_factory) -> Path:
+    """One store per test process holding ``cranfield`` and ``vaswani``, set as ``IR_DATASETS_HOME`` before
+    ir_datasets is first imported (it fixes each dataset's paths when imported)."""
+    import sys
+
+    home = tmp_path_factory.mktemp("ir_datasets")
+    build_cranfield(home)
+    build_vaswani(home)
+    if "ir_datasets" in sys.modules:
+        pytest.fail("ir_datasets was imported before its store was built: its dataset paths point elsewhere")
+    os.environ["IR_DATASETS_HOME"] = str(home)
+    return home

@@ -265,10 +265,10 @@ def _query_text(query) -> str:
 def _check_store(ident: str, handler) -> None:
     missing = _needed(handler)
     if missing:
-        home = os.environ.get("IR_DATASETS_HOME", str(Path.home() / ".ir_datasets"))
         what = "; ".join(f"{m.path} ({m.source})" for m in missing)
-        raise DatasetUnavailable(f"{PREFIX}{ident}: the local ir_datasets store ({home}) has no {what}; put the "
-                                 "file there (IR_DATASETS_HOME sets the store)")
+        files = "file" if len(missing) == 1 else "files"
+        raise DatasetUnavailable(f"{PREFIX}{ident}: the local ir_datasets store has no {what}; put the {files} "
+                                 "there (IR_DATASETS_HOME sets the store)")
 
 
 def _needed(root) -> list[MissingFile]:
