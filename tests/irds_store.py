@@ -11,11 +11,14 @@ nothing of the data is kept in the repository. Without the files the tests skip,
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import re
+import shutil
 import socket
 import tarfile
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -98,16 +101,29 @@ def no_network(monkeypatch):
     return attempts
 
 
-@pytest.fixture(scope="session")
-def irds_home(tmp_path_factory) -> Path:
-    """One store per test process holding ``cranfield`` and ``vaswani``, set as ``IR_DATASETS_HOME`` before
-    ir_datasets is first imported (it fixes each dataset's paths when imported)."""
-    import sys
+# ir_datasets fixes each dataset's paths when it is first imported: the store of this test process is chosen
+# when this module is (at collection, before any test imports ir_datasets), and filled by ``irds_home``.
+HOME = Path(tempfile.mkdtemp(prefix="rankscope-ir_datasets-"))
+os.environ["IR_DATASETS_HOME"] = str(HOME)
+atexit.register(shutil.rmtree, HOME, ignore_errors=True)
 
-    home = tmp_path_factory.mktemp("ir_datasets")
-    build_cranfield(home)
-    build_vaswani(home)
-    if "ir_datasets" in sys.modules:
-        pytest.fail("ir_datasets was imported before its store was built: its dataset paths point elsewhere")
-    os.environ["IR_DATASETS_HOME"] = str(home)
-    return home
+
+def needs_irds() -> None:
+    """Skip (fail under CI=true) when the ir_datasets package is not installed, without importing it."""
+    import importlib.util
+
+    if importlib.util.find_spec("ir_datasets") is None:
+        if IN_CI:
+            pytest.fail("the irds extra (ir-datasets) is not installed (CI=true: it must be)", pytrace=False)
+        pytest.skip("the irds extra (ir-datasets) is not installed")
+
+
+@pytest.fixture(scope="session")
+def irds_home() -> Path:
+    """The store of this test process (``IR_DATASETS_HOME``), holding ``cranfield`` and ``vaswani``."""
+    needs_irds()
+    if not (HOME / "cranfield" / "cran.tar.gz").exists():
+        build_cranfield(HOME)
+    if not (HOME / "vaswani" / "npl.tar.gz").exists():
+        build_vaswani(HOME)
+    return HOME

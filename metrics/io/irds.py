@@ -30,7 +30,7 @@ from metrics.errors import RankscopeError, ValidationError
 from metrics.io.readers import Qrels, read_qrels
 from metrics.io.texts import Topics
 
-__all__ = ["DATASET_ID", "PREFIX", "DatasetUnavailable", "MissingFile", "RelevanceDefault", "dataset_id",
+__all__ = ["DATASET_ID", "PREFIX", "DatasetUnavailable", "MissingFile", "RelevanceDefault", "check_store", "dataset_id",
            "is_dataset", "load_qrels", "load_topics", "missing_files", "qrels_bytes", "relevance_default", "topics_bytes"]
 
 PREFIX = "irds:"
@@ -206,6 +206,15 @@ def relevance_default(value: str) -> RelevanceDefault:
                                           f"rel= nor grade definitions for {ident}, so rankscope's default")
 
 
+def check_store(value: str, parts: tuple[str, ...] = ("qrels", "queries")) -> None:
+    """Raise one :class:`DatasetUnavailable` naming every file the local store lacks for ``parts`` of the
+    dataset (those it has), before any of them is read."""
+    ident = dataset_id(value)
+    missing = missing_files(ident, parts)
+    if missing:
+        _raise_missing(ident, missing)
+
+
 def missing_files(value: str, parts: tuple[str, ...] = ("qrels",)) -> list[MissingFile]:
     """The files the local store lacks for reading ``parts`` (``"qrels"``, ``"queries"``) of a dataset."""
     ident = dataset_id(value)
@@ -264,6 +273,11 @@ def _query_text(query) -> str:
 
 def _check_store(ident: str, handler) -> None:
     missing = _needed(handler)
+    if missing:
+        _raise_missing(ident, missing)
+
+
+def _raise_missing(ident: str, missing: list[MissingFile]) -> None:
     if missing:
         what = "; ".join(f"{m.path} ({m.source})" for m in missing)
         files = "file" if len(missing) == 1 else "files"

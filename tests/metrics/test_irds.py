@@ -23,7 +23,7 @@ import textwrap
 import pytest
 
 from rankscope.cli import main
-from tests.irds_store import CRANFIELD, ROOT, VASWANI, irds_home, no_network, require  # noqa: F401 (fixtures)
+from tests.irds_store import CRANFIELD, ROOT, VASWANI, irds_home, needs_irds, no_network, require  # noqa: F401 (fixtures)
 
 MEASURES = ("map", "P.5,10,30", "ndcg", "ndcg_cut.10", "recip_rank", "bpref", "Rprec", "num_rel_ret", "infAP")
 
@@ -147,7 +147,7 @@ def test_the_api_returns_the_readers_objects(irds_home):
 
 
 def test_relevance_levels_come_from_official_measures_then_grade_definitions():
-    pytest.importorskip("ir_datasets")
+    needs_irds()
     from metrics.io.irds import relevance_default
 
     dl = relevance_default("irds:msmarco-passage/trec-dl-2019")  # official measures RR(rel=2), AP(rel=2)
@@ -164,7 +164,7 @@ def test_relevance_levels_come_from_official_measures_then_grade_definitions():
     ("irds:Cranfield", "rankscope eval: irds:: expected an ir_datasets id"),
 ])
 def test_an_unknown_or_malformed_id_is_one_line(tmp_path, capsys, argument, expected):
-    pytest.importorskip("ir_datasets")
+    needs_irds()
     run = tmp_path / "r.run"
     run.write_text("1 Q0 d 1 1.0 r\n")
     code = main(["eval", argument, str(run)])
@@ -199,7 +199,7 @@ GUARDED = textwrap.dedent("""
 
 
 def test_an_empty_store_names_each_missing_file_and_never_tries_the_network(tmp_path):
-    pytest.importorskip("ir_datasets")
+    needs_irds()
     run = tmp_path / "r.run"
     run.write_text("1 Q0 d 1 1.0 r\n")
     home = tmp_path / "empty"
