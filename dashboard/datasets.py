@@ -50,8 +50,9 @@ def field(loaded: state.Loaded, container) -> state.Loaded:
     default = data.dataset_relevance(loaded.qrels.name) if loaded.qrels is not None else None
     if default is not None:
         level = loaded.conventions.relevance_level
-        shown = (md("Qrels from ir_datasets: {}. {}.", loaded.qrels.name, default.reason) if level == default.level
-                 else md("Qrels from ir_datasets: {}. Relevant from grade {} (set under Conventions); the "
-                         "dataset's: {}.", loaded.qrels.name, level, default.reason))
-        container.caption(shown)
+        if level == default.level:
+            container.caption(md("Qrels from ir_datasets: {}. {}.", loaded.qrels.name, default.reason))
+        else:
+            container.caption(md("Qrels from ir_datasets: {}. Relevant from grade {} (set under Conventions); the "
+                                 "dataset's: {}.", loaded.qrels.name, level, default.reason))
     return loaded
