@@ -212,3 +212,23 @@ def test_an_empty_store_names_each_missing_file_and_never_tries_the_network(tmp_
         "(ir_datasets downloads it from http://ir.dcs.gla.ac.uk/resources/test_collections/cran/cran.tar.gz); "
         "put the file there (IR_DATASETS_HOME sets the store)\n")
     assert not (home / "cranfield" / "cran.tar.gz").exists()
+
+
+def test_check_reads_an_id_as_its_qrels(irds_home, tmp_path, capsys, no_network):
+    from metrics import Conventions, aggregate, evaluate
+
+    judged = cranqrel()
+    oracle_qrels = tmp_path / "cranqrel.trec"
+    oracle_qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in judged.items() for d, g in docs.items()))
+    (tmp_path / "bm.run").write_text(random_run(judged, 1400, seed=11, tag="bm"))
+    means = aggregate(evaluate(str(oracle_qrels), {"bm": str(tmp_path / "bm.run")}, ["AP"], conventions=Conventions(complete=True)))
+    ap = float(means["value"].iloc[0])
+    spec = tmp_path / "claims.yaml"
+    spec.write_text(f"qrels: irds:cranfield\nruns: {{bm: bm.run}}\nconventions: {{complete: true}}\n"
+                    f"expect:\n  - {{system: bm, measure: AP, value: {ap!r}, tolerance: 0.000000000001}}\n"
+                    f"  - {{system: bm, measure: AP, at_least: {ap + 1e-6!r}}}\n")
+    code = main(["check", str(spec)])
+    out, err = capsys.readouterr()
+    assert code == 1, err  # the first claim holds (the same judgments), the second fails by 1e-6
+    assert out.splitlines()[0].startswith("HOLDS") and out.splitlines()[1].startswith("FAILS"), out
+    assert not no_network
