@@ -232,3 +232,9 @@ def test_check_reads_an_id_as_its_qrels(irds_home, tmp_path, capsys, no_network)
     assert code == 1, err  # the first claim holds (the same judgments), the second fails by 1e-6
     assert out.splitlines()[0].startswith("HOLDS") and out.splitlines()[1].startswith("FAILS"), out
     assert not no_network
+
+
+def test_metrics_imports_ir_datasets_only_when_an_id_is_read():
+    code = "import sys, metrics, metrics.io.irds, rankscope.datasets; print('ir_datasets' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "False\n", done.stderr
