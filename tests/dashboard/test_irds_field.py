@@ -85,3 +85,20 @@ def test_a_collection_from_an_id_keeps_its_qrels_and_source_in_the_workspace(ird
     assert errors(at) == []
     assert "Qrels from ir_datasets: irds:cranfield." in captions(at)
     assert not no_network
+
+
+def test_an_id_loaded_on_the_data_page_is_stored_like_an_upload(irds_home, ws, no_network):
+    from metrics.io.irds import qrels_bytes
+
+    at = open_page("data", session={"rankscope_author": "bea"})
+    load(at, "vaswani")
+    upload(at, "Runs", [("r.run", b"1 Q0 1239 1 2.0 r\n1 Q0 7 2 1.0 r\n2 Q0 5 1 1.0 r\n", "text/plain")])
+    at.run()
+    assert errors(at) == []
+    cid = at.session_state["rankscope_loaded"].collection
+    assert cid and at.query_params["collection"] == cid
+    held = ws.load(cid)
+    assert held.qrels.name == "irds:vaswani" and held.qrels.read() == qrels_bytes("irds:vaswani")
+    assert held.topics.name == "irds:vaswani.topics.tsv" and held.topics.read().startswith(b"1\tMEASUREMENT OF")
+    assert held.info.systems == ("r",) and held.info.topics == 93
+    assert not no_network
