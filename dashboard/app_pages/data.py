@@ -7,7 +7,7 @@ import dataclasses
 
 import streamlit as st
 
-from dashboard import components, data, figures, judgment_sets, state
+from dashboard import components, data, datasets, figures, judgment_sets, state
 from dashboard.components import md
 from metrics import PRESETS, Conventions, RankscopeError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
@@ -61,6 +61,7 @@ if fresh and state.get() is not at_start:
     st.rerun()  # the sidebar, drawn before this page, shows the new collection too
 for message in st.session_state.get("data_errors", []):
     components.error(message)
+loaded = datasets.field(loaded, right)  # or the qrels (and topics) of an ir_datasets id, from the local store
 
 with st.expander("What the files look like: an example of each format", icon=":material/description:"):
     for label, example in components.FORMAT_EXAMPLES.items():

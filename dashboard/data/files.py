@@ -190,3 +190,39 @@ def topic_texts(loaded: Loaded):
 def document_texts(loaded: Loaded):
     """The loaded documents (docid -> title and text, with ``preview``), or None."""
     return read_documents(loaded.documents) if loaded.documents is not None else None
+
+
+# ---- qrels and topics by ir_datasets id -------------------------------------------------------------------
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _dataset_files(ident: str):
+    from metrics.io.irds import PREFIX, check_store, load_topics, qrels_bytes, relevance_default, topics_bytes
+
+    name = PREFIX + ident
+    check_store(name, ("qrels", "queries"))  # every missing file named at once, before anything is read
+    topics = load_topics(name)
+    return (Upload.of(name, qrels_bytes(name)),
+            None if topics is None else Upload.of(f"{name}.topics.tsv", topics_bytes(topics)),
+            relevance_default(name))
+
+
+def dataset_files(value: str):
+    """An ir_datasets id's qrels and topics (None without queries) as uploads named ``irds:ID`` and
+    ``irds:ID.topics.tsv``, with the dataset's :class:`metrics.io.irds.RelevanceDefault`; read once per id from
+    the server's local ir_datasets store, never from the network. ``value`` is checked against the id pattern
+    before anything else (never read as a path); raises :class:`metrics.RankscopeError` with one line."""
+    from metrics.io.irds import dataset_id
+
+    return _dataset_files(dataset_id(value.strip()))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def dataset_relevance(name: str):
+    """The :class:`metrics.io.irds.RelevanceDefault` of the qrels named ``irds:ID``, else None."""
+    from metrics.io.irds import is_dataset, relevance_default
+
+    if not is_dataset(name):
+        return None
+    try:
+        return relevance_default(name)
+    except metrics.RankscopeError:  # a stored collection from an id this server's ir_datasets lacks
+        return None
