@@ -81,9 +81,9 @@ def resolve(args: argparse.Namespace) -> None:
     if not is_dataset(value):
         return
     from metrics.io import read_qrels
-    from metrics.io.irds import qrels_bytes
+    from metrics.io.irds import dataset_qrels_bytes
 
-    data = qrels_bytes(value)
+    data = dataset_qrels_bytes(value)
     args.qrels_file = (value, data)  # the file itself, for the commands that store or hash it
     args.qrels = read_qrels(data, name=value)
     default = relevance_default(value)

@@ -195,12 +195,13 @@ def document_texts(loaded: Loaded):
 # ---- qrels and topics by ir_datasets id -------------------------------------------------------------------
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _dataset_files(ident: str):
-    from metrics.io.irds import PREFIX, check_store, load_topics, qrels_bytes, relevance_default, topics_bytes
+    from metrics.io.irds import PREFIX, check_store, dataset_qrels_bytes, load_topics, relevance_default
+    from metrics.io.writers import topics_bytes
 
     name = PREFIX + ident
     check_store(name, ("qrels", "queries"))  # every missing file named at once, before anything is read
     topics = load_topics(name)
-    return (Upload.of(name, qrels_bytes(name)),
+    return (Upload.of(name, dataset_qrels_bytes(name)),
             None if topics is None else Upload.of(f"{name}.topics.tsv", topics_bytes(topics)),
             relevance_default(name))
 

@@ -31,7 +31,7 @@ from metrics.io.readers import Qrels, read_qrels
 from metrics.io.texts import Topics
 
 __all__ = ["DATASET_ID", "PREFIX", "DatasetUnavailable", "MissingFile", "RelevanceDefault", "check_store", "dataset_id",
-           "is_dataset", "load_qrels", "load_topics", "missing_files", "qrels_bytes", "relevance_default", "topics_bytes"]
+           "is_dataset", "load_qrels", "load_topics", "missing_files", "dataset_qrels_bytes", "relevance_default"]
 
 PREFIX = "irds:"
 """What marks an ir_datasets id where a path is accepted: ``irds:cranfield``."""
@@ -132,10 +132,10 @@ def load_qrels(value: str) -> Qrels:
         The id has the wrong shape.
     """
     ident = dataset_id(value)
-    return read_qrels(qrels_bytes(ident), name=PREFIX + ident)
+    return read_qrels(dataset_qrels_bytes(ident), name=PREFIX + ident)
 
 
-def qrels_bytes(value: str) -> bytes:
+def dataset_qrels_bytes(value: str) -> bytes:
     """The judgments of an ir_datasets dataset as the bytes of a TREC qrels file (``qid 0 docid rel``).
 
     Raises what :func:`load_qrels` raises.
@@ -166,12 +166,6 @@ def load_topics(value: str) -> Topics | None:
     with _offline(ident):
         items = {" ".join(str(q.query_id).split()): " ".join(_query_text(q).split()) for q in handler.queries_iter()}
     return Topics(items, name=PREFIX + ident)
-
-
-def topics_bytes(topics: Topics) -> bytes:
-    """Topics as the bytes of a ``qid<TAB>text`` file, which :func:`~metrics.io.texts.read_topics` reads back
-    (the texts of :func:`load_topics` hold no tab nor line break)."""
-    return "".join(f"{qid}\t{' '.join(text.split())}\n" for qid, text in topics.items()).encode("utf-8")
 
 
 def relevance_default(value: str) -> RelevanceDefault:

@@ -25,8 +25,9 @@ import pyarrow.compute as pc
 
 from metrics.errors import ValidationError
 from metrics.io.readers import Qrels, Run
+from metrics.io.texts import Topics
 
-__all__ = ["qrels_bytes", "run_bytes"]
+__all__ = ["qrels_bytes", "run_bytes", "topics_bytes"]
 
 _BAD_ID = r"(^$|\s)"  # what a whitespace-separated field cannot hold
 _BAD_TAG = re.compile(r"\s")
@@ -94,3 +95,9 @@ def _ranks(starts: np.ndarray, n: int) -> np.ndarray:
     first = np.zeros(n, dtype=np.int64)
     first[1:] = np.where(starts, position[1:], 0)
     return position - np.maximum.accumulate(first) + 1
+
+
+def topics_bytes(topics: Topics) -> bytes:
+    """Topics as the bytes of a ``qid<TAB>text`` file, which :func:`~metrics.io.texts.read_topics` reads back
+    (runs of white space in a text, tabs and line breaks included, are written as one space)."""
+    return "".join(f"{qid}\t{' '.join(text.split())}\n" for qid, text in topics.items()).encode("utf-8")

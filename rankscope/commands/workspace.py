@@ -152,7 +152,8 @@ def _topics(args):
     """The topics of the ir_datasets id given as the qrels, as a ``qid<TAB>text`` file; None for a file."""
     if getattr(args, "qrels_file", None) is None:
         return None
-    from metrics.io.irds import load_topics, topics_bytes
+    from metrics.io.irds import load_topics
+    from metrics.io.writers import topics_bytes
 
     topics = load_topics(args.qrels_source)
     return None if topics is None else (f"{args.qrels_source}.topics.tsv", topics_bytes(topics))

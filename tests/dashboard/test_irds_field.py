@@ -67,7 +67,8 @@ def test_an_id_that_cannot_be_loaded_is_one_line_and_keeps_the_collection(irds_h
 
 def test_a_collection_from_an_id_keeps_its_qrels_and_source_in_the_workspace(irds_home, ws, tmp_path, capsys,
                                                                             no_network):
-    from metrics.io.irds import load_topics, qrels_bytes, topics_bytes
+    from metrics.io.irds import dataset_qrels_bytes, load_topics
+    from metrics.io.writers import topics_bytes
 
     run = tmp_path / "r.run"
     run.write_bytes(RUN)
@@ -75,7 +76,7 @@ def test_a_collection_from_an_id_keeps_its_qrels_and_source_in_the_workspace(ird
     cid = capsys.readouterr().out.strip()
     stored = ws.load(cid)
     assert stored.qrels.name == "irds:cranfield"  # the source id, recorded as the file's name
-    assert stored.qrels.read() == qrels_bytes("irds:cranfield")  # stored like an uploaded file
+    assert stored.qrels.read() == dataset_qrels_bytes("irds:cranfield")  # stored like an uploaded file
     assert stored.topics.read() == topics_bytes(load_topics("irds:cranfield"))
     assert stored.conventions["relevance_level"] == 1
     judged = {tuple(line.split()[::2]) for line in (CRANFIELD / "cranqrel").read_text().split("\n") if line.strip()}
@@ -88,7 +89,7 @@ def test_a_collection_from_an_id_keeps_its_qrels_and_source_in_the_workspace(ird
 
 
 def test_an_id_loaded_on_the_data_page_is_stored_like_an_upload(irds_home, ws, no_network):
-    from metrics.io.irds import qrels_bytes
+    from metrics.io.irds import dataset_qrels_bytes
 
     at = open_page("data", session={"rankscope_author": "bea"})
     load(at, "vaswani")
@@ -98,7 +99,7 @@ def test_an_id_loaded_on_the_data_page_is_stored_like_an_upload(irds_home, ws, n
     cid = at.session_state["rankscope_loaded"].collection
     assert cid and at.query_params["collection"] == cid
     held = ws.load(cid)
-    assert held.qrels.name == "irds:vaswani" and held.qrels.read() == qrels_bytes("irds:vaswani")
+    assert held.qrels.name == "irds:vaswani" and held.qrels.read() == dataset_qrels_bytes("irds:vaswani")
     assert held.topics.name == "irds:vaswani.topics.tsv" and held.topics.read().startswith(b"1\tMEASUREMENT OF")
     assert held.info.systems == ("r",) and held.info.topics == 93
     assert not no_network
