@@ -110,6 +110,14 @@ class Measure:
         Counts: printed as integers.
     trec : tuple of Trec
         trec_eval's names for this measure (empty: not a trec_eval measure).
+    at : str
+        The parameter ``@`` sets: ``cutoff`` (``P@5``), or another (ir_measures' ``IPrec@0.5`` is a recall).
+    ir_measures : tuple of str
+        How ir_measures spells this measure, one example per spelling (``("P@5", "SetP")``); empty where
+        ir_measures has no such measure. The README's table of names and the oracle tests read them.
+    ir_measures_differs : str
+        How ir_measures' values for those spellings differ from this measure's, in one sentence; empty
+        where they are equal (the oracle tests check it).
     """
 
     name: ClassVar[str]
@@ -124,6 +132,9 @@ class Measure:
     perfect: ClassVar[float | None] = None
     integer: ClassVar[bool] = False
     trec: ClassVar[tuple[Trec, ...]] = ()
+    at: ClassVar[str] = "cutoff"
+    ir_measures: ClassVar[tuple[str, ...]] = ()
+    ir_measures_differs: ClassVar[str] = ""
 
     def __init__(self, **values: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -272,6 +283,8 @@ def register(cls: type[Measure]) -> type[Measure]:
     for spelling in cls.trec:
         if spelling.param is not None and spelling.param not in names:
             raise TypeError(f"{cls.__name__}: trec parameter {spelling.param!r} is not a parameter")
+    if cls.at not in names and cls.at != "cutoff":
+        raise TypeError(f"{cls.__name__}: at={cls.at!r} is not a parameter")
     for key in (cls.name, *cls.aliases):
         if key in REGISTRY and REGISTRY[key] is not cls:
             raise TypeError(f"measure name {key!r} of {cls.__name__} is already taken by {REGISTRY[key].__name__}")

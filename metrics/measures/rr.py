@@ -20,6 +20,7 @@ class RR(Measure):
     """
 
     name = "RR"
+    ir_measures = ("RR", "RR(rel=2)")
     perfect = 1.0
     aliases = ("MRR",)
     pretty_name = "Reciprocal rank"
