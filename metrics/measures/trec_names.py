@@ -11,7 +11,7 @@ import re
 from metrics.errors import UnknownMeasureError
 from metrics.measures.base import MEASURE_CLASSES, Measure, Trec, list_measures
 
-__all__ = ["parse_trec_name", "expand_trec", "trec_sort_key", "OFFICIAL", "trec_table", "names_table"]
+__all__ = ["parse_trec_name", "expand_trec", "trec_sort_key", "OFFICIAL", "trec_table"]
 
 # trec_eval's "official" measures (printed without -m)
 OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -97,23 +97,4 @@ def trec_sort_key(measure: Measure) -> tuple:
         return (float("inf"), 0, str(measure))
     value = measure.values[spelling.param] if spelling.param else 0
     return (spelling.order, value, str(measure))
-
-
-def names_table() -> str:
-    """The README's table of measure names: for each ir_measures spelling a measure declares, rankscope's
-    label and trec_eval's name of the same measure, and whether ir_measures' values are rankscope's."""
-    rows = ["| measure | ir_measures | rankscope | trec_eval | values |", "|---|---|---|---|---|"]
-    for cls in list_measures():
-        for spelling in cls.ir_measures:
-            measure = _parse_ir_spelling(spelling)
-            trec = measure.trec_label()
-            rows.append(f"| {cls.pretty_name} | `{spelling}` | `{measure}` | {f'`{trec}`' if trec else '—'} | "
-                        f"{cls.ir_measures_differs or 'equal'} |")
-    return "\n".join(rows) + "\n"
-
-
-def _parse_ir_spelling(text: str) -> Measure:
-    from metrics.measures.parse import parse_measure  # parse imports this module
-
-    return parse_measure(text)
 
