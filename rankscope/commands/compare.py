@@ -16,6 +16,8 @@ __all__ = ["register", "run"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 FORMATS = ("table", "csv", "latex", "json")
+PYTERRIER_NOTE = ("the values are PyTerrier's, read from {}: the evaluation conventions on the provenance line are "
+                  "rankscope's and did not make them")
 
 
 def register(subparsers) -> None:
@@ -103,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
                     "provenance": card.as_dict(), "warnings": [c.as_dict() for c in cautions]}
         if risk is not None:
             document["risk"] = json_records(risk)
+        if args.per_query is not None:
+            document["warnings"].append({"code": "pyterrier-values", "sentence": PYTERRIER_NOTE.format(args.per_query)})
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
     else:
@@ -111,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         if risk is not None:
             out.write("\n" + _risk_text(risk, settings["alpha"]))
         out.write("\nprovenance: " + card.compact() + "\n" + "".join(f"note: {c.sentence}\n" for c in cautions))
+        if args.per_query is not None:
+            out.write(f"note: {PYTERRIER_NOTE.format(args.per_query)}\n")
     if args.format in ("csv", "latex"):
         for caution in cautions:
             print(f"note: {caution.sentence}", file=sys.stderr)
@@ -123,7 +129,7 @@ def _card(per_query, comparison, conventions, args: argparse.Namespace):
     from metrics.evaluate import resolve_measures
     from metrics.review.provenance import build_provenance, topic_counts
 
-    pairs = resolve_measures(list(args.measures or DEFAULT_MEASURES))
+    pairs = resolve_measures(list(dict.fromkeys(per_query["measure"])))  # those compared (--input: those it holds)
     topics = topic_counts(per_query)
     card = build_provenance(conventions, pairs, topics=topics, test=comparison.test, correction=comparison.correction,
                             family=comparison.family)

@@ -98,6 +98,13 @@ def test_compare_per_query_p_values_equal_scipys(tmp_path, capsys, test, oracle)
         assert row.p_value == pytest.approx(oracle(pick[row.system_a], pick[row.system_b]), rel=1e-12, abs=0)
 
 
+def test_compare_per_query_says_whose_values_they_are(tmp_path, capsys):
+    experiment(tmp_path, systems=2)
+    assert main(["compare", "--per-query", str(tmp_path / "perquery.csv"), "-m", "RR"]) == 0
+    out = capsys.readouterr().out
+    assert "note: the values are PyTerrier's, read from " in out and "nDCG" not in out  # only RR was compared
+
+
 def test_compare_per_query_refuses_runs_beside_it(tmp_path, capsys):
     experiment(tmp_path, systems=2)
     assert main(["compare", "qrels.txt", "--per-query", str(tmp_path / "perquery.csv")]) == 2
