@@ -116,9 +116,12 @@ def test_a_link_shows_another_browser_the_same_collection_and_view(team, browser
     ws.close()
 
 
+WRITERS = TOPICS[:8]  # eight reviewers, one topic each, split over the two servers
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_two_servers_and_twenty_pages_writing_notes_at_once_keep_every_note_once(backend, browser, tmp_path,  # noqa: F811
-                                                                                 request):
+def test_two_servers_and_eight_pages_writing_notes_at_once_keep_every_note_once(
+        backend, browser, tmp_path, request):  # noqa: F811
     if backend == "sqlite":
         made = Team(str(tmp_path / "ws"), tmp_path / "ws" / "files")
     else:
@@ -126,16 +129,17 @@ def test_two_servers_and_twenty_pages_writing_notes_at_once_keep_every_note_once
     try:
         servers = [made.serve(), made.serve()]
         tabs = [_tab(browser, f"{servers[i % 2]}/queries?collection={made.cid}&view=One+topic&topic={topic}",
-                     f"reviewer {i}") for i, topic in enumerate(TOPICS)]
-        for i, (tab, topic) in enumerate(zip(tabs, TOPICS)):
+                     f"reviewer {i}") for i, topic in enumerate(WRITERS)]
+        for i, (tab, topic) in enumerate(zip(tabs, WRITERS)):
             _save_note(tab, topic, f"note {i} on topic {topic}", wait=False)  # all in flight together
         for tab in tabs:
             _settled(tab)
         ws = made.open()
         notes = ws.notes(made.cid)
-        assert sorted(n.comment for n in notes) == sorted(f"note {i} on topic {t}" for i, t in enumerate(TOPICS))
-        assert sorted((n.topic, n.author) for n in notes) == sorted((t, f"reviewer {i}") for i, t in enumerate(TOPICS))
-        assert all(len(ws.note_history(made.cid, t, None)) == 1 for t in TOPICS)
+        assert sorted(n.comment for n in notes) == sorted(f"note {i} on topic {t}" for i, t in enumerate(WRITERS))
+        assert (sorted((n.topic, n.author) for n in notes)
+                == sorted((t, f"reviewer {i}") for i, t in enumerate(WRITERS)))
+        assert all(len(ws.note_history(made.cid, t, None)) == 1 for t in WRITERS)
         ws.close()
         for tab in tabs:
             tab.context.close()
