@@ -21,10 +21,12 @@ This module parses measure names, so it stands above :mod:`metrics.measures` (AR
 from __future__ import annotations
 
 import csv
+import io
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from metrics.errors import ParseError, UnknownMeasureError, ValidationError
@@ -85,6 +87,55 @@ def read_pyterrier_per_query(source: Any, *, name: str | None = None, unknown: s
         or a (name, qid, measure) given twice (also when two spellings name one measure).
     """
     _check_unknown(unknown)
+    fast = _per_query_fast(source, name, unknown)
+    return fast if fast is not None else _per_query_exact(source, name, unknown)
+
+
+def _per_query_fast(source: Any, name: str | None, unknown: str) -> PyTerrierResults | None:
+    """The table read and checked column by column (pandas' C reader), or None at the first doubt: then the
+    line reader (:func:`_per_query_exact`) reads it again, to name the file and line of what is wrong."""
+    if is_dataframe(source):
+        frame = source
+    else:
+        data, label = _load(source, name)
+        try:
+            frame = pd.read_csv(io.BytesIO(data), dtype={c: str for c in ("name", "qid", "measure")} | {"value": "float64"},
+                                keep_default_na=False, skip_blank_lines=True, engine="c", encoding="utf-8")
+        except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
+            return None
+        frame.columns = [str(c).strip() for c in frame.columns]
+    header = [str(c) for c in frame.columns]
+    if len(set(header)) != len(header) or any(c not in header for c in PER_QUERY_COLUMNS):
+        return None
+    if frame[["name", "qid", "measure"]].isna().to_numpy().any():  # a short row, or a frame's missing value
+        return None
+    text = {c: frame[c].astype(str).str.strip() for c in ("name", "qid", "measure")}
+    if any((column == "").any() for column in text.values()):  # an empty cell, or a short row the reader filled
+        return None
+    value = frame["value"]
+    values = (pd.to_numeric(value.astype(str).str.strip(), errors="coerce") if value.dtype == object
+              or pd.api.types.is_string_dtype(value) else pd.to_numeric(value, errors="coerce"))
+    values = values.to_numpy(dtype="float64", na_value=np.nan)
+    if not np.isfinite(values).all():
+        return None
+    ignored = {c: _extra_column(c) for c in header if c not in PER_QUERY_COLUMNS}
+    labels: dict[str, str | None] = {}
+    try:
+        for raw in text["measure"].unique():
+            labels[raw] = _label(raw, "", 0, unknown, ignored)
+    except ParseError:
+        return None
+    measure = text["measure"].map(labels)
+    keep = measure.notna().to_numpy()
+    out = _frame({"system": text["name"][keep].to_numpy(dtype=object), "query": text["qid"][keep].to_numpy(dtype=object),
+                  "measure": measure[keep].to_numpy(dtype=object), "value": values[keep]})
+    if out.duplicated(["system", "query", "measure"]).any():
+        return None
+    return PyTerrierResults(out, ignored)
+
+
+def _per_query_exact(source: Any, name: str | None, unknown: str) -> PyTerrierResults:
+    """The table read line by line, each line checked as it comes: exact about the first bad one."""
     label, header, rows = _rows(source, name)
     missing = [c for c in PER_QUERY_COLUMNS if c not in header]
     if missing:
@@ -97,6 +148,9 @@ def read_pyterrier_per_query(source: Any, *, name: str | None = None, unknown: s
     out: dict[str, list] = {"system": [], "query": [], "measure": [], "value": []}
     for line, cells in rows:
         system, query, raw = (cells[at[c]] for c in ("name", "qid", "measure"))
+        for column, cell in (("name", system), ("qid", query), ("measure", raw)):
+            if cell is None or isinstance(cell, str) and not cell:
+                raise ParseError(label, line, f"expected a {column}, found {'no value' if cell is None else 'an empty field'}")
         if raw not in labels:
             labels[raw] = _label(raw, label, line, unknown, ignored)
         measure = labels[raw]
@@ -218,8 +272,7 @@ def _rows(source: Any, name: str | None) -> tuple[str, list[str], Any]:
         if columns is None:
             raise ParseError(label, 1, f"expected distinct column names, found {', '.join(map(repr, header))}")
         cells = zip(*columns) if columns else iter(())
-        return label, header, ((i, [v if isinstance(v, float) else str(v) for v in row])
-                               for i, row in enumerate(cells, start=2))
+        return label, header, ((i, [_cell(v) for v in row]) for i, row in enumerate(cells, start=2))
     data, label = _load(source, name)
     reader = csv.reader(_decode(data, label).splitlines())
     header = next(reader, None)
@@ -227,6 +280,13 @@ def _rows(source: Any, name: str | None) -> tuple[str, list[str], Any]:
         raise ParseError(label, None, "expected a CSV table with a header, found an empty file")
     header = [c.strip() for c in header]
     return label, header, _csv_rows(reader, header, label)
+
+
+def _cell(value: Any) -> Any:
+    """A frame's cell as the line reader takes it: a number kept, a missing value None, anything else text."""
+    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+        return None
+    return value if isinstance(value, float) else str(value)
 
 
 def _csv_rows(reader, header: list[str], label: str):

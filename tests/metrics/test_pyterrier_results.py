@@ -15,7 +15,7 @@ pt = pytest.importorskip("pyterrier", reason="python-terrier (the source of the 
 
 from metrics import evaluate  # noqa: E402
 from metrics.errors import ParseError  # noqa: E402
-from metrics.io.pyterrier import read_pyterrier_aggregate, read_pyterrier_per_query  # noqa: E402
+from metrics.io.pyterrier import _per_query_exact, read_pyterrier_aggregate, read_pyterrier_per_query  # noqa: E402
 from rankscope.cli import main  # noqa: E402
 from tests.random_collections import random_collection  # noqa: E402
 
@@ -59,6 +59,28 @@ def test_per_query_frame_and_file_read_alike(tmp_path):
     label = {"ndcg_cut_20": "nDCG@20", "AP(rel=2)": "AP(rel=2)"}
     got = {(r.system, r.query, r.measure): r.value for r in from_frame.frame.itertuples()}
     assert got == {(s, q, label.get(m, m)): v for (s, q, m), v in want.items()}
+
+
+def test_the_column_reader_and_the_line_reader_agree(tmp_path):
+    """The table is read column by column, and line by line only when something is wrong (to name the line)."""
+    frame, _, _, _ = experiment(tmp_path, seed=9)
+    path = tmp_path / "perquery.csv"
+    path.write_text(path.read_text().replace(",", " , ") + "\n\n")  # spaces around cells, blank lines
+    for source in (frame, path):
+        pd.testing.assert_frame_equal(read_pyterrier_per_query(source).frame, _per_query_exact(source, None, "error").frame)
+
+
+def test_a_missing_qid_in_a_frame_is_named():
+    frame = pd.DataFrame({"name": ["a", "a"], "qid": ["1", None], "measure": ["AP", "AP"], "value": [0.5, 0.25]})
+    with pytest.raises(ParseError, match=r"^<frame>:3: expected a qid, found no value$"):
+        read_pyterrier_per_query(frame)
+
+
+def test_a_short_row_is_never_read_as_nan(tmp_path):
+    path = tmp_path / "perquery.csv"
+    path.write_text("name,value,measure,qid\nBM25,0.5,AP,1\nBM25,0.25,AP\n")
+    with pytest.raises(ParseError, match=r"^perquery.csv:3: expected 4 fields"):
+        read_pyterrier_per_query(path)
 
 
 def test_pyterrier_values_equal_rankscopes_own(tmp_path):
@@ -123,6 +145,7 @@ HEAD = "name,qid,measure,value\n"
     (HEAD + "BM25,1,nDCG@10,0.5\nBM25,1,ndcg_cut_10,0.6\n", 3, "again"),  # one measure, two spellings
     (HEAD + "BM25,1,alpha_nDCG@20,0.5\n", 2, "unknown measure 'alpha_nDCG'"),
     (HEAD + "BM25,1,nDCG@10\n", 2, "expected 4 fields"),
+    (HEAD + "BM25,1,AP,0.5\nBM25,,AP,0.5\n", 3, "expected a qid, found an empty field"),
 ])
 def test_bad_rows_get_one_line_with_file_and_line(tmp_path, text, line, words):
     path = tmp_path / "perquery.csv"
