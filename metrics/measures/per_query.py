@@ -69,7 +69,7 @@ def names_table() -> str:
             label, measure = resolve_measures([spelling])[0]
             trec = measure.trec_label()
             rows.append(f"| {cls.pretty_name} | `{spelling}` | `{label}` | {f'`{trec}`' if trec else '—'} | "
-                        f"{cls.ir_measures_differs or 'equal'} |")
+                        f"{cls.ir_measures_differs.get(spelling, 'equal')} |")
     return "\n".join(rows) + "\n"
 
 

@@ -31,7 +31,7 @@ def declared(*, equal: bool | None = None) -> list[str]:
     """The ir_measures spellings the registry declares: all, or those whose values are equal (``equal=True``)
     or stated to differ (``equal=False``)."""
     return [name for cls in list_measures() for name in cls.ir_measures
-            if equal is None or equal == (not cls.ir_measures_differs)]
+            if equal is None or equal == (name not in cls.ir_measures_differs)]
 
 
 def oracle(collection, names: list[str]) -> dict[tuple[str, str], float]:
@@ -82,8 +82,23 @@ def test_the_cases_have_ties_and_unjudged_documents():
     assert ties >= 10 and unjudged >= 10
 
 
-def test_only_judged_is_stated_to_differ():
-    assert declared(equal=False) == ["Judged@10"]
+def test_only_judged_and_rr_at_10_are_stated_to_differ():
+    assert declared(equal=False) == ["Judged@10", "RR@10"]
+
+
+def test_rr_at_10_differs_by_its_tie_rule_only():
+    """On rankings without ties ir_measures' RR@10 is rankscope's; with ties ir_measures ranks docid ascending."""
+    got = evaluate("1 0 a 1\n", "1 Q0 a 1 1.0 s\n1 Q0 b 2 1.0 s\n", ["RR@10"])
+    theirs = ir_measures.iter_calc([ir_measures.parse_measure("RR@10")], {"1": {"a": 1}}, {"1": {"a": 1.0, "b": 1.0}})
+    assert got["value"].tolist() == [0.5] and [m.value for m in theirs] == [1.0]
+    for seed in SEEDS:
+        collection = random_collection(seed, max_queries=8)
+        untied = {q: {d: -float(i) for i, d in enumerate(trec_order(docs))} for q, docs in collection.run.items()}
+        mine = evaluate(collection.qrels_text, {"sys": collection.run_text}, ["RR@10"])
+        mine = dict(zip(mine["query"], mine["value"]))
+        for m in ir_measures.iter_calc([ir_measures.parse_measure("RR@10")], collection.qrels, untied):
+            if m.query_id in mine:
+                assert abs(mine[m.query_id] - m.value) <= 1e-9, (seed, m.query_id)
 
 
 @pytest.mark.parametrize("qrels, run, k, rankscope, theirs", [
