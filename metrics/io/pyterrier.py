@@ -99,8 +99,8 @@ def _per_query_fast(source: Any, name: str | None, unknown: str) -> PyTerrierRes
     else:
         data, label = _load(source, name)
         try:
-            frame = pd.read_csv(io.BytesIO(data), dtype={c: str for c in ("name", "qid", "measure")} | {"value": "float64"},
-                                keep_default_na=False, skip_blank_lines=True, engine="c", encoding="utf-8")
+            types = {"name": str, "qid": str, "measure": str, "value": "float64"}
+            frame = pd.read_csv(io.BytesIO(data), dtype=types, keep_default_na=False, skip_blank_lines=True, engine="c", encoding="utf-8")
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError):
             return None
         frame.columns = [str(c).strip() for c in frame.columns]
@@ -127,7 +127,8 @@ def _per_query_fast(source: Any, name: str | None, unknown: str) -> PyTerrierRes
         return None
     measure = text["measure"].map(labels)
     keep = measure.notna().to_numpy()
-    out = _frame({"system": text["name"][keep].to_numpy(dtype=object), "query": text["qid"][keep].to_numpy(dtype=object),
+    out = _frame({"system": text["name"][keep].to_numpy(dtype=object),
+                  "query": text["qid"][keep].to_numpy(dtype=object),
                   "measure": measure[keep].to_numpy(dtype=object), "value": values[keep]})
     if out.duplicated(["system", "query", "measure"]).any():
         return None
@@ -139,8 +140,9 @@ def _per_query_exact(source: Any, name: str | None, unknown: str) -> PyTerrierRe
     label, header, rows = _rows(source, name)
     missing = [c for c in PER_QUERY_COLUMNS if c not in header]
     if missing:
+        found = ", ".join(map(repr, header)) or "none"
         raise ParseError(label, 1, f"expected the columns {', '.join(PER_QUERY_COLUMNS)} of PyTerrier's per-query "
-                                   f"table, found {', '.join(map(repr, header)) or 'none'} (missing {', '.join(missing)})")
+                                   f"table, found {found} (missing {', '.join(missing)})")
     at = {c: header.index(c) for c in PER_QUERY_COLUMNS}
     ignored = {c: _extra_column(c) for c in header if c not in PER_QUERY_COLUMNS}
     labels: dict[str, str | None] = {}
@@ -150,7 +152,8 @@ def _per_query_exact(source: Any, name: str | None, unknown: str) -> PyTerrierRe
         system, query, raw = (cells[at[c]] for c in ("name", "qid", "measure"))
         for column, cell in (("name", system), ("qid", query), ("measure", raw)):
             if cell is None or isinstance(cell, str) and not cell:
-                raise ParseError(label, line, f"expected a {column}, found {'no value' if cell is None else 'an empty field'}")
+                found = "no value" if cell is None else "an empty field"
+                raise ParseError(label, line, f"expected a {column}, found {found}")
         if raw not in labels:
             labels[raw] = _label(raw, label, line, unknown, ignored)
         measure = labels[raw]

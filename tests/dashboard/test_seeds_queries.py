@@ -23,7 +23,8 @@ def test_seed_range_chart_draws_a_dot_at_the_mean_and_a_bar_from_lowest_to_highe
     assert list(dense.x) == ["1", "2"] and list(dense.y) == [0.5, 0.2]
     assert list(dense.error_y.array) == pytest.approx([0.2, 0.1])  # up to the highest run
     assert list(dense.error_y.arrayminus) == pytest.approx([0.1, 0.0])  # down to the lowest
-    assert list(bm25.error_y.array) == pytest.approx([0.0, 0.15]) and list(bm25.error_y.arrayminus) == pytest.approx([0.1, 0.1])
+    assert list(bm25.error_y.array) == pytest.approx([0.0, 0.15])
+    assert list(bm25.error_y.arrayminus) == pytest.approx([0.1, 0.1])
     assert [row[2] for row in dense.customdata] == [3, 3]
     assert dense.marker.color == "#123456"
     assert list(fig.layout.xaxis.categoryarray) == ["1", "2"]

@@ -67,7 +67,8 @@ def test_the_column_reader_and_the_line_reader_agree(tmp_path):
     path = tmp_path / "perquery.csv"
     path.write_text(path.read_text().replace(",", " , ") + "\n\n")  # spaces around cells, blank lines
     for source in (frame, path):
-        pd.testing.assert_frame_equal(read_pyterrier_per_query(source).frame, _per_query_exact(source, None, "error").frame)
+        exact = _per_query_exact(source, None, "error").frame
+        pd.testing.assert_frame_equal(read_pyterrier_per_query(source).frame, exact)
 
 
 def test_a_missing_qid_in_a_frame_is_named():
