@@ -53,3 +53,17 @@ def test_a_link_with_an_unknown_ir_measures_name_says_so_in_one_line():
     shown = [e for e in errors(at) if "alpha_nDCG" in e]
     assert len(shown) == 1 and "did you mean" in shown[0] and "\n" not in shown[0]
     assert "AP" in at.dataframe[0].value.columns
+
+
+@pytest.mark.parametrize("name", ["IPrec@0.5", "MAP", "SetP"])
+def test_a_page_linked_with_an_ir_measures_name_finds_its_rows(name):
+    """The label a table gives the measure (``IPrec(recall=0.5)``, ``AP``, ``set_P``) is the one the page asks
+    for, so its numbers are not silently empty."""
+    at = open_page("queries", {"measure": name, "a": "bm25", "b": "bm25_rm3"})
+    assert errors(at) == []
+    assert at.session_state["measure"] == name  # the link keeps its spelling
+    [sentence] = [m.value for m in at.markdown if "is better than" in m.value]
+    counts = [int(n) for n in re.findall(r"\*\*(\d+)\*\*", sentence)]
+    assert sum(counts) >= 40  # wins, losses and ties over the demo's 50 topics
+    [shown] = [d.value for d in at.dataframe if "B − A" in d.value.columns]
+    assert shown["B − A"].notna().sum() >= 40
