@@ -46,6 +46,7 @@ import pyarrow.compute as pc
 from metrics.errors import InputTooLarge, ParseError, ValidationError
 from metrics.io.arrays import to_numpy
 from metrics.io.duplicates import dedupe
+from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
 
@@ -184,7 +185,8 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
     ----------
     source : str, os.PathLike, bytes or pandas.DataFrame
         A path (plain or gzip), the file's bytes, its text (a ``str`` containing a newline), or a
-        DataFrame with columns ``query``, ``docid``, ``relevance``.
+        DataFrame: ``query``, ``docid``, ``relevance``, or PyTerrier's ``qid``, ``docno``, ``label``, or
+        ir_measures' ``query_id``, ``doc_id``, ``relevance`` (:data:`metrics.io.frames.FRAME_SHAPES`).
     name : str, optional
         The name used in messages; defaults to the file name.
     duplicates : {"error", "first", "last", "max"}, default="error"
@@ -211,8 +213,7 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
     """
     _check_policy(duplicates)
     if is_dataframe(source):
-        table = _frame_to_table(source, {"query": pa.string(), "docid": pa.string(), "relevance": pa.int64()},
-                                name or "<DataFrame>")
+        table = qrels_table(source, name or "<DataFrame>")
         return Qrels(name=name or "<DataFrame>", table=dedupe(table, name or "<DataFrame>", None, duplicates,
                                                                "relevance"))
     data, label = _load(source, name, mapped=True, limits=limits)
@@ -234,7 +235,9 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
     ----------
     source : str, os.PathLike, bytes or pandas.DataFrame
         A path (plain or gzip), the file's bytes, its text (a ``str`` containing a newline), or a
-        DataFrame with columns ``query``, ``docid``, ``score`` (and optionally ``rank``).
+        DataFrame: ``query``, ``docid``, ``score`` (and optionally ``rank``), or PyTerrier's ``qid``,
+        ``docno``, ``score``, ``rank``, or ir_measures' ``query_id``, ``doc_id``, ``score``
+        (:data:`metrics.io.frames.FRAME_SHAPES`).
     name : str, optional
         The system name; defaults to :func:`system_name` of the file name (``bm25.run.gz`` -> ``bm25``).
     duplicates : {"error", "first", "last", "max"}, default="error"
@@ -262,9 +265,7 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
     _check_policy(duplicates)
     if is_dataframe(source):
         label = name or "<DataFrame>"
-        frame = source if "rank" in source.columns else source.assign(rank=np.nan)
-        table = _frame_to_table(frame, {"query": pa.string(), "docid": pa.string(), "score": pa.float64(),
-                                        "rank": pa.float64()}, label)
+        table = run_table(source, label)
         _check_finite(table, label, None)
         return Run(name=label, table=dedupe(table, label, None, duplicates, "score"), tag=label)
     data, label = _load(source, name, mapped=True, limits=limits)
@@ -466,25 +467,3 @@ def _check_finite(table: pa.Table, label: str, lines: np.ndarray | None) -> None
     if bad.size:
         raise ParseError(label, _line_of(int(bad[0]), lines),
                          f'expected a finite number in field 5 "score", found "{score[bad[0]]}"')
-
-
-def _frame_to_table(frame: "pd.DataFrame", schema: dict[str, pa.DataType], label: str) -> pa.Table:
-    missing = [c for c in schema if c not in frame.columns]
-    if missing:
-        raise ValidationError(f"{label}: expected columns {list(schema)}, missing {missing}")
-    columns = {}
-    for column, dtype in schema.items():
-        values = frame[column]
-        if pa.types.is_string(dtype):
-            if values.isna().any():
-                raise ValidationError(f"{label}: column {column!r} has missing values")
-            values = values.astype(str)
-        try:
-            columns[column] = pa.array(values.to_numpy(), type=dtype, from_pandas=True)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as err:
-            raise ValidationError(f"{label}: column {column!r} cannot be read as {dtype}: {err}") from None
-        if pa.types.is_string(dtype):
-            continue
-        if columns[column].null_count and column != "rank":
-            raise ValidationError(f"{label}: column {column!r} has missing values")
-    return pa.table(columns)
