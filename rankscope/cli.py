@@ -168,6 +168,9 @@ def _run(argv: list[str]) -> int:
     args = build_parser(command).parse_args(argv)
     args.command_line = tuple(argv)  # what was said, for a command whose defaults differ from a value given
     try:
+        from rankscope.datasets import resolve
+
+        resolve(args)  # a qrels argument irds:ID (or --dataset ID) read from ir_datasets' local store
         return int(args.func(args) or 0)
     except RankscopeError as err:  # one line, every location in it shown without its credentials
         print(redact(f"rankscope {args.command}: {err}"), file=sys.stderr)

@@ -7,7 +7,7 @@ import dataclasses
 
 import streamlit as st
 
-from dashboard import components, data, figures, judgment_sets, state
+from dashboard import components, data, datasets, figures, judgment_sets, state
 from dashboard.components import md
 from metrics import PRESETS, Conventions, RankscopeError
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
@@ -43,18 +43,17 @@ if qrels_file is not None and qrels_file.file_id not in seen:
         st.session_state["data_errors"].append(str(err))
 if new_runs:
     progress = st.progress(0.0, text="Reading runs…")
-    good = []
-    for i, f in enumerate(new_runs):
-        seen.add(f.file_id)
-        upload = state.Upload.of(f.name, f.getvalue())
-        progress.progress(i / len(new_runs), text=md("Reading {} ({:.1f} MB), {} of {}…", f.name,
-                                                     len(upload.data) / 1e6, i + 1, len(new_runs)))
-        try:
-            data.read_run(upload)
-            good.append(upload)
-        except RankscopeError as err:
-            st.session_state["data_errors"].append(str(err))
+    uploads = [state.Upload.of(f.name, f.getvalue()) for f in new_runs]
+    seen.update(f.file_id for f in new_runs)
+    failed = {}
+    for done, (position, upload, err) in enumerate(data.read_runs(uploads), start=1):  # side by side
+        progress.progress(done / len(uploads), text=md("Read {} ({:.1f} MB), {} of {}…", upload.name,
+                                                       len(upload.data) / 1e6, done, len(uploads)))
+        if err is not None:
+            failed[position] = str(err)
+    st.session_state["data_errors"].extend(failed[i] for i in sorted(failed))  # in the order of the files
     progress.empty()
+    good = [up for i, up in enumerate(uploads) if i not in failed]
     if good:
         loaded = state.with_runs(loaded, good)
         state.put(loaded)
@@ -62,6 +61,7 @@ if fresh and state.get() is not at_start:
     st.rerun()  # the sidebar, drawn before this page, shows the new collection too
 for message in st.session_state.get("data_errors", []):
     components.error(message)
+loaded = datasets.field(loaded, right)  # or the qrels (and topics) of an ir_datasets id, from the local store
 
 with st.expander("What the files look like: an example of each format", icon=":material/description:"):
     for label, example in components.FORMAT_EXAMPLES.items():

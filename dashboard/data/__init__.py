@@ -27,8 +27,9 @@ from dashboard.data.constants import (CORRECTIONS, DEFAULT_MEASURES, FAMILIES, F
                                       RESAMPLED, RESIDUALS, SEED, TESTS, TEST_CORRECTIONS)
 from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain_curves, gain_table, identical_curves,
                                    measure_means, ndcg_measure, pr_curves)
-from dashboard.data.files import (document_texts, judgments, lint, rankings, read_documents, read_qrels, read_run,
-                                  read_topics, run_lines, run_metadata, runs, systems, topic_texts, topics_of)
+from dashboard.data.files import (dataset_files, dataset_relevance, document_texts, judgments, lint, rankings,
+                                  read_documents, read_qrels, read_run, read_runs, read_topics, run_lines, run_metadata,
+                                  runs, systems, topic_texts, topics_of)
 from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
                                    ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
                                    topic_disagreement)
@@ -44,12 +45,13 @@ from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_
 __all__ = [
     "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
     "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "agreement", "anatomy", "at_k", "by_mean", "cautions",
-    "comparison", "conclusions", "convention_effects", "convention_ordering", "document_texts",
+    "comparison", "conclusions", "convention_effects", "convention_ordering", "dataset_files", "dataset_relevance",
+    "document_texts",
     "eleven_point_table", "eleven_points", "example_titles", "extremes", "gain_curves", "gain_table",
     "identical_curves", "judged_differently", "judged_gaps", "judged_measure", "judged_residual",
     "judgment_sets", "judgments", "label_agreement", "letter_groups", "lint", "measure_means", "ndcg_measure",
     "ordering", "pair_labels", "paired", "per_query", "power", "ppi_candidates", "ppi_means", "pr_curves",
-    "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_topics", "reading",
+    "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_runs", "read_topics", "reading",
     "relevant_count", "report", "reproduction", "residual_of", "results", "risk", "risk_caption", "risk_topics",
     "run_lines", "run_metadata", "runs", "seed_ranges", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
     "side_by_side_texts", "summary", "systems", "teaching_examples", "tested_on_every_topic", "tie_flips",

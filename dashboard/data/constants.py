@@ -5,6 +5,8 @@ resampling tests, and how many parsed files the caches keep and for how long.
 
 from __future__ import annotations
 
+import os
+
 import metrics
 from metrics.stats.significance import CORRECTIONS as _CORRECTIONS
 from metrics.stats.significance import FAMILIES as _FAMILIES
@@ -29,6 +31,10 @@ RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboar
 INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
 
 # Parsed files are the largest values kept: at most FILES_KEPT of each, none for longer than FILES_TTL.
+# runs of one upload parsed side by side (each large one in its own worker): the cores this process may use,
+# at most 4 (each worker may take RANKSCOPE_WORKER_MEMORY_MB)
+_CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+READ_SIDE_BY_SIDE = max(1, min(4, _CORES))
 FILES_KEPT = 32
 FILES_TTL = "1h"
 

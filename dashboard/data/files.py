@@ -6,17 +6,22 @@ Every other module of :mod:`dashboard.data` reaches the rankings through here.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import metrics
-from metrics import Conventions, Qrels, Run
+from metrics import Conventions, Qrels, RankscopeError, Run
 from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
 from dashboard import guard, stored
 from dashboard.data.cache import on_collection
-from dashboard.data.constants import FILES_KEPT, FILES_TTL
+from dashboard.data.constants import FILES_KEPT, FILES_TTL, READ_SIDE_BY_SIDE
 from dashboard.state import Loaded, Upload
 
 
@@ -42,6 +47,32 @@ def read_run(upload: Upload, system: str | None = None) -> Run:
     :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
     run = _run(upload.digest, upload.name, upload)
     return run.renamed(system) if system and system != run.name else run
+
+
+def read_runs(uploads: Sequence[Upload]) -> Iterator[tuple[int, Upload, RankscopeError | None]]:
+    """Parse (once per content) several run uploads side by side, up to
+    :data:`~dashboard.data.constants.READ_SIDE_BY_SIDE` at once (each large one in its own worker, so two 7M-line
+    runs take about the time of one on two cores). Yields ``(position, upload, error or None)`` as each is done;
+    the parsed runs are then in the cache :func:`read_run` reads.
+    """
+    context = get_script_run_ctx()
+
+    def one(position: int, upload: Upload) -> tuple[int, Upload, RankscopeError | None]:
+        if context is not None:  # a worker thread of this session's run: its caches and limits as the run's
+            add_script_run_ctx(threading.current_thread(), context)
+        try:
+            read_run(upload)
+        except RankscopeError as err:
+            return position, upload, err
+        return position, upload, None
+
+    side = min(len(uploads), READ_SIDE_BY_SIDE)
+    if side <= 1:
+        yield from (one(i, up) for i, up in enumerate(uploads))
+        return
+    with ThreadPoolExecutor(side, thread_name_prefix="rankscope-read") as pool:
+        for done in as_completed([pool.submit(one, i, up) for i, up in enumerate(uploads)]):
+            yield done.result()
 
 
 def runs(loaded: Loaded) -> list[Run]:
@@ -159,3 +190,39 @@ def topic_texts(loaded: Loaded):
 def document_texts(loaded: Loaded):
     """The loaded documents (docid -> title and text, with ``preview``), or None."""
     return read_documents(loaded.documents) if loaded.documents is not None else None
+
+
+# ---- qrels and topics by ir_datasets id -------------------------------------------------------------------
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _dataset_files(ident: str):
+    from metrics.io.irds import PREFIX, check_store, load_topics, qrels_bytes, relevance_default, topics_bytes
+
+    name = PREFIX + ident
+    check_store(name, ("qrels", "queries"))  # every missing file named at once, before anything is read
+    topics = load_topics(name)
+    return (Upload.of(name, qrels_bytes(name)),
+            None if topics is None else Upload.of(f"{name}.topics.tsv", topics_bytes(topics)),
+            relevance_default(name))
+
+
+def dataset_files(value: str):
+    """An ir_datasets id's qrels and topics (None without queries) as uploads named ``irds:ID`` and
+    ``irds:ID.topics.tsv``, with the dataset's :class:`metrics.io.irds.RelevanceDefault`; read once per id from
+    the server's local ir_datasets store, never from the network. ``value`` is checked against the id pattern
+    before anything else (never read as a path); raises :class:`metrics.RankscopeError` with one line."""
+    from metrics.io.irds import dataset_id
+
+    return _dataset_files(dataset_id(value.strip()))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def dataset_relevance(name: str):
+    """The :class:`metrics.io.irds.RelevanceDefault` of the qrels named ``irds:ID``, else None."""
+    from metrics.io.irds import is_dataset, relevance_default
+
+    if not is_dataset(name):
+        return None
+    try:
+        return relevance_default(name)
+    except metrics.RankscopeError:  # a stored collection from an id this server's ir_datasets lacks
+        return None

@@ -111,10 +111,11 @@ def significance_args(args: argparse.Namespace) -> list[str]:
 def rank(args: argparse.Namespace, paths: list[str]):
     """Read the qrels and runs named on the command line and rank them under the convention flags."""
     from metrics.evaluate import rank_runs
-    from metrics.io import read_qrels, read_run
+    from metrics.io import read_run
+    from metrics.io.readers import as_qrels
 
     conventions = conventions_of(args)
-    return rank_runs(read_qrels(args.qrels), [read_run(path) for path in paths], conventions)
+    return rank_runs(as_qrels(args.qrels), [read_run(path) for path in paths], conventions)
 
 
 def json_scalar(value: Any) -> Any:

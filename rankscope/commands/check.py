@@ -49,7 +49,9 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import ParseError
     from metrics.evaluate import evaluate
-    from metrics.io import read_qrels, read_run
+    from metrics.io import read_run
+    from metrics.io.readers import as_qrels
+    from rankscope.datasets import qrels_of
     from metrics.review.claims import check_claims, junit_xml, read_expectations
     from rankscope.commands import write_output
 
@@ -57,10 +59,10 @@ def run(args: argparse.Namespace) -> int:
     spec = read_expectations(data, source=args.expectations, base=os.path.dirname(args.expectations),
                              lines=lines)
     for part, path in [("qrels", spec.qrels)] + [(f"runs.{name}", path) for name, path in spec.runs]:
-        if "://" not in path and not os.path.isfile(path):
+        if "://" not in path and not path.startswith("irds:") and not os.path.isfile(path):
             line = lines.get(part, lines.get("runs"))
             raise ParseError(spec.source, line, f"{part}: expected a file, found no file at {path}")
-    qrels = read_qrels(spec.qrels)  # read here, by path, so that an error names the file
+    qrels = as_qrels(qrels_of(spec.qrels))  # read here, by path (or ir_datasets id), so that an error names it
     runs = {name: read_run(path).renamed(name) for name, path in spec.runs}
     per_query = evaluate(qrels, runs, spec.measures, conventions=spec.conventions)
     results = check_claims(per_query, spec.claims)

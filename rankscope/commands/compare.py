@@ -10,6 +10,7 @@ from metrics.io.spreadsheet import csv_text
 from rankscope.commands import (add_convention_flags, add_significance_flags, conventions_of, json_records,
                                 significance_settings_of, topics_differ)
 from rankscope.commands._seeds import add_seed_flags, run_seeded
+from rankscope.datasets import add_dataset_flag
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -50,6 +51,7 @@ def register(subparsers) -> None:
                         "URisk, TRisk (flagged when its two-sided p-value is below --alpha), ZRisk and GeoRisk, a loss "
                         "weighing 1 + A (A >= 0); with --format table or json")
     add_seed_flags(p)
+    add_dataset_flag(p)
     add_convention_flags(p)
     add_run_flags(p, output=False)
     p.set_defaults(func=run)

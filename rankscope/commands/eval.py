@@ -16,6 +16,7 @@ import numpy as np
 from metrics.conventions import TREC_EVAL_VERSIONS
 from metrics.io.spreadsheet import neutralise
 from rankscope.commands import add_convention_flags, conventions_of
+from rankscope.datasets import add_dataset_flag
 from rankscope.runs import add_run_flags
 
 __all__ = ["RunOutput", "RunPrinter", "format_trec", "register", "run"]
@@ -25,14 +26,16 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "eval", help="evaluate runs like trec_eval",
         description="Evaluate runs against qrels. Output matches trec_eval's, line for line.")
-    p.add_argument("qrels", help="qrels file (qid iter docid rel), plain or gzip")
-    p.add_argument("runs", nargs="+", metavar="run",
+    p.add_argument("qrels", nargs="?", help="qrels file (qid iter docid rel), plain or gzip, or irds:ID: an "
+                   "ir_datasets id read from its local store")
+    p.add_argument("runs", nargs="*", metavar="run",
                    help="run file(s) (qid Q0 docid rank score tag): paths, globs, directories, @FILE listing "
                         "one per line")
     p.add_argument("-q", dest="per_query", action="store_true", help="print per-query values too")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s): trec_eval names (map, P.5,10, ndcg_cut.10, all_trec, official) or "
                         "ir_measures-style names (nDCG@10, P(rel=2)@5); repeatable; default official")
+    add_dataset_flag(p)
     add_convention_flags(p)
     p.add_argument("--allow-no-common-topics", action="store_true",
                    help="evaluate a run that shares no topic with the qrels (num_q 0, every mean 0) instead of "
@@ -46,7 +49,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.io import read_qrels
+    from metrics.io.readers import as_qrels
     from rankscope.progress import Progress
     from rankscope.runs import expand_runs, write_output
 
@@ -56,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
     specs = [s for s in specs if s != "runid"]
     relstring, specs = _relstring(specs)
     pairs = _resolve(specs, version) if specs else []
-    qrels = read_qrels(args.qrels)
+    if args.qrels is None or not args.runs:
+        from metrics.errors import ValidationError
+        raise ValidationError("expected QRELS RUN... or --dataset ID RUN..., found "
+                              + ("no run" if args.runs is not None else "nothing"))
+    qrels = as_qrels(args.qrels)
     paths = expand_runs(args.runs)
     if args.output:
         return write_output(args, qrels, paths, [label for label, _ in pairs], conventions_of(args), "eval")

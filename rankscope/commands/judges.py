@@ -94,6 +94,9 @@ def split_files(arguments: list[str]) -> tuple[list[str], list[str]]:
     """``(qrels files, run arguments)``: the leading files whose first line has 4 fields, then the rest."""
     qrels = []
     for i, argument in enumerate(arguments):
+        if argument.startswith("irds:"):  # an ir_datasets id (rankscope.datasets.qrels_of reads it)
+            qrels.append(argument)
+            continue
         found = _first_line(argument) if os.path.isfile(argument) else None
         if found is None or len(_FIELDS.split(found[1])) != 4:
             return qrels, arguments[i:]
@@ -104,7 +107,9 @@ def split_files(arguments: list[str]) -> tuple[list[str], list[str]]:
 def run(args: argparse.Namespace) -> int:
     from metrics.errors import ValidationError
     from metrics.io import read_qrels, read_run
+    from metrics.io.readers import as_qrels
     from metrics.judgments import compare_judges, judgment_sets
+    from rankscope.datasets import qrels_of
 
     from rankscope.commands import check_range
     from rankscope.runs import expand_runs
@@ -126,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                                   f"{len(qrels_files)}{': ' + qrels_files[0] if qrels_files else ''}")
         if not run_arguments:
             raise ValidationError("expected one or more runs after the qrels files, found none")
-        qrels, given_names = [read_qrels(path) for path in qrels_files], None
+        qrels, given_names = [as_qrels(qrels_of(path)) for path in qrels_files], None
         runs = [read_run(path) for path in expand_runs(run_arguments)]
     if args.names is not None and len(args.names) != len(qrels):
         raise ValidationError(f"--names: expected {len(qrels)} names, one per qrels file, found {len(args.names)}")

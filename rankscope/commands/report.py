@@ -13,6 +13,7 @@ import sys
 from metrics.review.flags import convention_argv
 from rankscope.commands import (add_convention_flags, add_significance_flags, convention_args, conventions_of,
                                 significance_args, write_output)
+from rankscope.datasets import add_dataset_flag
 from rankscope.runs import add_run_flags
 
 __all__ = ["register", "run"]
@@ -53,6 +54,7 @@ def register(subparsers) -> None:
                         "(with the same convention flags) instead of evaluating the runs. QRELS and RUN... are "
                         "still needed: the curves, the collection, the lint findings and the manifest's digests "
                         "come from the rankings and the files, which a per-query dataset does not hold")
+    add_dataset_flag(p)
     add_convention_flags(p)
     add_run_flags(p, output=False, keep_going=False)
     p.set_defaults(func=run)
@@ -75,7 +77,7 @@ def _invocation(args: argparse.Namespace, conventions=None) -> list[str]:
     if args.collection is not None:
         argv += ["--judgments", args.judgments] if args.judgments else []
         return argv + (["--workspace", args.workspace] if args.workspace else []) + ["--collection", args.collection]
-    return argv + [args.qrels, *args.runs]
+    return argv + [getattr(args, "qrels_source", None) or args.qrels, *args.runs]
 
 
 def _inputs(args: argparse.Namespace) -> dict:
@@ -89,6 +91,9 @@ def _inputs(args: argparse.Namespace) -> dict:
             raise RankscopeError("report: --judgments names a judgment set of a stored collection; give --collection")
         if args.qrels is None or not args.runs:
             raise RankscopeError("report: expected QRELS RUN... or --collection ID, found neither")
+        if getattr(args, "qrels_file", None) is not None:  # an ir_datasets id: its judgments as a file
+            name, data = args.qrels_file
+            return {"qrels": data, "qrels_name": name, "runs": list(args.runs), "conventions": conventions}
         return {"qrels": args.qrels, "runs": list(args.runs), "conventions": conventions}
     if args.qrels is not None:
         raise RankscopeError(f"report: expected QRELS RUN... or --collection ID, found both ({args.qrels})")

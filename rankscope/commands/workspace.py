@@ -148,6 +148,16 @@ def _read(path: str) -> tuple[str, bytes]:
         raise RankscopeError(f"cannot read {path}: {err.strerror or err}") from None
 
 
+def _topics(args):
+    """The topics of the ir_datasets id given as the qrels, as a ``qid<TAB>text`` file; None for a file."""
+    if getattr(args, "qrels_file", None) is None:
+        return None
+    from metrics.io.irds import load_topics, topics_bytes
+
+    topics = load_topics(args.qrels_source)
+    return None if topics is None else (f"{args.qrels_source}.topics.tsv", topics_bytes(topics))
+
+
 def _add(ws, args) -> int:
     conventions = conventions_of(args).as_dict()
     judgments = []
@@ -156,7 +166,8 @@ def _add(ws, args) -> int:
         if not equals or not name or not path:
             raise RankscopeError(f"--judgments: expected NAME=FILE, found {given!r}")
         judgments.append((name, _read(path)))
-    info = ws.add_collection(args.name, qrels=_read(args.qrels), runs=[_read(path) for path in args.runs],
+    qrels = getattr(args, "qrels_file", None) or _read(args.qrels)  # an ir_datasets id: its judgments as a file
+    info = ws.add_collection(args.name, qrels=qrels, runs=[_read(path) for path in args.runs], topics=_topics(args),
                              conventions=conventions, author=operator(), judgments=judgments,
                              reference=args.reference, members={who: "owner" for who in args.owner})
     print(info.id)  # the id alone on stdout: ID=$(rankscope workspace add ...) works

@@ -46,3 +46,36 @@ def test_a_session_file_is_read_under_the_guards_limits(monkeypatch):
     shown = _shown(at)
     assert len(shown) == 1 and shown[0].startswith("mine.json: stopped after 0.001 s"), shown
     assert "RANKSCOPE_WORKER_SECONDS" in shown[0] and metrics_shown(at) == before
+
+
+def test_the_runs_of_one_upload_are_read_side_by_side_and_kept_in_their_order(monkeypatch):
+    import threading
+    import uuid
+
+    from dashboard import guard
+    from dashboard.data import files
+
+    both = threading.Barrier(2, timeout=60)
+    real = guard.parse
+
+    def parse(reader, data, name):
+        if name.startswith("side"):  # the two runs
+            both.wait()  # returns only once the other run's reading has started too: sequential reading times out
+        return real(reader, data, name)
+
+    monkeypatch.setattr(guard, "parse", parse)
+    monkeypatch.setattr(files, "READ_SIDE_BY_SIDE", 2)
+    token = uuid.uuid4().hex  # contents no other test has parsed: nothing comes from the cache
+    qrels = f"1 0 d{token} 1\n2 0 e{token} 1\n".encode()
+    bodies = {name: "".join(f"{q} Q0 {doc}{token} {r} {9 - r} {name}\n" for q in (1, 2) for r, doc in
+                            enumerate(order, start=1)).encode()
+              for name, order in (("side1", ("d", "e", "f")), ("side2", ("f", "e", "d")))}
+    at = open_page("data")
+    _upload(at, "Qrels", ("tiny.qrels", qrels, "text/plain"))
+    _upload(at, "Runs", [("side1.run.gz", gzip.compress(bodies["side1"]), "application/gzip"),  # gzip: a worker each
+                         ("broken.run", b"1 Q0 a 1 2.0 X\n1 Q0 b 2\n", "text/plain"),
+                         ("side2.run.gz", gzip.compress(bodies["side2"]), "application/gzip")])
+    assert not at.exception
+    shown = _shown(at)
+    assert len(shown) == 1 and shown[0].startswith("broken.run:2:"), shown
+    assert [name for name, _ in at.session_state["rankscope_loaded"].runs] == ["side1", "side2"]  # dashboard.state

@@ -275,6 +275,8 @@ def expectations_data(qrels: str, runs: Sequence[tuple[str, str]] | Mapping[str,
 def _path(value: Any, base: str, fail) -> str:
     if not isinstance(value, str) or not value.strip() or "\0" in value:
         raise fail(f"expected a file's path, found {_found(value)}")
+    if value.startswith("irds:"):  # an ir_datasets id (metrics.io.irds), not a path
+        return value
     return os.path.join(base, value)
 
 
