@@ -221,18 +221,29 @@ def pick_measures(key: str, default: Sequence[str], label: str = "Measures") -> 
     chosen = st.multiselect(label, offered, default=list(default), key=key, accept_new_options=True, bind=BIND,
                             help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10 or P(rel=2)@5. ' + _NAMES,
                                     _names(offered)))
-    chosen = [m for m in chosen if valid_measure(m, show=True)]
-    return tuple(chosen) or tuple(default)
+    chosen = [label_of(m) for m in chosen if valid_measure(m, show=True)]
+    return tuple(dict.fromkeys(chosen)) or tuple(default)
 
 
 def pick_measure(key: str, options: Sequence[str], label: str = "Measure") -> str:
-    """One measure, bound to the URL (any registry spelling accepted)."""
-    options = list(dict.fromkeys(options))
+    """One measure, bound to the URL (any registry spelling accepted); returned as its tables label it
+    (:func:`label_of`), the spelling typed or linked kept among the options."""
+    current = st.session_state.get(key, st.query_params.get(key))
+    options = list(dict.fromkeys([*options, *([current] if isinstance(current, str) and current else [])]))
     chosen = st.selectbox(label, options, key=key, accept_new_options=True, bind=BIND,
                           help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10. ' + _NAMES, _names(options)))
     if chosen is None or not valid_measure(chosen, show=True):
         return options[0]
-    return chosen
+    return label_of(chosen)
+
+
+def label_of(spec: str) -> str:
+    """The label the tables give a measure typed or linked as ``spec`` (:func:`metrics.resolve_measures`:
+    ``IPrec@0.5`` is ``IPrec(recall=0.5)``, ``MAP`` is ``AP``, ``P_10`` stays ``P_10``), so that a page finds
+    its rows under the name it asked for. A trec_eval list (``P``: P_5 ... P_1000) is the one measure it
+    parses to."""
+    pairs = metrics.resolve_measures([spec])
+    return pairs[0][0] if len(pairs) == 1 else metrics.resolve_measures([metrics.parse_measure(spec)])[0][0]
 
 
 def pick_system(key: str, systems: Sequence[str], label: str, default: int = 0) -> str:

@@ -22,7 +22,7 @@ from metrics.io.readers import read_path
 
 __all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "add_run_flags", "allocator_note",
            "connect", "evaluate_runs", "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset",
-           "spread", "write_output"]
+           "select_measures", "spread", "write_output"]
 
 GLOB_CHARS = frozenset("*?[")
 TIMEOUT_ENV = "RANKSCOPE_SCHEDULER_TIMEOUT"
@@ -285,23 +285,32 @@ def per_query_of_dataset(args: argparse.Namespace, measures) -> Any:
 
     Qrels and runs must not be given with it: the dataset already holds their results.
     """
-    from metrics.evaluate import resolve_measures
     from metrics.scale import read_dataset
 
     if args.qrels is not None or args.runs:
         given = " ".join([args.qrels or "", *args.runs]).strip()
         raise ValidationError(f"--input {args.input}: expected no qrels or runs beside it, found {given}")
-    frame = read_dataset(args.input)
+    return select_measures(read_dataset(args.input), measures, bool(args.measures), f"--input {args.input}",
+                           "the dataset")
+
+
+def select_measures(frame, measures, named: bool, where: str, holder: str) -> Any:
+    """The rows of a per-query ``frame`` of the measures ``measures`` (``AP`` asked, ``map`` stored: the same).
+
+    ``named``: the measures were named with ``-m``, so each must be in ``frame``; otherwise they are the
+    command's defaults: those ``frame`` holds are kept, all of its measures if it holds none of them.
+    """
+    from metrics.evaluate import resolve_measures
+
     present = {label: measure for label, measure in resolve_measures(list(frame["measure"].unique()))}
     labels, missing = [], []
-    for label, measure in resolve_measures(list(measures)):  # AP asked, map stored: the same measure
+    for label, measure in resolve_measures(list(measures)):
         found = label if label in present else next((k for k, m in present.items() if m == measure), None)
         (missing.append(label) if found is None else labels.append(found))
-    if not args.measures:  # the command's defaults: those the dataset holds, else all it holds
+    if not named:
         labels, missing = (labels or list(present)), []
     if missing:
-        raise ValidationError(f"--input {args.input}: expected measure(s) {missing} in the dataset, found "
-                              f"{sorted(present)}")
+        raise ValidationError(f"{where}: expected measure(s) {missing} in {holder}, found {sorted(present)}")
     return frame[frame["measure"].isin(labels)].reset_index(drop=True)
 
 

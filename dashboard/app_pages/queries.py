@@ -16,6 +16,7 @@ ANATOMY = ("rank", "docid", "score", "grade", "relevant", "precision", "recall",
 TAGS = ("interesting", "hard topic", "judgments doubtful", "system bug", "ties matter", "check again")
 ORDER = {True: "B's losses first", False: "B's gains first"}
 EVERY = "every topic"
+SEED_RANGE = {"query": "topic", "system": "system", "runs": "runs", "value": "mean", "low": "lowest", "high": "highest"}
 DOCUMENTS = {"system": "system", "rank": "rank", "docid": "document", "grade": "grade", "title": "title",
              "preview": "first words"}
 
@@ -99,6 +100,16 @@ with overall:
                                                            highlighted=components.highlighted(
                                                                loaded.systems, ranked, pinned=(a, b))),
                                key="queries_dist", name=f"distribution-{measure}", share=0.5)
+
+    seeded = data.seed_ranges(loaded, measure)
+    if seeded is not None:  # runs named name.seed1, name.seed2 ...: each system's range over its runs, per topic
+        st.subheader("Seed ranges, topic by topic")
+        components.show_figure(figures.seed_range_chart(seeded, measure, figures.system_colors(
+            list(dict.fromkeys(seeded["system"])))), key="queries_seed_ranges", name=f"seed-ranges-{measure}")
+        components.table(seeded[list(SEED_RANGE)].rename(columns=SEED_RANGE), key="queries_seed_table",
+                         numbers=("mean", "lowest", "highest"))
+        st.caption("Each system's runs named name.seed1, name.seed2, ...: its mean over them and its lowest and "
+                   "highest run on each topic.")
 
     st.subheader("Best and worst topics")
     cols = st.columns(2)

@@ -33,7 +33,7 @@ from dashboard.data.files import (dataset_files, dataset_relevance, document_tex
 from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
                                    ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
                                    topic_disagreement)
-from dashboard.data.measures import by_mean, per_query, seeds, summary, tested_on_every_topic
+from dashboard.data.measures import by_mean, per_query, seed_ranges, seeds, summary, tested_on_every_topic
 from dashboard.data.significance import comparison, reading, report, results, session_file
 from dashboard.data.statistics import agreement, convention_ordering, letter_groups, ordering, power, reproduction
 from dashboard.data.teaching import (anatomy, convention_effects, example_titles, printed, relevant_count,
@@ -53,7 +53,7 @@ __all__ = [
     "ordering", "pair_labels", "paired", "per_query", "power", "ppi_candidates", "ppi_means", "pr_curves",
     "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_runs", "read_topics", "reading",
     "relevant_count", "report", "reproduction", "residual_of", "results", "risk", "risk_caption", "risk_topics",
-    "run_lines", "run_metadata", "runs", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
+    "run_lines", "run_metadata", "runs", "seed_ranges", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
     "side_by_side_texts", "summary", "systems", "teaching_examples", "tested_on_every_topic", "tie_flips",
     "tie_ranges", "tie_summary", "topic_disagreement", "topic_labels",
     "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",

@@ -92,3 +92,22 @@ def seeds(loaded: Loaded, measures: tuple[str, ...]) -> SeedView | None:
     except ValidationError:
         tests = None
     return SeedView(groups, seed_spread(metrics.summarise(table), groups), tests)
+
+
+@on_collection(max_entries=16)
+def seed_ranges(loaded: Loaded, measure: str) -> pd.DataFrame | None:
+    """Topic by topic, each system of several runs' mean, lowest and highest run on ``measure``
+    (:func:`metrics.stats.seeds.seed_ranges`: ``system, query, measure, runs, value, low, high``); None
+    when the runs do not form such systems (as :func:`seeds`)."""
+    from metrics.errors import ValidationError
+    from metrics.stats.seeds import group_runs
+    from metrics.stats.seeds import seed_ranges as ranges
+
+    try:
+        groups = group_runs(loaded.systems)
+    except ValidationError:
+        return None
+    if len(groups) < 2 or max(len(runs) for runs in groups.values()) < 2:
+        return None
+    return ranges(per_query(loaded, (measure,)), groups)
+

@@ -27,7 +27,7 @@ from dashboard.figures.significance import (MATRIX_VALUES, SIGNIFICANT, effect_h
                                             win_tie_loss_chart)
 from dashboard.figures.statistics import (REPRO_PANELS, REPRO_RUNS, agreement_heatmap, effect_chart, order_chart,
                                           ordering_scatter)
-from dashboard.figures.summary import distribution_chart, grades_chart, seed_chart, summary_chart
+from dashboard.figures.summary import distribution_chart, grades_chart, seed_chart, seed_range_chart, summary_chart
 from dashboard.figures.teaching import anatomy_chart, answers_chart, convention_chart
 from dashboard.figures.topics import difference_bars, rankings_chart, scatter_chart
 from dashboard.figures.trust import RISK_PANELS, judged_residual_chart, risk_chart, risk_topics_chart, tie_range_chart
@@ -40,7 +40,7 @@ __all__ = [
     "eleven_point_chart", "fitted", "gain_chart", "grades_chart", "highlight", "interval_chart",
     "judged_residual_chart", "order_chart", "ordering_scatter", "pairwise_matrix", "pr_chart", "presented",
     "pvalue_heatmap", "rank_chart",
-    "rankings_chart", "risk_chart", "risk_topics_chart", "rule_chart", "safe", "scatter_chart", "seed_chart", "short",
+    "rankings_chart", "risk_chart", "risk_topics_chart", "rule_chart", "safe", "scatter_chart", "seed_chart", "seed_range_chart", "short",
     "summary_chart", "summary_of", "system_colors", "text_alternative", "tie_range_chart", "win_tie_loss_chart",
     "wrapped",
 ]

@@ -12,7 +12,7 @@ from dashboard.figures._describe import described, ranked_words
 from dashboard.figures._highlight import highlight
 from dashboard.figures._style import MANY, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["distribution_chart", "grades_chart", "seed_chart", "summary_chart"]
+__all__ = ["distribution_chart", "grades_chart", "seed_chart", "seed_range_chart", "summary_chart"]
 
 
 def summary_chart(summary: pd.DataFrame, measure: str, colors: Mapping[str, str],
@@ -104,3 +104,34 @@ def seed_chart(spread: pd.DataFrame, measure: str, colors: Mapping[str, str]) ->
     described(fig, f"{len(rows)} systems of several runs; "
               + ranked_words(dict(zip(rows["system"], rows["value"]))) + ".")
     return fig
+
+
+def seed_range_chart(ranges: pd.DataFrame, measure: str, colors: Mapping[str, str]) -> go.Figure:
+    """Topic by topic, each system of several runs (seeds): a dot at its mean over the runs, a bar from its
+    lowest run to its highest (:func:`metrics.stats.seeds.seed_ranges`' frame), systems side by side."""
+    rows = ranges[ranges["measure"] == measure]
+    topics = [safe(q) for q in dict.fromkeys(rows["query"])]
+    fig = base_figure(f"{safe(measure)} topic by topic: mean over seeds, the bar from the lowest seed to the highest",
+                      "topic", f"{safe(measure)} {UNIT}", scattermode="group", scattergap=0.5)
+    widest = None
+    for system in dict.fromkeys(rows["system"]):
+        sub = rows[rows["system"] == system]
+        value, low, high = (sub[c].to_numpy(dtype=float) for c in ("value", "low", "high"))
+        fig.add_trace(go.Scatter(
+            x=[safe(q) for q in sub["query"]], y=value, mode="markers", name=safe(system),
+            marker=dict(size=8, color=colors.get(system, "#444")),
+            error_y=dict(type="data", symmetric=False, array=high - value, arrayminus=value - low, thickness=2,
+                         width=0),
+            customdata=np.column_stack([low, high, sub["runs"].to_numpy()]),
+            hovertemplate=(f"{safe(system)}, topic %{{x}}<br>mean %{{y:.4f}} over %{{customdata[2]}} runs"
+                           "<br>lowest %{customdata[0]:.4f}, highest %{customdata[1]:.4f}<extra></extra>")))
+        spread = high - low
+        if len(spread) and (widest is None or spread.max() > widest[2]):
+            at = int(np.argmax(spread))
+            widest = (system, sub["query"].iloc[at], float(spread[at]))
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=topics)
+    summary = f"{len(topics)} topics, {len(fig.data)} systems of several runs"
+    if widest is not None:
+        summary += f"; the widest range: {widest[0]} on topic {widest[1]} ({widest[2]:.4f} from lowest to highest run)"
+    return described(fig, summary + ".")
+

@@ -43,6 +43,7 @@ class AP(Measure):
     """
 
     name = "AP"
+    ir_measures = ("AP", "AP(rel=2)", "AP@100")
     perfect = 1.0
     aliases = ("MAP",)
     pretty_name = "Average precision"

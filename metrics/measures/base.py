@@ -110,6 +110,14 @@ class Measure:
         Counts: printed as integers.
     trec : tuple of Trec
         trec_eval's names for this measure (empty: not a trec_eval measure).
+    at : str
+        The parameter ``@`` sets: ``cutoff`` (``P@5``), or another (ir_measures' ``IPrec@0.5`` is a recall).
+    ir_measures : tuple of str
+        How ir_measures spells this measure, one example per spelling (``("P@5", "SetP")``); empty where
+        ir_measures has no such measure. The README's table of names and the oracle tests read them.
+    ir_measures_differs : dict
+        Spelling -> how ir_measures' values for it differ from this measure's, in one sentence; a spelling
+        not in it gives equal values (the oracle tests check both).
     """
 
     name: ClassVar[str]
@@ -124,6 +132,9 @@ class Measure:
     perfect: ClassVar[float | None] = None
     integer: ClassVar[bool] = False
     trec: ClassVar[tuple[Trec, ...]] = ()
+    at: ClassVar[str] = "cutoff"
+    ir_measures: ClassVar[tuple[str, ...]] = ()
+    ir_measures_differs: ClassVar[dict[str, str]] = {}
 
     def __init__(self, **values: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -272,6 +283,10 @@ def register(cls: type[Measure]) -> type[Measure]:
     for spelling in cls.trec:
         if spelling.param is not None and spelling.param not in names:
             raise TypeError(f"{cls.__name__}: trec parameter {spelling.param!r} is not a parameter")
+    if set(cls.ir_measures_differs) - set(cls.ir_measures):
+        raise TypeError(f"{cls.__name__}: ir_measures_differs names a spelling ir_measures does not list")
+    if cls.at not in names and cls.at != "cutoff":
+        raise TypeError(f"{cls.__name__}: at={cls.at!r} is not a parameter")
     for key in (cls.name, *cls.aliases):
         if key in REGISTRY and REGISTRY[key] is not cls:
             raise TypeError(f"measure name {key!r} of {cls.__name__} is already taken by {REGISTRY[key].__name__}")

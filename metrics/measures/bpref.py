@@ -46,6 +46,7 @@ class Bpref(Measure):
     """
 
     name = "Bpref"
+    ir_measures = ("Bpref",)
     perfect = 1.0
     pretty_name = "Binary preference"
     description = "Fraction of judged non-relevant documents ranked below each relevant one (ignores unjudged)."

@@ -25,6 +25,7 @@ class NumQ(_Count):
     """
 
     name = "NumQ"
+    ir_measures = ("NumQ",)
     pretty_name = "Number of queries"
     description = "Number of queries evaluated."
     latex = r"|Q|"
@@ -44,6 +45,7 @@ class NumRet(_Count):
     """
 
     name = "NumRet"
+    ir_measures = ("NumRet",)
     pretty_name = "Retrieved"
     description = "Number of documents retrieved."
     latex = r"|\mathrm{Ret}|"
@@ -65,6 +67,7 @@ class NumRel(_Count):
     """
 
     name = "NumRel"
+    ir_measures = ("NumRel",)
     pretty_name = "Relevant"
     description = "Number of relevant documents in the judgments."
     latex = r"R = |\mathrm{Rel}|"
@@ -90,6 +93,7 @@ class NumRelRet(_Count):
     """
 
     name = "NumRelRet"
+    ir_measures = ("NumRelRet",)
     pretty_name = "Relevant retrieved"
     description = "Number of relevant documents retrieved."
     latex = r"|\mathrm{Rel} \cap \mathrm{Ret}|"

@@ -21,7 +21,8 @@ class F(Measure):
     """
 
     name = "F"
-    aliases = ("F1", "Fbeta")
+    ir_measures = ("SetF",)
+    aliases = ("F1", "Fbeta", "SetF")
     pretty_name = "F-measure"
     description = "Weighted harmonic mean of precision and recall (beta > 1 favours recall)."
     latex = r"F_\beta = \frac{(1+\beta^2)\,P\,R}{\beta^2 P + R}"

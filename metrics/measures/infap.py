@@ -32,6 +32,7 @@ class InfAP(Measure):
     """
 
     name = "infAP"
+    ir_measures = ("infAP",)
     pretty_name = "Inferred AP"
     description = "Average precision estimated from a sampled judgment pool (pooled-unjudged documents inferred)."
     latex = (r"infAP = \frac{1}{R}\sum_{k : d_k \in \mathrm{Rel}} \Big(\frac{1}{k} + \frac{k-1}{k}\cdot"

@@ -108,6 +108,8 @@ class IPrec(Measure):
     """
 
     name = "IPrec"
+    at = "recall"
+    ir_measures = ("IPrec@0.5",)
     perfect = 1.0
     pretty_name = "Interpolated precision@recall"
     description = "Highest precision at any rank whose recall is at least the given level."

@@ -24,6 +24,10 @@ class Judged(Measure):
     """
 
     name = "Judged"
+    ir_measures = ("Judged@10",)
+    ir_measures_differs = {"Judged@10": "ir_measures divides by the documents retrieved when fewer than k, counts a "
+                                        "negative grade as judged and breaks score ties by docid ascending "
+                                        "(trec_eval: descending)"}
     perfect = 1.0
     pretty_name = "Judged@k"
     description = "Fraction of the top k documents that have a relevance judgment."

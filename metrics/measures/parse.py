@@ -57,9 +57,11 @@ def _parse_ir(text: str) -> Measure:
         raise UnknownMeasureError(_bad(text))
     cls = _lookup(tree.id)
     if cutoff is not _MISSING:
-        if "cutoff" not in {p.name for p in cls.params}:
+        if cls.at not in {p.name for p in cls.params}:
             raise UnknownMeasureError(f"measure {cls.name} takes no @cutoff")
-        kwargs["cutoff"] = cutoff
+        if cls.at in kwargs:
+            raise UnknownMeasureError(f"measure {cls.name}: {cls.at} given twice, in @ and as a parameter")
+        kwargs[cls.at] = cutoff
     return cls(**kwargs)
 
 
@@ -83,7 +85,8 @@ def _lookup(name: str) -> type[Measure]:
     folded = {k.lower(): v for k, v in REGISTRY.items()}
     if name.lower() in folded:
         return folded[name.lower()]
-    close = difflib.get_close_matches(name, list(REGISTRY), n=3, cutoff=0.6)
+    close = (difflib.get_close_matches(name, list(REGISTRY), n=3, cutoff=0.6)
+             or difflib.get_close_matches(name, list(REGISTRY), n=3, cutoff=0.0))
     hint = f"; did you mean {', '.join(close)}?" if close else "; `rankscope measures` lists them"
     raise UnknownMeasureError(f"unknown measure {name!r}{hint}")
 

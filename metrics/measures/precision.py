@@ -22,7 +22,8 @@ class P(Measure):
     """
 
     name = "P"
-    aliases = ("Precision",)
+    ir_measures = ("P@5", "P(rel=2)@5", "SetP")
+    aliases = ("Precision", "SetP")
     pretty_name = "Precision@k"
     description = "Fraction of the top k documents that are relevant."
     latex = r"P@k = \frac{1}{k}\sum_{i=1}^{k} \mathrm{rel}(d_i)"

@@ -21,8 +21,9 @@ class R(Measure):
     """
 
     name = "R"
+    ir_measures = ("R@100", "SetR")
     perfect = 1.0
-    aliases = ("Recall",)
+    aliases = ("Recall", "SetR")
     pretty_name = "Recall@k"
     description = "Fraction of the relevant documents found in the top k."
     latex = r"R@k = \frac{1}{|\mathrm{Rel}|}\sum_{i=1}^{k} \mathrm{rel}(d_i)"

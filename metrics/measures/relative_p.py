@@ -23,8 +23,9 @@ class RelP(Measure):
     """
 
     name = "RelP"
+    ir_measures = ("SetRelP",)
     perfect = 1.0
-    aliases = ("RelativeP",)
+    aliases = ("RelativeP", "SetRelP")
     pretty_name = "Relative precision@k"
     description = "Relevant documents in the top k divided by the most there could be, min(k, R)."
     latex = r"RelP@k = \frac{1}{\min(k, R)}\sum_{i=1}^{k} \mathrm{rel}(d_i)"

@@ -24,6 +24,7 @@ class Rprec(Measure):
     """
 
     name = "Rprec"
+    ir_measures = ("Rprec",)
     perfect = 1.0
     pretty_name = "R-precision"
     description = "Precision after R documents, R = number of relevant documents (there P = recall)."

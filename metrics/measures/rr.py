@@ -20,6 +20,9 @@ class RR(Measure):
     """
 
     name = "RR"
+    ir_measures = ("RR", "RR(rel=2)", "RR@10")
+    ir_measures_differs = {"RR@10": "ir_measures computes it as MS MARCO's MRR@10 does, breaking score ties by docid "
+                                    "ascending (trec_eval: descending); equal without ties"}
     perfect = 1.0
     aliases = ("MRR",)
     pretty_name = "Reciprocal rank"

@@ -21,6 +21,7 @@ class SetAP(Measure):
     """
 
     name = "SetAP"
+    ir_measures = ("SetAP",)
     pretty_name = "Set average precision"
     description = "Precision times recall of the retrieved set, ignoring order."
     latex = r"SetAP = \frac{|Ret \cap Rel|^2}{|Ret|\,|Rel|}"

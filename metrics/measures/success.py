@@ -23,6 +23,7 @@ class Success(Measure):
     """
 
     name = "Success"
+    ir_measures = ("Success@10",)
     perfect = 1.0
     pretty_name = "Success@k"
     description = "1 if a relevant document is in the top k, else 0; its mean is the fraction of queries answered."

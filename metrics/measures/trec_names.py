@@ -97,3 +97,4 @@ def trec_sort_key(measure: Measure) -> tuple:
         return (float("inf"), 0, str(measure))
     value = measure.values[spelling.param] if spelling.param else 0
     return (spelling.order, value, str(measure))
+

@@ -17,6 +17,8 @@ __all__ = ["register", "run"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 FORMATS = ("table", "csv", "latex", "json")
+PYTERRIER_NOTE = ("the values are PyTerrier's, read from {}: the evaluation conventions on the provenance line are "
+                  "rankscope's and did not make them")
 
 
 def register(subparsers) -> None:
@@ -33,6 +35,10 @@ def register(subparsers) -> None:
     p.add_argument("--input", metavar="DIR",
                    help="compare the per-query results of a dataset written by 'rankscope eval --output DIR' "
                         "instead of evaluating runs (systems sorted by name)")
+    p.add_argument("--per-query", dest="per_query", metavar="CSV",
+                   help="compare the per-query table PyTerrier's pt.Experiment(..., perquery=True) returns, saved as "
+                        "CSV (columns name, qid, measure, value) instead of evaluating runs; measures in "
+                        "ir_measures' or trec_eval's names, PyTerrier's mrt left out")
     p.add_argument("-m", dest="measures", action="append", metavar="MEASURE",
                    help="measure(s), as for 'rankscope eval'; repeatable; default AP and nDCG@10")
     add_significance_flags(p)
@@ -57,16 +63,22 @@ def run(args: argparse.Namespace) -> int:
     from metrics.evaluate import aggregate
     from metrics.stats.significance import compare_systems
 
+    from rankscope.commands._pyterrier import per_query_of_pyterrier
     from rankscope.runs import evaluate_runs, expand_runs, per_query_of_dataset
 
-    runs = [] if args.input is not None else expand_runs(args.runs)
-    if args.input is None and (args.qrels is None or len(runs) < 2):
-        raise ValidationError("compare needs qrels and at least two runs, or --input DIR")
+    given = args.input is not None or args.per_query is not None
+    if args.input is not None and args.per_query is not None:
+        raise ValidationError("compare: expected --input DIR or --per-query CSV, found both")
+    runs = [] if given else expand_runs(args.runs)
+    if not given and (args.qrels is None or len(runs) < 2):
+        raise ValidationError("compare needs qrels and at least two runs, --input DIR or --per-query CSV")
     if args.risk_alpha is not None and args.format not in ("table", "json"):
         raise ValidationError(f"--risk-alpha: expected --format table or json, found {args.format}")
     settings = significance_settings_of(args)
     conventions = conventions_of(args)
-    if args.input is not None:
+    if args.per_query is not None:
+        per_query, status = per_query_of_pyterrier(args, args.measures or DEFAULT_MEASURES), 0
+    elif args.input is not None:
         per_query, status = per_query_of_dataset(args, args.measures or DEFAULT_MEASURES), 0
     else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
         per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
@@ -78,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         comparison = compare_systems(per_query, **settings)
         risk = _risk(per_query, comparison, args.risk_alpha, settings["alpha"])
     except MissingTopicsError as err:
+        if args.per_query is not None:  # PyTerrier's table: not ours to evaluate again
+            raise ValidationError(f"--per-query {args.per_query}: {err.detail}") from None
         raise topics_differ(err, dataset=args.input is not None) from None
     means = aggregate(per_query)
     card, cautions = _card(per_query, comparison, conventions, args)
@@ -93,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
                     "provenance": card.as_dict(), "warnings": [c.as_dict() for c in cautions]}
         if risk is not None:
             document["risk"] = json_records(risk)
+        if args.per_query is not None:
+            document["warnings"].append({"code": "pyterrier-values", "sentence": PYTERRIER_NOTE.format(args.per_query)})
         json.dump(document, out, indent=1, allow_nan=False)
         out.write("\n")
     else:
@@ -101,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         if risk is not None:
             out.write("\n" + _risk_text(risk, settings["alpha"]))
         out.write("\nprovenance: " + card.compact() + "\n" + "".join(f"note: {c.sentence}\n" for c in cautions))
+        if args.per_query is not None:
+            out.write(f"note: {PYTERRIER_NOTE.format(args.per_query)}\n")
     if args.format in ("csv", "latex"):
         for caution in cautions:
             print(f"note: {caution.sentence}", file=sys.stderr)
@@ -113,7 +131,7 @@ def _card(per_query, comparison, conventions, args: argparse.Namespace):
     from metrics.evaluate import resolve_measures
     from metrics.review.provenance import build_provenance, topic_counts
 
-    pairs = resolve_measures(list(args.measures or DEFAULT_MEASURES))
+    pairs = resolve_measures(list(dict.fromkeys(per_query["measure"])))  # those compared (--input: those it holds)
     topics = topic_counts(per_query)
     card = build_provenance(conventions, pairs, topics=topics, test=comparison.test, correction=comparison.correction,
                             family=comparison.family)
