@@ -33,8 +33,8 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["choose_windows", "codes_in", "dedupe", "duplicate_rows", "hash32", "id_keys", "string_hash", "suspects",
-           "tail_hash", "take_rows"]
+__all__ = ["choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "hash32", "id_keys",
+           "string_hash", "suspects", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -391,30 +391,28 @@ def take_rows(column: pa.ChunkedArray | pa.Array, rows: np.ndarray) -> pa.Array:
     return taken.take(to_arrow(inverse))
 
 
-def tail_hash(array: pa.Array) -> np.ndarray:
-    """A 64-bit hash of each string's length and last 8 bytes (all of it when shorter), read straight from
-    the data buffer like :func:`string_hash` but with one window: a quick filter, equal strings hash equal.
+def filter_window(column: pa.ChunkedArray | pa.Array) -> int:
+    """The 8-byte window :func:`codes_in` filters on: of the last 8 bytes and :func:`choose_windows`' words,
+    the one with the most distinct values in an evenly spread sample of the ids (the last 8 bytes unless
+    another varies more: web addresses all end in ``index.html``, and a filter on it would pass every row).
 
     Examples
     --------
-    >>> h = tail_hash(pa.array(["clueweb09-en0003-47-21107", "7", "clueweb09-en0003-47-21107", ""]))
-    >>> bool(h[0] == h[2]), len(set(h.tolist()))
-    (True, 3)
+    >>> filter_window(pa.array(["clueweb09-en0003-47-21107", "clueweb09-en0004-47-21108"]))
+    -8
+    >>> filter_window(pa.array([f"https://www.example.org/{i:06d}/index.html" for i in range(99)]))
+    24
     """
-    start, length, words, last = _words(array)
-    at = np.maximum(start + length - 8, start)  # the last 8 bytes; a shorter string's own bytes and more
-    tail = np.flatnonzero(at > last)  # short strings too near the buffer's end for a whole word
-    at[tail] = last
-    word = words[at]
-    if len(tail):  # read the last whole word instead, and shift their bytes down
-        word[tail] >>= (start[tail] - last).astype(np.uint64) * np.uint64(8)
-    size = length.astype(np.uint64)
-    word &= np.where(size < 8, (np.uint64(1) << (np.minimum(size, 7) * np.uint64(8))) - np.uint64(1),
-                     np.uint64(0xFFFFFFFFFFFFFFFF))  # a short string's own bytes only
-    word ^= size * _GOLDEN
-    word *= _PRIME
-    word ^= word >> np.uint64(29)
-    return word
+    n = len(column)
+    if n == 0:
+        return -8
+    sample = take_rows(column, np.unique(np.linspace(0, n - 1, min(n, _SAMPLE)).astype(np.int64)))
+    best, most = -8, len(np.unique(string_hash(sample, (-8,))))
+    for w in choose_windows(sample):
+        count = len(np.unique(string_hash(sample, (w,))))
+        if count > most:
+            best, most = w, count
+    return best
 
 
 _FILTER_BITS = 20  # a 1 MiB table (it stays in cache): with 2**13 judged ids, about 0.8% of the others pass
@@ -424,9 +422,9 @@ def codes_in(docid: pa.ChunkedArray | pa.Array, judged: pa.Array) -> np.ndarray:
     """Each row's index among the judged document ids (-1 where not judged), int32, in row order: what
     ``pyarrow.compute.index_in`` gives, in about half its time on a long run.
 
-    Most retrieved documents are not judged. A hash of each id's last bytes (:func:`tail_hash`) is looked
-    up in a table of bits set by the judged ids' hashes; only the rows whose bit is set, a superset of the
-    judged ones, are looked up exactly.
+    Most retrieved documents are not judged. A hash of one 8-byte window of each id (:func:`filter_window`:
+    the last bytes, or the word that varies most) is looked up in a table of bits set by the judged ids'
+    hashes; only the rows whose bit is set, a superset of the judged ones, are looked up exactly.
 
     Examples
     --------
@@ -439,10 +437,11 @@ def codes_in(docid: pa.ChunkedArray | pa.Array, judged: pa.Array) -> np.ndarray:
         return to_numpy(pc.index_in(docid, value_set=judged, memory_pool=POOL), null=-1).astype(np.int32)
     shift = np.uint64(64 - _FILTER_BITS)
     bits = np.zeros(1 << _FILTER_BITS, dtype=bool)
-    bits[tail_hash(judged) >> shift] = True
+    window = (filter_window(docid),)  # the same window for both sides: equal ids hash equal
+    bits[string_hash(judged, window) >> shift] = True
     maybe, start = [], 0
     for chunk in chunks:
-        maybe.append(np.flatnonzero(bits[tail_hash(chunk) >> shift]) + start)
+        maybe.append(np.flatnonzero(bits[string_hash(chunk, window) >> shift]) + start)
         start += len(chunk)
     maybe = np.concatenate(maybe)
     out = np.full(len(docid), -1, dtype=np.int32)

@@ -10,13 +10,14 @@ import gzip
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 import metrics.io.readers
 from metrics import ParseError, read_qrels, read_run
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
-from metrics.io.duplicates import codes_in, tail_hash, take_rows
+from metrics.io.duplicates import codes_in, filter_window, string_hash, take_rows
 from metrics.rankings import NONPOOL, UNJUDGED, Judgments, rank
 
 
@@ -56,14 +57,15 @@ def test_take_rows_is_indexing(seed):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_tail_hash_equal_strings_hash_equal_wherever_they_sit(seed):
+def test_one_window_hash_equal_strings_hash_equal_wherever_they_sit(seed):
     rng = np.random.default_rng(seed)
     values = random_ids(rng, 3000)
     array = pa.array(values, pa.string())
-    h = tail_hash(array)
+    window = (-8,)  # the last 8 bytes: the filter's window for ids like these
+    h = string_hash(array, window)
     for start in (0, 1, 7, 2990, 2999):  # slices: offsets into the same buffers
-        assert tail_hash(array.slice(start)).tolist() == h[start:].tolist()
-    alone = [tail_hash(pa.array([v])).item() for v in values[:300]]  # each at the very end of its buffer
+        assert string_hash(array.slice(start), window).tolist() == h[start:].tolist()
+    alone = [string_hash(pa.array([v]), window).item() for v in values[:300]]  # each at its buffer's very end
     assert alone == h[:300].tolist()
     by_value: dict[str, int] = {}
     for value, code in zip(values, h.tolist()):
@@ -85,6 +87,28 @@ def test_codes_in_match_a_dictionary_lookup(seed):
     index = {d: i for i, d in enumerate(judged_ids)}
     assert codes.dtype == np.int32
     assert codes.tolist() == [index.get(v, -1) for v in values]
+
+
+def test_codes_in_filters_web_addresses_that_all_end_alike_on_a_word_that_varies(monkeypatch):
+    rng = np.random.default_rng(7)
+    n = 70_000
+    values = [f"https://www.site{rng.integers(5000):04d}.org/news/{rng.integers(1990, 2020)}/{rng.integers(10**6)}"
+              "/index.html" for _ in range(n)]
+    judged_ids = sorted(set(values[::97]) | {"https://www.site0001.org/news/2000/1/index.html"})
+    judged = pa.array(judged_ids, pa.string())
+    assert filter_window(pa.array(values)) != -8  # the last 8 bytes ("dex.html") are one value for all
+    looked_up = []
+    real = pc.index_in
+
+    def index_in(values, *args, **kwargs):
+        looked_up.append(len(values))
+        return real(values, *args, **kwargs)
+
+    monkeypatch.setattr(pc, "index_in", index_in)
+    codes = codes_in(chunked(values, [n // 3, n // 3, n - 2 * (n // 3)]), judged)
+    index = {d: i for i, d in enumerate(judged_ids)}
+    assert codes.tolist() == [index.get(v, -1) for v in values]
+    assert looked_up and sum(looked_up) < n // 10  # the rows the filter passes: the judged ones and few more
 
 
 def textbook_rel(qrels_lines: list[tuple[str, str, int]], run_lines: list[tuple[str, str, float]]):
