@@ -85,9 +85,7 @@ def main(argv: list[str]) -> int:
         ensure_chromium()
         if command == "setup":
             return 0
-        # one worker more than the cores: the browser tests spend about half their time waiting for the browser
-        # and the server (on 2 cores the suite used 44% of the CPU with one worker per core)
-        workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", str((os.cpu_count() or 1) + 1)]
+        workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
     print(__doc__)
     return 0 if command in ("help", "-h", "--help") else 2
