@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     _use_system_allocator()  # run as the `rankscope` program: this process is ours to configure
     if not _is_program():
         return _run(sys.argv[1:])
-    _stop_on_signals()
     try:  # ... and to end
+        _stop_on_signals()  # inside the try: a signal the moment after is a stop like any other
         status = _run(sys.argv[1:])
     except SystemExit as exit_:  # argparse: --help, or a usage error
         status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
