@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     try:  # ... and to end
         _stop_on_signals()  # inside the try: a signal the moment after is a stop like any other
         status = _run(sys.argv[1:])
+        if _ASKED:  # a stop whose exception was lost on the way (see _stop_on_signals)
+            raise Stopped(_ASKED[0])
     except SystemExit as exit_:  # argparse: --help, or a usage error
         status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
         if not isinstance(exit_.code, (int, type(None))):
@@ -78,12 +80,20 @@ class Stopped(BaseException):
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+_ASKED: list[int] = []  # the signal that asked this program to stop, once one has
+
+
 def _stop_on_signals() -> None:
-    """Turn SIGINT and SIGTERM into :class:`Stopped`; a second signal while unwinding is ignored."""
+    """Turn SIGINT and SIGTERM into :class:`Stopped`; a second signal while unwinding is ignored.
+
+    The signal is also recorded (:data:`_ASKED`): CPython can lose an exception its handler raises while
+    ``compile()`` runs (a module imported from source, as under ``PYTHONDONTWRITEBYTECODE``), and the work then
+    goes on; :func:`main` still ends such a run as stopped."""
 
     def stop(signum, frame):
         for other in STOP_SIGNALS:
             signal.signal(other, signal.SIG_IGN)
+        _ASKED.append(signum)
         raise Stopped(signum)
 
     for signum in STOP_SIGNALS:
@@ -165,7 +175,10 @@ def _is_program() -> bool:
 
 def _run(argv: list[str]) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
+    parser = build_parser(command)
+    if _ASKED:  # asked to stop while the commands' modules were compiled: stop before any work
+        raise Stopped(_ASKED[0])
+    args = parser.parse_args(argv)
     args.command_line = tuple(argv)  # what was said, for a command whose defaults differ from a value given
     try:
         from rankscope.datasets import resolve

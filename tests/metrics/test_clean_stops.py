@@ -138,3 +138,33 @@ def test_write_atomic_gives_the_usual_permissions(tmp_path):
     write_atomic(tmp_path / "atomic", b"x")
     assert (tmp_path / "atomic").stat().st_mode == plain.stat().st_mode
     assert Path(tmp_path / "atomic").read_bytes() == b"x"
+
+
+LOST_STOP = """
+import signal, sys
+from rankscope import cli
+
+real = cli.build_parser
+
+
+def build_parser(command=None):
+    try:
+        signal.raise_signal(signal.SIGTERM)  # the handler runs here and raises Stopped ...
+    except cli.Stopped:
+        pass  # ... which CPython can drop inside compile() (a module imported from source): dropped here on purpose
+    return real(command)
+
+
+cli.build_parser = build_parser
+cli._is_program = lambda: True
+sys.argv = ["rankscope", *sys.argv[1:]]
+cli.main()
+"""
+
+
+def test_a_stop_whose_exception_was_lost_still_ends_the_command_before_its_work(collection):
+    done = subprocess.run([sys.executable, "-c", LOST_STOP, "eval", *collection], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 143, done.stderr
+    assert done.stdout == ""  # nothing evaluated, nothing printed
+    assert "Traceback" not in done.stderr
