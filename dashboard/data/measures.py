@@ -78,13 +78,10 @@ def seeds(loaded: Loaded, measures: tuple[str, ...]) -> SeedView | None:
     system's mean over its runs with their spread, and the mixed-model tests between systems; None when no
     system has two runs or the names do not group cleanly."""
     from metrics.errors import ValidationError
-    from metrics.stats.seeds import compare_seeded, group_runs, seed_spread
+    from metrics.stats.seeds import compare_seeded, seed_spread
 
-    try:
-        groups = group_runs(loaded.systems)
-    except ValidationError:
-        return None
-    if len(groups) < 2 or max(len(runs) for runs in groups.values()) < 2:
+    groups = _seed_groups(loaded)
+    if groups is None:
         return None
     table = per_query(loaded, measures)
     try:
@@ -99,9 +96,17 @@ def seed_ranges(loaded: Loaded, measure: str) -> pd.DataFrame | None:
     """Topic by topic, each system of several runs' mean, lowest and highest run on ``measure``
     (:func:`metrics.stats.seeds.seed_ranges`: ``system, query, measure, runs, value, low, high``); None
     when the runs do not form such systems (as :func:`seeds`)."""
+    from metrics.stats.seeds import seed_ranges as ranges
+
+    groups = _seed_groups(loaded)
+    return None if groups is None else ranges(per_query(loaded, (measure,)), groups)
+
+
+def _seed_groups(loaded: Loaded) -> dict | None:
+    """The runs grouped into systems by the naming rule, or None when they do not group cleanly or no
+    system has two runs."""
     from metrics.errors import ValidationError
     from metrics.stats.seeds import group_runs
-    from metrics.stats.seeds import seed_ranges as ranges
 
     try:
         groups = group_runs(loaded.systems)
@@ -109,5 +114,5 @@ def seed_ranges(loaded: Loaded, measure: str) -> pd.DataFrame | None:
         return None
     if len(groups) < 2 or max(len(runs) for runs in groups.values()) < 2:
         return None
-    return ranges(per_query(loaded, (measure,)), groups)
+    return groups
 
