@@ -25,6 +25,9 @@ joining its chunks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -218,14 +221,30 @@ def id_keys(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     try:  # a failing cast is slow on millions of values: try a sample first
         pc.cast(column.slice(0, 1000), pa.int64())
-        keys = []
-        for c in chunks:
-            key = to_numpy(pc.cast(c, pa.int64(), memory_pool=POOL)).view(np.uint64).copy()
-            key ^= to_numpy(pc.binary_length(c)).astype(np.uint64) << np.uint64(56)
-            keys.append(key)
-        return np.concatenate(keys or [np.zeros(0, np.uint64)])
+        return np.concatenate(_chunkwise(_number_key, chunks) or [np.zeros(0, np.uint64)])
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return string_hash(column)
+
+
+def _number_key(chunk: pa.Array) -> np.ndarray:
+    key = to_numpy(pc.cast(chunk, pa.int64(), memory_pool=POOL)).view(np.uint64).copy()
+    key ^= to_numpy(pc.binary_length(chunk)).astype(np.uint64) << np.uint64(56)
+    return key
+
+
+_THREADED_ROWS = 1 << 20  # from this many rows, the chunks of a column are hashed on several threads
+
+
+def _chunkwise(work: Callable[[pa.Array], np.ndarray], chunks: Sequence[pa.Array]) -> list[np.ndarray]:
+    """``work`` on each chunk, in order: on pyarrow's number of threads (``pyarrow.cpu_count()``, which a
+    worker process lowers to its share of the cores) when the chunks hold ``_THREADED_ROWS`` rows or
+    more. numpy's and pyarrow's kernels let go of the interpreter, so the threads share the work: hashing
+    a 7M-line run's ids on 2 cores takes about half the time."""
+    threads = min(pa.cpu_count(), len(chunks))
+    if threads < 2 or sum(len(c) for c in chunks) < _THREADED_ROWS:
+        return [work(c) for c in chunks]
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(work, chunks))
 
 
 def hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
@@ -259,22 +278,23 @@ def string_hash(column: pa.ChunkedArray | pa.Array, windows: tuple[int, ...] | N
     """
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     windows = choose_windows(column) if windows is None else windows
-    return np.concatenate([_chunk_hash(c, windows) for c in chunks] or [np.zeros(0, np.uint64)])
+    return np.concatenate(_chunkwise(lambda chunk: _chunk_hash(chunk, windows), chunks) or [np.zeros(0, np.uint64)])
 
 
 def choose_windows(column: pa.ChunkedArray | pa.Array) -> tuple[int, ...]:
     """The windows :func:`string_hash` reads: every byte of ids up to :data:`WHOLE_BYTES` long (those of
-    an evenly spread sample of 4,096 ids); for longer ids, the four 8-byte words, counted from the start or
+    an evenly spread sample of 4,096 ids); for longer ids, the 8-byte words, counted from the start or
     from the end, that vary most among the sampled ids (for web addresses: the host and the path's
-    numbers, not ``https://`` or ``.html``; words alike in every sampled id are left out). At most five
-    passes over the ids.
+    numbers, not ``https://`` or ``.html``; words alike in every sampled id are left out): the fewest of
+    them that tell the sampled ids apart and one more, at most four. Each word is a pass over the ids when
+    they are hashed, so no more are read than it takes.
 
     Examples
     --------
     >>> choose_windows(pa.array(["D1", "D7703495"]))
     (0,)
     >>> choose_windows(pa.array([f"https://www.example.org/{i % 7}/{i:06d}/index.html" for i in range(99)]))
-    (24, -16, -24)
+    (24, -16)
     """
     n = len(column)
     if n == 0:
@@ -292,7 +312,14 @@ def choose_windows(column: pa.ChunkedArray | pa.Array) -> tuple[int, ...]:
     candidates = [*range(0, reach - 7, 8), *range(-8, -reach - 1, -8)]
     varied = [len(np.unique(words[_window_starts(start, length, w)])) for w in candidates]
     ranked = [w for count, w in sorted(zip(varied, candidates), key=lambda pair: -pair[0]) if count > 1]
-    return tuple(ranked[:4]) or (0,)  # words alike in every sampled id are left out
+    distinct = len(pc.unique(sample))
+    chosen, apart = [], False
+    for w in ranked[:4]:
+        chosen.append(w)
+        if apart:  # one word more than the fewest that tell the sampled ids apart
+            break
+        apart = len(np.unique(string_hash(sample, tuple(chosen)))) == distinct
+    return tuple(chosen) or (0,)  # words alike in every sampled id are left out
 
 
 def _window_starts(start: np.ndarray, length: np.ndarray, w: int) -> np.ndarray:
@@ -439,11 +466,9 @@ def codes_in(docid: pa.ChunkedArray | pa.Array, judged: pa.Array) -> np.ndarray:
     bits = np.zeros(1 << _FILTER_BITS, dtype=bool)
     window = (filter_window(docid),)  # the same window for both sides: equal ids hash equal
     bits[string_hash(judged, window) >> shift] = True
-    maybe, start = [], 0
-    for chunk in chunks:
-        maybe.append(np.flatnonzero(bits[string_hash(chunk, window) >> shift]) + start)
-        start += len(chunk)
-    maybe = np.concatenate(maybe)
+    passing = _chunkwise(lambda chunk: np.flatnonzero(bits[_chunk_hash(chunk, window) >> shift]), chunks)
+    starts = np.cumsum([0] + [len(chunk) for chunk in chunks])
+    maybe = np.concatenate([rows + start for rows, start in zip(passing, starts)] or [_NONE])
     out = np.full(len(docid), -1, dtype=np.int32)
     if len(maybe):  # one exact look-up (pyarrow builds the judged ids' hash table once per call)
         out[maybe] = to_numpy(pc.index_in(take_rows(docid, maybe), value_set=judged, memory_pool=POOL), null=-1)

@@ -61,7 +61,7 @@ def parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray |
     if delimiter is not None and not _maybe_empty_fields(data):
         try:
             table = _parse_fast(data, kind, delimiter)
-            if not _starts_a_line(data, b"#"):  # no comment line (and no line starts with a blank here)
+            if not _has_comment_line(table):
                 first = _LINE_END_BYTES.split(data[:1 << 16], maxsplit=1)[0]
                 return table, None, first.decode("utf-8").split(delimiter)[-1] if kind == "run" else ""
         except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
@@ -73,16 +73,11 @@ def parse(data: bytes, label: str, *, kind: str) -> tuple[pa.Table, np.ndarray |
     return parse_lines(data, label, kind=kind)
 
 
-def _starts_a_line(data: bytes, byte: bytes) -> bool:
-    """Whether some line of ``data`` starts with ``byte``: a memchr for it, then (only if it occurs) one
-    vectorised look at the byte before each occurrence."""
-    at = data.find(byte)
-    if at < 0:
-        return False
-    raw = np.frombuffer(data, dtype=np.uint8)
-    where = np.flatnonzero(raw[at:] == ord(byte)) + at
-    before = raw[np.maximum(where - 1, 0)]
-    return bool(np.any((where == 0) | (before == 10) | (before == 13)))
+def _has_comment_line(table: pa.Table) -> bool:
+    """Whether a line the fast path read is a comment: where every line is fields between single
+    separators (no line starts with a blank, none is empty), a line starts with ``#`` exactly when its
+    first field, the query, does. A look at the query column, not another pass over the file's bytes."""
+    return bool(pc.any(pc.starts_with(table.column("query"), "#")).as_py())
 
 
 def _maybe_empty_fields(data: bytes, chunk: int = 1 << 20) -> bool:
