@@ -36,8 +36,8 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "hash32", "id_keys",
-           "string_hash", "suspects", "take_rows"]
+__all__ = ["choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "first_of_blocks", "hash32",
+           "id_keys", "string_hash", "suspects", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -416,6 +416,23 @@ def take_rows(column: pa.ChunkedArray | pa.Array, rows: np.ndarray) -> pa.Array:
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
     return taken.take(to_arrow(inverse))
+
+
+def first_of_blocks(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """The first value of each block of equal neighbours: the same distinct values, far fewer of them
+    when, as in run and qrels files, each query's lines come together (a comparison of neighbours instead
+    of a hash of every row).
+
+    Examples
+    --------
+    >>> first_of_blocks(pa.chunked_array([["1", "1"], ["1", "2", "1"]])).to_pylist()
+    ['1', '2', '1']
+    """
+    n = len(column)
+    if n < 2:
+        return take_rows(column, np.arange(n))
+    change = to_numpy(pc.not_equal(column.slice(1), column.slice(0, n - 1), memory_pool=POOL))
+    return take_rows(column, np.concatenate(([0], np.flatnonzero(change) + 1)))
 
 
 def filter_window(column: pa.ChunkedArray | pa.Array) -> int:

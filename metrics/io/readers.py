@@ -45,7 +45,7 @@ import pyarrow.compute as pc
 
 from metrics.errors import InputTooLarge, ParseError, ValidationError
 from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import dedupe
+from metrics.io.duplicates import dedupe, first_of_blocks
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
@@ -129,7 +129,7 @@ class Run:
     @property
     def queries(self) -> tuple[str, ...]:
         """The queries the run answers, sorted byte-wise (trec_eval's order)."""
-        return tuple(sorted(pc.unique(self.table["query"]).to_pylist()))
+        return tuple(sorted(pc.unique(first_of_blocks(self.table["query"])).to_pylist()))
 
     def __len__(self) -> int:
         return self.table.num_rows
