@@ -5,12 +5,10 @@ tests the same measures on the same topics (one rule, :mod:`metrics.review.repor
 
 from __future__ import annotations
 
-
-import metrics
 from metrics.review import compare
 from metrics.teaching import worked as worked_module
-from metrics.review.report import compute_report, paired_measures
-from metrics.stats.significance import Comparison, compare_systems
+from metrics.review.report import compute_report
+from metrics.stats.significance import Comparison
 
 from dashboard import guard
 from dashboard.data.cache import on_collection
@@ -25,19 +23,17 @@ def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: s
     """Paired tests between systems (all pairs, or each against ``baseline``), corrected over each measure
     (``family="per_measure"``) or over all of them together (``"all"``, :data:`FAMILIES`).
 
-    The report's rule chooses what is tested: the measures of :func:`metrics.review.report.paired_measures`
-    (means of per-topic values), on the topics of :func:`tested_on_every_topic`. Raises
+    :func:`metrics.review.compare.results_comparison` (the notebook's too) chooses and runs the tests: the
+    measures of :func:`metrics.review.compare.measures_tested` (means of per-topic values), on the topics of
+    :func:`tested_on_every_topic`. Raises
     :class:`metrics.ValidationError` when there is nothing to test (one system, one topic, no measure
     averaged over topics).
     """
-    tested = [label for label, _ in paired_measures(metrics.resolve_measures(list(measures)))]
-    if not tested:
-        raise metrics.ValidationError(f"{', '.join(measures)}: only means of per-topic values are tested "
-                                      "(counts and sums are not)")
+    compare.measures_tested(measures)  # nothing to test: said here, before any evaluation
     values = per_query(tested_on_every_topic(loaded), tuple(measures))
-    return guard.call(f"the {TESTS.get(test, test)} test", compare_systems, values, measures=tested, test=test,
-                      baseline=baseline, correction=correction, family=family, alpha=float(alpha), seed=SEED,
-                      in_process=test not in RESAMPLED)
+    return guard.call(f"the {TESTS.get(test, test)} test", compare.results_comparison, values, tuple(measures),
+                      test=test, baseline=baseline, correction=correction, family=family, alpha=float(alpha),
+                      seed=SEED, in_process=test not in RESAMPLED)
 
 
 def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test: str, correction: str = "holm",
@@ -45,17 +41,13 @@ def results(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, tes
     """Systems × measures with their intervals and the markers of significant differences (metrics.review.compare).
 
     Against ``baseline``, or letters for all pairs when it is None; counts and sums carry no markers
-    (:func:`metrics.review.report.paired_measures`). Returns the table and, when nothing could be tested (one
-    system, one topic, no measure averaged over topics), the reason instead of markers.
+    (:func:`metrics.review.compare.marked_results`, the notebook's rule too). Returns the table and, when
+    nothing could be tested (one system, one topic, no measure averaged over topics), the reason instead of
+    markers.
     """
-    means = summary(loaded, measures)
-    if len(loaded.systems) < 2:
-        return compare.summary_table(None, means), "one system: nothing to compare"
-    try:
-        tested = comparison(loaded, measures, test, baseline, correction, alpha)
-    except metrics.ValidationError as err:
-        return compare.summary_table(None, means), str(err)
-    return compare.summary_table(tested, means, baseline=baseline), None
+    return compare.marked_results(summary(loaded, measures),
+                                  lambda: comparison(loaded, measures, test, baseline, correction, alpha),
+                                  baseline=baseline)
 
 
 def reading(tested: Comparison) -> tuple[str, ...]:

@@ -5,8 +5,8 @@ summary tables, the results table of :mod:`metrics.review.compare` (with its mar
 :mod:`metrics.stats.significance`, the curves, the lint findings and the manifest. Nothing here renders: the
 dashboard draws a ``ReportData`` as one HTML page and writes its exports.
 
-Which measures the paired tests compare, and on which topics, is decided here once, for the report and for
-the dashboard's pages alike:
+Which measures the paired tests compare, and on which topics, is decided once in
+:mod:`metrics.stats.significance.topics` (re-exported here), for the report and for the dashboard's pages alike:
 
 * :func:`paired_measures`: means of per-topic values are tested; counts and sums are not.
 * :func:`paired_conventions`: a paired test needs every system's value on every topic, so when the systems
@@ -43,7 +43,7 @@ from metrics.review.provenance import Provenance, build_provenance, topic_counts
 from metrics.stats.significance import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT, TEST_ALIASES,
                                         TESTS, Comparison, canonical, compare_systems)
 from metrics.stats.significance._maxt import MAXT_ALIASES
-from metrics.stats.significance.topics import paired_conventions  # the rule of the paired tests' topics
+from metrics.stats.significance.topics import paired_conventions, paired_measures  # the rule of the paired tests
 
 __all__ = ["GAIN_DEPTH", "ReportData", "compute_report", "paired_conventions", "paired_measures"]
 
@@ -123,31 +123,6 @@ class ReportData:
         from metrics.stats.significance import grouped_leaderboard
 
         return grouped_leaderboard(self.pairwise_comparison, measure)
-
-
-# ---- the rule of the paired tests ---------------------------------------------------------------------------
-
-
-def paired_measures(pairs: Sequence[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
-    """The measures a paired test compares: means of per-topic values; counts and sums are not tested.
-
-    Parameters
-    ----------
-    pairs : sequence of (str, Measure)
-        Resolved measures, as :func:`metrics.resolve_measures` returns them.
-
-    Returns
-    -------
-    list of (str, Measure)
-        The pairs whose measure is averaged with the arithmetic mean and is not a count, in order.
-
-    Examples
-    --------
-    >>> from metrics import resolve_measures
-    >>> [label for label, _ in paired_measures(resolve_measures(["AP", "num_rel_ret", "P@10"]))]
-    ['AP', 'P@10']
-    """
-    return [(label, m) for label, m in pairs if m.aggregation == "mean" and not m.integer]
 
 
 # ---- the report, step by step --------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Every number comes from the one pipeline: the runs are read by :func:`metrics.read_run` (paths, or frames
 of the shapes of :data:`metrics.io.frames.FRAME_SHAPES`), ranked once by :func:`metrics.rank_runs`, measured
 by :func:`metrics.evaluate.per_query_frame` (what :func:`metrics.evaluate` and the dashboard's pages call),
-summarised by :func:`metrics.summarise`, and drawn by the dashboard's pure builders of
+summarised by :func:`metrics.summarise`, marked where a difference is significant by the overview's rule
+(:func:`metrics.review.compare.marked_results`), and drawn by the dashboard's pure builders of
 :mod:`dashboard.figures`, with the same arguments as its pages.
 """
 
@@ -23,12 +24,15 @@ if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
+    from metrics.review.compare import SummaryTable
+    from metrics.stats.significance import Comparison
     from rankscope.notebook.serve import Dashboard
 
 __all__ = ["FIGURES", "Collection"]
 
 FIGURES = {
-    "summary": "each system's mean of one measure with its 95% confidence interval (the overview's chart)",
+    "summary": "each system's mean of one measure with its 95% confidence interval, † / ‡ after a system "
+               "significantly better / worse than the baseline (the overview's chart)",
     "distribution": "one measure over the topics, a box per system (the queries page)",
     "topics": "the per-topic difference b - a of one measure, sorted (the queries page)",
     "pr": "interpolated precision at 11 recall levels, or one topic's precision-recall curve (the curves page)",
@@ -95,6 +99,8 @@ class Collection:
         self.measures: tuple[str, ...] = tuple(metrics.DEFAULT_MEASURES if measures is None else measures)
         self._ranked = metrics.rank_runs(self.qrels, list(self.runs), self.conventions)
         self._tables: dict[tuple[str, ...], pd.DataFrame] = {}
+        self._paired: dict[tuple[str, ...], pd.DataFrame] = {}  # per-topic values of the tests (every topic)
+        self._compared: dict[tuple, Comparison] = {}
 
     def __repr__(self) -> str:
         return f"Collection({self.qrels.name!r}, {len(self.runs)} runs: {', '.join(self.systems)})"
@@ -127,21 +133,142 @@ class Collection:
             self._tables[key] = pd.concat([per_query_frame(r, pairs) for r in self._ranked], ignore_index=True)
         return self._tables[key].copy()
 
-    def summary(self, measures: Sequence[str] | str | None = None) -> "pd.DataFrame":
-        """Each system's mean (or each measure's own aggregate) with its 95% confidence interval.
+    def summary(self, measures: Sequence[str] | str | None = None, *, baseline: str | None = None,
+                test: str = "t", correction: str = "holm", alpha: float = 0.05) -> "pd.DataFrame":
+        """Each system's mean (or each measure's own aggregate) with its 95% confidence interval and its
+        significance marker, as the dashboard's overview shows them.
 
         Parameters
         ----------
         measures : str or sequence of str, optional
             As for :meth:`per_query`.
+        baseline : str, optional
+            Mark each system significantly better (``†``) or worse (``‡``) than this one; None: each system
+            gets a letter (:meth:`results`' ``letters``) and each value the letters of the systems it is
+            significantly better than.
+        test : str, default="t"
+            The paired test (:data:`metrics.stats.significance.TESTS`: ``t``, ``wilcoxon``, ``sign``,
+            ``permutation``, ``bootstrap``, ``tukey``).
+        correction : str, default="holm"
+            The correction within each measure (:data:`metrics.stats.significance.CORRECTIONS`).
+        alpha : float, default=0.05
+            The significance level.
 
         Returns
         -------
         pandas.DataFrame
-            :func:`metrics.summarise` of :meth:`per_query`: ``system``, ``measure``, ``value``,
-            ``n_queries``, ``std``, ``ci_low``, ``ci_high``.
+            :func:`metrics.summarise` of :meth:`per_query` (``system``, ``measure``, ``value``,
+            ``n_queries``, ``std``, ``ci_low``, ``ci_high``) and ``marker``, the overview's (``""`` when not
+            significant, and for counts and sums, which are not tested). When nothing could be tested (one
+            system, one topic), every marker is ``""`` and ``attrs["untested"]`` says why (else None).
+
+        Raises
+        ------
+        metrics.ValidationError
+            An unknown baseline, test or correction, or a level outside (0, 1).
+
+        See Also
+        --------
+        results : the same markers in the table the dashboard exports (LaTeX, Markdown, CSV).
         """
-        return metrics.summarise(self.per_query(measures))
+        table, reason = self._results(self._measures(measures), baseline, test, correction, alpha)
+        means = metrics.summarise(self.per_query(measures))
+        marks = table.cells().set_index(["system", "measure"])["marker"]
+        means["marker"] = [marks.get((s, m), "") for s, m in zip(means["system"].astype(str), means["measure"])]
+        means.attrs["untested"] = reason
+        return means
+
+    def results(self, measures: Sequence[str] | str | None = None, *, baseline: str | None = None,
+                test: str = "t", correction: str = "holm", alpha: float = 0.05) -> "SummaryTable":
+        """The overview's results table: systems x measures with intervals and significance markers.
+
+        The same table the dashboard exports: render it with :func:`metrics.review.compare.to_latex`,
+        ``to_markdown``, ``to_csv`` or ``to_text``; its ``caption()`` says what the markers mean.
+
+        Parameters
+        ----------
+        measures, baseline, test, correction, alpha
+            As for :meth:`summary`.
+
+        Returns
+        -------
+        metrics.review.compare.SummaryTable
+            From :func:`metrics.review.compare.marked_results`, the overview's rule: the means of per-topic
+            values tested on every topic (:func:`metrics.stats.significance.topics.paired_conventions`),
+            corrected within each measure, randomised tests seeded with
+            :data:`metrics.review.compare.marked.SEED`.
+
+        Raises
+        ------
+        metrics.ValidationError
+            As for :meth:`summary`.
+        """
+        return self._results(self._measures(measures), baseline, test, correction, alpha)[0]
+
+    def comparison(self, measures: Sequence[str] | str | None = None, *, baseline: str | None = None,
+                   test: str = "t", correction: str = "holm", alpha: float = 0.05) -> "Comparison":
+        """The paired tests behind the markers of :meth:`summary`, :meth:`results` and the summary chart.
+
+        Parameters
+        ----------
+        measures, baseline, test, correction, alpha
+            As for :meth:`summary`.
+
+        Returns
+        -------
+        metrics.stats.significance.Comparison
+            :func:`metrics.review.compare.results_comparison`: its ``frame`` holds each pair's
+            ``mean_diff`` (``system_b - system_a``), ``p_value``, ``p_adjusted`` and ``significant``.
+
+        Raises
+        ------
+        metrics.ValidationError
+            As for :meth:`summary`; also when there is nothing to test (one system, one topic, only counts
+            and sums), which :meth:`summary` reports in ``attrs["untested"]`` instead.
+        """
+        return self._comparison(self._measures(measures), *self._options(baseline, test, correction, alpha))
+
+    def _options(self, baseline: str | None, test: str, correction: str, alpha: float) -> tuple:
+        from metrics.review.compare.marked import results_options
+
+        return (None if baseline is None else self._system(baseline), *results_options(test, correction, alpha))
+
+    def _comparison(self, key: tuple[str, ...], baseline: str | None, test: str, correction: str,
+                    alpha: float) -> "Comparison":
+        from metrics.review.compare import results_comparison
+        from metrics.review.compare.marked import ONE_SYSTEM
+
+        chosen = (key, baseline, test, correction, alpha)
+        if chosen not in self._compared:
+            if len(self.systems) < 2:
+                raise ValidationError(ONE_SYSTEM)
+            self._compared[chosen] = results_comparison(self._tested(key), key, test=test, baseline=baseline,
+                                                        correction=correction, alpha=alpha)
+        return self._compared[chosen]
+
+    def _results(self, key: tuple[str, ...], baseline: str | None, test: str, correction: str,
+                 alpha: float) -> "tuple[SummaryTable, str | None]":
+        """The results table and why it has no markers (None when it has them)."""
+        from metrics.review.compare import marked_results
+
+        options = self._options(baseline, test, correction, alpha)
+        return marked_results(metrics.summarise(self.per_query(key)), lambda: self._comparison(key, *options),
+                              baseline=options[0])
+
+    def _tested(self, key: tuple[str, ...]) -> "pd.DataFrame":
+        """The per-topic values the tests compare: every system on every topic (the report's rule)."""
+        import pandas as pd
+
+        from metrics.stats.significance.topics import paired_conventions
+
+        paired = paired_conventions(self.conventions, self._ranked)
+        if paired == self.conventions:
+            return self.per_query(key)
+        if key not in self._paired:
+            ranked = metrics.rank_runs(self.qrels, list(self.runs), paired)
+            pairs = metrics.resolve_measures(list(key))
+            self._paired[key] = pd.concat([per_query_frame(r, pairs) for r in ranked], ignore_index=True)
+        return self._paired[key].copy()
 
     def compare(self, a: str, b: str, measure: str | None = None) -> "pd.DataFrame":
         """Systems ``a`` and ``b`` topic by topic on one measure, as the queries page shows them.
@@ -167,7 +294,8 @@ class Collection:
 
     # -- figures ------------------------------------------------------------------------------------------
     def figure(self, kind: str = "summary", *, measure: str | None = None, a: str | None = None,
-               b: str | None = None, topic: str | None = None, depth: int = 100) -> "go.Figure":
+               b: str | None = None, topic: str | None = None, depth: int = 100, baseline: str | None = None,
+               test: str = "t", correction: str = "holm", alpha: float = 0.05) -> "go.Figure":
         """One of the dashboard's charts of this collection, drawn by its own builder.
 
         Parameters
@@ -182,6 +310,13 @@ class Collection:
             ``pr`` and ``at_k``: one topic instead of the mean over topics.
         depth : int, default=100
             ``at_k``: the deepest rank shown.
+        baseline : str, optional
+            ``summary``: ``†`` / ``‡`` after each system significantly better / worse than this one, which is
+            named "(baseline)" and drawn as a dotted line, exactly as the overview draws it (the markers of
+            :meth:`results`). None: no markers (letters, whose key is the table's, are left to
+            :meth:`summary` and :meth:`results`).
+        test, correction, alpha
+            ``summary`` with a ``baseline``: as for :meth:`summary`.
 
         Returns
         -------
@@ -191,7 +326,7 @@ class Collection:
         Raises
         ------
         metrics.ValidationError
-            An unknown kind, system or topic.
+            An unknown kind, system, topic, baseline, test or correction.
         """
         from dashboard import figures
 
@@ -201,7 +336,12 @@ class Collection:
         if kind in ("summary", "distribution", "topics"):
             measure = self._measure(measure)
         if kind == "summary":
-            fig = figures.summary_chart(self.summary((measure,)), measure, colors)
+            markers = None
+            if baseline is not None:
+                table, _ = self._results((measure,), baseline, test, correction, alpha)
+                markers = table.markers[measure].to_dict()
+            fig = figures.summary_chart(metrics.summarise(self.per_query((measure,))), measure, colors, markers,
+                                        baseline)
         elif kind == "distribution":
             fig = figures.distribution_chart(self.per_query((measure,)), measure, colors)
         elif kind == "topics":

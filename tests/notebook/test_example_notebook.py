@@ -91,6 +91,23 @@ def _figures_are_plotly_json_with_the_same_means(notebook):
     assert set(drawn) == {"bm25", "bm25_rm3", "dense"}
 
 
+def _markers_are_the_collections_on_the_same_files(notebook):
+    """The printed results table and the chart's names carry the markers of the same runs read from files."""
+    from metrics.review.compare import to_text
+    from rankscope.notebook import Collection
+
+    runs = {"bm25": DEMO / "runs" / "bm25.run.gz", "bm25_rm3": DEMO / "runs" / "bm25_rm3.run.gz",
+            "dense": DEMO / "runs" / "dense_precise.run.gz"}
+    files = Collection(DEMO / "qrels.txt", runs)
+    (printed,) = [out for cell, out in _outputs(notebook)
+                  if "nb.results(" in cell.source and out.output_type == "stream"]
+    assert printed.text == to_text(files.results(baseline="bm25")) + "\n" and "†" in printed.text
+    summary = next(out.data[PLOTLY] for _, out in _outputs(notebook) if PLOTLY in out.get("data", {}))
+    want = files.figure("summary", measure="nDCG@10", baseline="bm25")
+    assert [t["y"] for t in summary["data"]] == [list(t.y) for t in want.data]
+    assert "bm25 (baseline)" in summary["data"][0]["y"]
+
+
 def _no_output_names_an_address_off_this_machine(notebook):
     text = json.dumps([out for _, out in _outputs(notebook)])
     found = URL.findall(text)
@@ -120,5 +137,6 @@ def test_the_example_notebook_runs_offline_and_shows_evaluates_numbers(tmp_path_
     _every_cell_runs_without_error(notebook)
     _the_table_is_metrics_evaluate_on_the_same_files(notebook)
     _figures_are_plotly_json_with_the_same_means(notebook)
+    _markers_are_the_collections_on_the_same_files(notebook)
     _no_output_names_an_address_off_this_machine(notebook)
     _the_dashboard_cell_stored_the_collection_and_stopped(notebook, workspace)

@@ -1,7 +1,8 @@
-"""The topics a paired test compares: every system's value on every topic.
+"""What a paired test compares: means of per-topic values, and every system's value on every topic.
 
-:func:`paired_conventions` is the one rule, read by the report, the dashboard's statistics pages and the
-comparison of judgment sets alike.
+:func:`paired_measures` and :func:`paired_conventions` are the one rule, read by the report, the results
+table's markers (:mod:`metrics.review.compare.marked`), the dashboard's statistics pages and the comparison
+of judgment sets alike.
 """
 
 from __future__ import annotations
@@ -10,9 +11,32 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from metrics.conventions import Conventions
+from metrics.measures import Measure
 from metrics.rankings import Rankings
 
-__all__ = ["paired_conventions"]
+__all__ = ["paired_conventions", "paired_measures"]
+
+
+def paired_measures(pairs: Sequence[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
+    """The measures a paired test compares: means of per-topic values; counts and sums are not tested.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, Measure)
+        Resolved measures, as :func:`metrics.resolve_measures` returns them.
+
+    Returns
+    -------
+    list of (str, Measure)
+        The pairs whose measure is averaged with the arithmetic mean and is not a count, in order.
+
+    Examples
+    --------
+    >>> from metrics import resolve_measures
+    >>> [label for label, _ in paired_measures(resolve_measures(["AP", "num_rel_ret", "P@10"]))]
+    ['AP', 'P@10']
+    """
+    return [(label, m) for label, m in pairs if m.aggregation == "mean" and not m.integer]
 
 
 def paired_conventions(conventions: Conventions, rankings: Sequence[Rankings]) -> Conventions:
