@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Many people on one dashboard server: browser sessions that upload files and change pages at once.
 
-    .venv/bin/python benchmarks/dashboard_load.py [--sessions 20] [--seconds 100] [--lines 100000] [--same]
+    .venv/bin/python benchmarks/dashboard_load.py [--sessions 20] [--seconds 100] [--think 0] [--lines 100000] [--same]
     .venv/bin/python benchmarks/dashboard_load.py --server-only [--sessions 20] [--rounds 5]
 
 One ``streamlit run dashboard/app.py`` on the loopback interface (its own process group, stopped as a group
@@ -11,11 +11,16 @@ half a second apart. Each opens the data page, uploads a qrels file (about 12,00
 (``--lines`` lines, 250 topics; with ``--same`` every session uploads the same two files, else each its own,
 which the server parses separately), then changes pages (overview, curves, gain, queries, data, again and
 again) until ``--seconds`` have passed since the first session started, and for at least half that after its
-own uploads. Every action is timed from the
+own uploads. With ``--think S`` each person looks at a page for a while before the next click (between half
+and one and a half times S, each session's pauses drawn from its own seed), as people in a meeting do;
+without it every session clicks again the moment a page is drawn, which keeps the machine saturated and
+measures throughput more than the wait of a person. Every action is timed from the
 click (or the file handed to the uploader) until the server's answer is shown (``answered``: the title is the
 expected one, the script has stopped running, nothing is stale) and until, besides, every chart of the page
 is drawn (one Chromium draws for all sessions, on the server's cores: on a shared machine the drawing, not
-the server, takes most of the time). An action that does not
+the server, takes most of the time; ``--browser-nice 19`` starts the browser at the lowest priority, so that
+the server has the cores whenever it needs them, as it would if each person's browser ran on their own
+machine, and the ``answered`` times are then mostly the server's). An action that does not
 settle within ``--action-seconds`` fails; an upload that fails is named.
 
 The server's memory (resident, summed over its process group: the server, the guard's fork server and
@@ -38,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
 import statistics
 import sys
@@ -124,9 +130,9 @@ async def settled(page, title: str, seconds: float, charts: int | None = None) -
 
 
 async def session(number: int, browser, url: str, files: tuple[Path, Path], until: float, minimum: float,
-                  seconds: float, log: list) -> None:
+                  seconds: float, think: float, log: list) -> None:
     """One person: open the data page, upload the qrels and the run, then change pages until ``until``, and
-    for at least ``minimum`` seconds after the uploads."""
+    for at least ``minimum`` seconds after the uploads, looking at each page for about ``think`` seconds."""
     context = await browser.new_context(viewport={"width": 1280, "height": 2400})
     page = await context.new_page()
 
@@ -162,16 +168,20 @@ async def session(number: int, browser, url: str, files: tuple[Path, Path], unti
                              timeout=seconds * 1000)):
             return
         i, until = number % len(PAGES), max(until, time.monotonic() + minimum)
+        pause = random.Random(number)  # each person's own pauses, the same in every run
         while time.monotonic() < until:
             name = PAGES[i % len(PAGES)]
             link = page.locator('[data-testid="stSidebarNavLink"]', has_text=name)
             await act("page change", link.click, name)
             i += 1
+            if think:  # looking at the page before the next click: between half and one and a half times think
+                await asyncio.sleep(think * pause.uniform(0.5, 1.5))
     finally:
         await context.close()
 
 
-async def drive(url: str, files: list[tuple[Path, Path]], seconds: float, action_seconds: float) -> list:
+async def drive(url: str, files: list[tuple[Path, Path]], seconds: float, action_seconds: float,
+                think: float = 0.0) -> list:
     from playwright.async_api import async_playwright
 
     log: list = []
@@ -181,7 +191,7 @@ async def drive(url: str, files: list[tuple[Path, Path]], seconds: float, action
         tasks = []
         for number, pair in enumerate(files):
             tasks.append(asyncio.create_task(session(number, browser, url, pair, until, seconds / 2, action_seconds,
-                                                     log)))
+                                                     think, log)))
             await asyncio.sleep(0.5)
         await asyncio.gather(*tasks)
         await browser.close()
@@ -251,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=100_000, help="lines of each session's run")
     parser.add_argument("--same", action="store_true", help="every session uploads the same qrels and run")
     parser.add_argument("--action-seconds", type=float, default=60.0, help="an action not settled by then fails")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds each person looks at a page before the next click (on average; 0: at once)")
+    parser.add_argument("--browser-nice", type=int, default=0,
+                        help="run the browser at this niceness (19: the server first, as when each person's "
+                             "browser runs on their own machine)")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--server-only", action="store_true",
                         help="the server's CPU per action, sessions driven by AppTest in this process")
@@ -282,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
                 port = s.getsockname()[1]
         load_start = os.getloadavg()
         proc = start_server(port)
+        if args.browser_nice:  # this process and the browser it starts yield the cores to the server
+            os.nice(args.browser_nice)
         memory = Memory(proc.pid)
         try:
             time.sleep(2)
@@ -290,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
             before = memory.samples[-1][1]
             started, cpu_start = time.monotonic(), group_cpu_seconds(proc.pid)
             mine_start = resource.getrusage(resource.RUSAGE_CHILDREN)
-            log = asyncio.run(drive(f"http://127.0.0.1:{port}", files, args.seconds, args.action_seconds))
+            log = asyncio.run(drive(f"http://127.0.0.1:{port}", files, args.seconds, args.action_seconds, args.think))
             ended, server_cpu = time.monotonic(), group_cpu_seconds(proc.pid) - cpu_start
             mine = resource.getrusage(resource.RUSAGE_CHILDREN)  # the browser and its driver, which have ended
             browser_cpu = mine.ru_utime + mine.ru_stime - mine_start.ru_utime - mine_start.ru_stime
@@ -304,7 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         load_end = os.getloadavg()
     peak = max(mb for t, mb in memory.samples if started <= t <= ended + 5)
     print(f"{args.sessions} sessions on one server, {args.seconds:g} s of page changes, runs of {args.lines:,} lines "
-          f"({'the same files' if args.same else 'different files'} per session); load average "
+          f"({'the same files' if args.same else 'different files'} per session)"
+          f"{f', about {args.think:g} s on each page before the next click' if args.think else ''}"
+          f"{f', the browser at niceness {args.browser_nice}' if args.browser_nice else ''}; load average "
           f"{load_start[0]:.1f} before, {load_end[0]:.1f} after, on {os.cpu_count()} CPUs")
     table(log, [k + end for k in ("open the data page", "upload qrels", "upload run", "page change")
                 for end in (": answered", "")])
