@@ -20,6 +20,7 @@ import time
 from typing import NoReturn
 
 from metrics.errors import RankscopeError
+from metrics.io import files
 from metrics.io.redaction import redact
 
 __all__ = ["main", "build_parser"]
@@ -56,8 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     try:  # ... and to end
         _stop_on_signals()  # inside the try: a signal the moment after is a stop like any other
         status = _run(sys.argv[1:])
-        if _ASKED:  # a stop whose exception was lost on the way (see _stop_on_signals)
-            raise Stopped(_ASKED[0])
+        _stop_if_asked()  # a stop whose exception was lost on the way (see _stop_on_signals)
     except SystemExit as exit_:  # argparse: --help, or a usage error
         status = exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 1
         if not isinstance(exit_.code, (int, type(None))):
@@ -81,14 +81,19 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 _ASKED: list[int] = []  # the signal that asked this program to stop, once one has
+_WAKEUP: list[int] = []  # the read end of the pipe Python's C-level handler writes each signal's number to
 
 
 def _stop_on_signals() -> None:
     """Turn SIGINT and SIGTERM into :class:`Stopped`; a second signal while unwinding is ignored.
 
-    The signal is also recorded (:data:`_ASKED`): CPython can lose an exception its handler raises while
-    ``compile()`` runs (a module imported from source, as under ``PYTHONDONTWRITEBYTECODE``), and the work then
-    goes on; :func:`main` still ends such a run as stopped."""
+    Each stop is also recorded twice over, for the two ways CPython can lose one: the handler records the
+    signal (:data:`_ASKED`), since an exception it raises while ``compile()`` runs (a module imported from
+    source, as under ``PYTHONDONTWRITEBYTECODE``) can be dropped and the work go on; and Python's C-level
+    handler writes the signal's number to a pipe (:func:`signal.set_wakeup_fd`), since a SIGINT can be taken
+    by C code (``PyOS_InterruptOccurred``) before the handler ever runs. :func:`_stop_if_asked` reads both:
+    :func:`main` calls it before the work and after it, and every file is checked with it before it takes its
+    name (:data:`metrics.io.files.BEFORE_COMMIT`), so such a run still ends as stopped, without its file."""
 
     def stop(signum, frame):
         for other in STOP_SIGNALS:
@@ -99,6 +104,27 @@ def _stop_on_signals() -> None:
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by who started us (`nohup`, `&` in sh)
             signal.signal(signum, stop)
+    read, write = os.pipe()
+    os.set_blocking(read, False)
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    _WAKEUP.append(read)
+    files.BEFORE_COMMIT.append(_stop_if_asked)
+
+
+def _stop_if_asked() -> None:
+    """Raise :class:`Stopped` if SIGINT or SIGTERM has asked this program to stop, whether or not its
+    handler ran (see :func:`_stop_on_signals`)."""
+    for read in _WAKEUP:
+        try:
+            arrived = os.read(read, 4096)
+        except (BlockingIOError, OSError):
+            arrived = b""
+        _ASKED.extend(signum for signum in arrived if signum in STOP_SIGNALS)
+    if _ASKED:
+        for other in STOP_SIGNALS:  # as the handler does: a second signal while unwinding is ignored
+            signal.signal(other, signal.SIG_IGN)
+        raise Stopped(_ASKED[0])
 
 
 def _end_children(grace: float = 5.0) -> None:
@@ -176,8 +202,7 @@ def _is_program() -> bool:
 def _run(argv: list[str]) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command)
-    if _ASKED:  # asked to stop while the commands' modules were compiled: stop before any work
-        raise Stopped(_ASKED[0])
+    _stop_if_asked()  # asked to stop while the commands' modules were compiled: stop before any work
     args = parser.parse_args(argv)
     args.command_line = tuple(argv)  # what was said, for a command whose defaults differ from a value given
     try:

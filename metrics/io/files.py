@@ -16,10 +16,16 @@ import secrets
 import stat
 from pathlib import Path
 
-__all__ = ["NotRegularFile", "check_writable", "write_atomic"]
+__all__ = ["BEFORE_COMMIT", "NotRegularFile", "check_writable", "write_atomic"]
 
 _KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+BEFORE_COMMIT: list = []
+"""Checks :func:`write_atomic` calls just before a new file takes its name; one that raises keeps the old
+file and removes the new one. A program registers what tells it to stop (the command line: a SIGINT or
+SIGTERM whose handler some C code kept from running)."""
 
 
 class NotRegularFile(FileExistsError):
@@ -78,6 +84,8 @@ def write_atomic(path: str | os.PathLike, content: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())  # the bytes are on disk before the name points at them
         check_writable(path)  # what may have appeared there meanwhile
+        for check in BEFORE_COMMIT:
+            check()
         os.replace(temporary, path)
     except BaseException:
         try:

@@ -168,3 +168,61 @@ def test_a_stop_whose_exception_was_lost_still_ends_the_command_before_its_work(
     assert done.returncode == 143, done.stderr
     assert done.stdout == ""  # nothing evaluated, nothing printed
     assert "Traceback" not in done.stderr
+
+
+TAKEN_SIGINT = """
+import os, signal, sys, time
+from rankscope import cli
+
+real = cli.build_parser
+
+
+def build_parser(command=None):
+    stop = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, lambda signum, frame: None)  # as C code that takes a SIGINT (PyOS_InterruptOccurred):
+    os.kill(os.getpid(), signal.SIGINT)                      # the signal arrives, rankscope's handler never runs
+    time.sleep(0.2)
+    signal.signal(signal.SIGINT, stop)
+    return real(command)
+
+
+cli.build_parser = build_parser
+cli._is_program = lambda: True
+sys.argv = ["rankscope", *sys.argv[1:]]
+cli.main()
+"""
+
+
+def test_a_sigint_whose_handler_never_ran_still_stops_the_command(collection):
+    done = subprocess.run([sys.executable, "-c", TAKEN_SIGINT, "eval", *collection], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert done.stdout == ""  # nothing evaluated, nothing printed
+    assert "Traceback" not in done.stderr
+
+
+TAKEN_BEFORE_WRITE = """
+import os, signal, sys, time
+from rankscope import cli
+from metrics.io.files import write_atomic
+
+cli._stop_on_signals()
+stop = signal.getsignal(signal.SIGINT)
+signal.signal(signal.SIGINT, lambda signum, frame: None)  # taken by C code during the work
+os.kill(os.getpid(), signal.SIGINT)
+time.sleep(0.2)
+signal.signal(signal.SIGINT, stop)
+try:
+    write_atomic(sys.argv[1], b"the new report")
+except cli.Stopped as err:
+    print("stopped", err.signum)
+"""
+
+
+def test_a_file_is_not_written_after_a_sigint_whose_handler_never_ran(tmp_path):
+    (tmp_path / "out.html").write_text("the report of yesterday")
+    done = subprocess.run([sys.executable, "-c", TAKEN_BEFORE_WRITE, str(tmp_path / "out.html")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout == "stopped 2\n", done.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["out.html"]
+    assert (tmp_path / "out.html").read_text() == "the report of yesterday"
