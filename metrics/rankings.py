@@ -24,8 +24,7 @@ from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
 from metrics.io.arrays import to_arrow, to_numpy
-from metrics.io.duplicates import codes_in, take_rows
-from metrics.io.parsing import POOL
+from metrics.io.duplicates import block_starts, codes_in, take_rows
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
@@ -428,8 +427,7 @@ def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:
     n = len(query)
     if n < 2:
         return to_numpy(pc.index_in(query, value_set=queries), null=-1).astype(np.int32)
-    change = to_numpy(pc.not_equal(query.slice(1), query.slice(0, n - 1), memory_pool=POOL))
-    starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+    starts = block_starts(query)
     codes = to_numpy(pc.index_in(take_rows(query, starts), value_set=queries), null=-1)
     return np.repeat(codes.astype(np.int32), np.diff(np.append(starts, n)))
 

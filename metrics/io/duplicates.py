@@ -36,7 +36,7 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "first_of_blocks", "hash32",
+__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "first_of_blocks", "hash32",
            "id_keys", "string_hash", "suspects", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
@@ -160,7 +160,7 @@ def _queries(table: pa.Table) -> tuple[np.ndarray | None, np.ndarray, np.ndarray
     lists each query's lines together), and each segment's start and length in that order."""
     n = table.num_rows
     column = table.column("query")
-    starts = np.concatenate(([0], np.flatnonzero(to_numpy(pc.not_equal(column[1:], column[:-1]))) + 1))
+    starts = block_starts(column)
     block = to_numpy(pc.dictionary_encode(take_rows(column, starts)).indices)  # per block
     order = None
     if int(block.max()) + 1 != len(block):  # a query in two places: bring its rows together
@@ -428,11 +428,22 @@ def first_of_blocks(column: pa.ChunkedArray | pa.Array) -> pa.Array:
     >>> first_of_blocks(pa.chunked_array([["1", "1"], ["1", "2", "1"]])).to_pylist()
     ['1', '2', '1']
     """
+    return take_rows(column, block_starts(column))
+
+
+def block_starts(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """The rows where a block of equal neighbours starts (row 0 first; none for an empty column).
+
+    Examples
+    --------
+    >>> block_starts(pa.array(["1", "1", "2", "1"])).tolist()
+    [0, 2, 3]
+    """
     n = len(column)
     if n < 2:
-        return take_rows(column, np.arange(n))
+        return np.arange(n, dtype=np.int64)
     change = to_numpy(pc.not_equal(column.slice(1), column.slice(0, n - 1), memory_pool=POOL))
-    return take_rows(column, np.concatenate(([0], np.flatnonzero(change) + 1)))
+    return np.concatenate(([0], np.flatnonzero(change) + 1))
 
 
 def filter_window(column: pa.ChunkedArray | pa.Array) -> int:
