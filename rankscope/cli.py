@@ -19,6 +19,8 @@ import sys
 import time
 from typing import NoReturn
 
+import pyarrow
+
 from metrics.errors import RankscopeError
 from metrics.io import files
 from metrics.io.redaction import redact
@@ -93,7 +95,13 @@ def _stop_on_signals() -> None:
     handler writes the signal's number to a pipe (:func:`signal.set_wakeup_fd`), since a SIGINT can be taken
     by C code (``PyOS_InterruptOccurred``) before the handler ever runs. :func:`_stop_if_asked` reads both:
     :func:`main` calls it before the work and after it, and every file is checked with it before it takes its
-    name (:data:`metrics.io.files.BEFORE_COMMIT`), so such a run still ends as stopped, without its file."""
+    name (:data:`metrics.io.files.BEFORE_COMMIT`), so such a run still ends as stopped, without its file.
+
+    pyarrow's own handlers are turned off. By default pyarrow replaces the handlers of both signals with its
+    own while it reads a CSV file in the main thread, to cancel the read, and sends the signal again when the
+    read ends; a signal that arrives as the read ends can be lost on the way (about one in thirteen, sent at
+    random moments to a loop of reads), and neither rankscope's handler nor the pipe ever sees it. With them
+    off, a signal during a read reaches Python's handler, and the stop is raised when the read returns."""
 
     def stop(signum, frame):
         for other in STOP_SIGNALS:
@@ -101,6 +109,7 @@ def _stop_on_signals() -> None:
         _ASKED.append(signum)
         raise Stopped(signum)
 
+    pyarrow.enable_signal_handlers(False)
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by who started us (`nohup`, `&` in sh)
             signal.signal(signum, stop)
