@@ -8,7 +8,8 @@ of options (-l, -J, -c, -M and combinations of them); every value must equal pyt
 
 trec_eval's -M has no pytrec_eval switch: the run is cut to the top M by a textbook sort before it is
 handed to pytrec_eval. -c is emulated by giving pytrec_eval an empty ranking for each judged query the run
-misses. pytrec_eval 0.5.11 can crash computing bpref beside other measures when a ranking is empty, and
+misses; pytrec_eval's values for such a ranking depend on what it evaluated before, so those queries are
+compared with the trec_eval binaries instead (``test_trec_eval_binaries.py``). pytrec_eval 0.5.11 can crash computing bpref beside other measures when a ranking is empty, and
 an evaluator holding many measure families can hang after a few hundred calls, so each family gets an
 evaluator of its own (as trec_eval computes each measure independently, nothing is lost).
 """
@@ -92,10 +93,13 @@ def compare(seed: int, options: dict) -> int:
             mine = table[(query, label)]
             if label.startswith("gm_"):
                 mine = math.log(max(mine, 1e-5))  # pytrec_eval reports the per-query log
-            if math.isnan(value) and query not in collection.run:
-                # the -c emulation hands pytrec_eval an empty ranking, where interpolated precision is
-                # 0/0; trec_eval itself never computes a missing query and prints 0 (10.0's out.test.aqc)
-                value = 0.0
+            if query not in collection.run:
+                # -c: pytrec_eval's values for the empty ranking the emulation hands it depend on what it
+                # evaluated before in the process (all 0, even num_rel and gm_map, when it is the first), so
+                # these queries are held to trec_eval -c itself (test_trec_eval_binaries.py), and here only
+                # enter the aggregates
+                per_label.setdefault(label, []).append(mine)
+                continue
             per_label.setdefault(label, []).append(value)
             # -J can empty a ranking: trec_eval then prints nan for iprec_at_recall_0.00 and 11pt_avg
             assert close(mine, value), f"seed {seed} query {query} {label}: {mine!r} != {value!r}"
