@@ -206,15 +206,16 @@ async def ws_session(number: int, url: str, files: tuple[Path, Path], until: flo
 
     client = Session(url, seconds)
 
-    async def act(kind: str, action, title: str, text: str | None = None, charts: int = 0):
+    async def act(kind: str, action, title: str, text: str | list[str] | None = None, charts: int = 0):
         start = time.monotonic()
         try:
             answer = await action()
             wrong = [*answer.problems]
             if not (answer.title or "").startswith(title):
                 wrong.append(f"title {answer.title!r}, expected {title!r}")
-            if text is not None and not any(text in t for t in answer.texts):
-                wrong.append(f"no text {text!r}")
+            for expected in [text] if isinstance(text, str) else text or []:
+                if not any(expected in t for t in answer.texts):
+                    wrong.append(f"no text {expected!r}")
             if answer.charts < charts:
                 wrong.append(f"{answer.charts} charts, expected {charts}")
             if wrong:
@@ -239,8 +240,9 @@ async def ws_session(number: int, url: str, files: tuple[Path, Path], until: flo
         if (answer := await act("upload qrels", lambda: client.upload("Qrels", [qrels], answer), "Data",
                                 "at least one run")) is None:
             return
+        # the run's system, named after its file (in the field to rename it), and the collection's line
         if await act("upload run", lambda: client.upload("Runs", [run], answer), "Data",
-                     f"1 system · qrels {qrels.name}", CHARTS["Data"]) is None:
+                     [f"1 system · qrels {qrels.name}", run.stem], CHARTS["Data"]) is None:
             return
         i, until = number % len(PAGES), max(until, time.monotonic() + minimum)
         pause = random.Random(number)

@@ -35,7 +35,7 @@ class Answer:
 
     seconds: float = 0.0
     title: str | None = None  # the first level-one heading of the main area
-    texts: list[str] = field(default_factory=list)  # headings, markdown, alerts, plain text
+    texts: list[str] = field(default_factory=list)  # headings, markdown, alerts, text, widgets' labels and values
     uploaders: dict[str, str] = field(default_factory=dict)  # label -> widget id
     problems: list[str] = field(default_factory=list)  # exceptions and error alerts
     charts: int = 0  # plotly charts in the main area
@@ -197,6 +197,11 @@ def _read(element, path, answer: Answer) -> None:
             answer.problems.append(f"error shown: {element.alert.body.splitlines()[0][:120] if element.alert.body else ''}")
     elif kind == "exception":
         answer.problems.append(f"exception shown: {element.exception.type}: {element.exception.message[:120]}")
+    elif kind == "text_input":  # e.g. a system's name, to be renamed
+        answer.texts.extend([element.text_input.label, element.text_input.default])
+    elif kind in ("selectbox", "multiselect", "radio"):
+        widget = getattr(element, kind)
+        answer.texts.extend([widget.label, *widget.options])
     elif kind == "file_uploader":
         answer.uploaders[element.file_uploader.label] = element.file_uploader.id
     elif kind == "plotly_chart" and main:
