@@ -2,6 +2,7 @@
 """Many people on one dashboard server: browser sessions that upload files and change pages at once.
 
     .venv/bin/python benchmarks/dashboard_load.py [--sessions 20] [--seconds 100] [--think 0] [--lines 100000] [--same]
+    .venv/bin/python benchmarks/dashboard_load.py --driver websocket [--sessions 20] [--seconds 100] [--think 0]
     .venv/bin/python benchmarks/dashboard_load.py --server-only [--sessions 20] [--rounds 5]
 
 One ``streamlit run dashboard/app.py`` on the loopback interface (its own process group, stopped as a group
@@ -30,6 +31,19 @@ average of the machine is printed at the start and at the end: the browser share
 the server, as it would not on a real deployment, so the figures are an upper bound.
 
 Prints the README's table rows: per kind of action, how many, failed, median and 95th percentile.
+
+``--driver websocket`` drives the same people without a browser: each session speaks Streamlit's own
+websocket protocol from this process (``streamlit_client.py`` beside this file): it opens ``/_stcore/stream``
+with the XSRF token, runs the data page (the message a browser sends for ``/data``), learns the pages' script
+hashes from the ``navigation`` message and the file uploaders' widget ids from the deltas, uploads each file
+as the frontend does (upload address asked for, multipart PUT, rerun with the uploader's state) and changes
+pages in the same order, with the same pauses. Each action is timed from the message sent until the run's
+``script_finished`` (``answered``: the server's whole answer received, queueing behind the other sessions
+included; nothing is drawn, so these rows have no ``drawn`` twin). An action fails on an exception or error
+shown in the deltas, a run that did not finish successfully, another title than the page's (its first level
+one heading, which the browser's ``answered`` also checks), a missing text (after the qrels, the request for
+a run; after the run, ``1 system · qrels NAME`` and the run's system), fewer charts than the page draws, or
+no ``script_finished`` within ``--action-seconds``. The clients' CPU is printed beside the server's.
 
 ``--server-only`` measures the server's share alone, without a browser or a network: the same sessions and
 files driven by Streamlit's AppTest in this process, one action at a time, interleaved across sessions (every

@@ -66,7 +66,8 @@ class Session:
         if self._cookie:
             headers["Cookie"] = f"_streamlit_xsrf={self._cookie}"
         self._ws = await connect(f"ws://{host}/_stcore/stream", subprotocols=["streamlit", self._cookie or "x"],
-                                 additional_headers=headers, max_size=None, open_timeout=self.action_seconds)
+                                 additional_headers=headers, max_size=None, open_timeout=self.action_seconds,
+                                 ping_interval=None)  # a browser sends no pings of its own (it answers the server's)
 
     async def close(self) -> None:
         if self._ws is not None:
