@@ -422,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
                 for end in (": answered", "")])
     print(f"| server memory (MB): before, peak, after | {before:,.0f} | {peak:,.0f} | {after:,.0f} | |")
     print(f"\nwhile the sessions ran ({ended - started:.0f} s): the server used {server_cpu:.0f} s of CPU, the "
-          f"{'websocket clients' if websocket else 'browser'} {browser_cpu:.0f} s ({os.cpu_count()} CPUs: {os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
+          f"{'websocket clients' if websocket else 'browser'} {browser_cpu:.0f} s ({os.cpu_count()} CPUs: "
+          f"{os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
     for kind, seconds, err in log:
         if err is not None:
             print(f"failed after {seconds:.1f} s: {err}")

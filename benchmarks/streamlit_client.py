@@ -195,7 +195,7 @@ def _read(element, path, answer: Answer) -> None:
     elif kind == "alert":
         answer.texts.append(element.alert.body)
         if element.alert.format == 1:  # Alert.ERROR: st.error
-            answer.problems.append(f"error shown: {element.alert.body.splitlines()[0][:120] if element.alert.body else ''}")
+            answer.problems.append(f"error shown: {(element.alert.body.splitlines() or [''])[0][:120]}")
     elif kind == "exception":
         answer.problems.append(f"exception shown: {element.exception.type}: {element.exception.message[:120]}")
     elif kind == "text_input":  # e.g. a system's name, to be renamed
