@@ -99,8 +99,8 @@ def _stop_on_signals() -> None:
 
     pyarrow's own handlers are turned off. By default pyarrow replaces the handlers of both signals with its
     own while it reads a CSV file in the main thread, to cancel the read, and sends the signal again when the
-    read ends; a signal that arrives as the read ends can be lost on the way (about one in thirteen, sent at
-    random moments to a loop of reads), and neither rankscope's handler nor the pipe ever sees it. With them
+    read ends; a signal that arrives as the read ends can be lost on the way (11 of 148 signals sent at
+    random moments to a loop of short reads), and neither rankscope's handler nor the pipe ever sees it. With them
     off, a signal during a read reaches Python's handler, and the stop is raised when the read returns."""
 
     def stop(signum, frame):
