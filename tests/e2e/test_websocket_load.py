@@ -2,8 +2,8 @@
 
 Its client (``benchmarks/streamlit_client.py``) speaks Streamlit's websocket protocol as the browser's
 frontend does. These tests check that it sees what a browser would show: a page's title, the uploaded files'
-names, an error the page shows for a bad file; and that two sessions of the driver at once upload their files
-and change pages without a failure. No timing is asserted.
+names, an error the page shows for a bad file; that two sessions of the driver at once upload their files
+and change pages without a failure; and that the driver names an upload that failed. No timing is asserted.
 """
 
 from __future__ import annotations
@@ -80,3 +80,12 @@ def test_two_sessions_at_once_upload_and_change_pages(server, files):
     for kind in ("open the data page", "upload qrels", "upload run"):
         assert kinds.count(f"{kind}: answered") == 2, kind
     assert kinds.count("page change: answered") >= 2
+
+
+def test_a_failed_upload_is_named_and_ends_the_session(server, files, tmp_path):
+    bad = tmp_path / "bad.qrels"
+    bad.write_text("301 0 doc1\n")  # three fields: the page shows an error
+    log = asyncio.run(dashboard_load.ws_drive(server, [(bad, files[0][1])], seconds=2, action_seconds=120))
+    assert [kind for kind, _, _ in log] == ["open the data page: answered", "upload qrels: answered"]
+    assert log[0][2] is None
+    assert log[1][2].startswith("session 0: upload qrels: error shown: bad"), log[1][2]
