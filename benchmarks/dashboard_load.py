@@ -126,7 +126,7 @@ def group_cpu_seconds(leader: int) -> float:
 
 
 class Memory(threading.Thread):
-    """Samples the server group's resident memory every half second."""
+    """Samples the server group's resident memory (and the machine's load average) every half second."""
 
     def __init__(self, leader: int) -> None:
         super().__init__(daemon=True)
@@ -134,7 +134,7 @@ class Memory(threading.Thread):
 
     def run(self) -> None:
         while self.running:
-            self.samples.append((time.monotonic(), session_rss_kib(self.leader) / 1024))
+            self.samples.append((time.monotonic(), session_rss_kib(self.leader) / 1024, os.getloadavg()[0]))
             time.sleep(0.5)
 
 
@@ -411,13 +411,15 @@ def main(argv: list[str] | None = None) -> int:
             memory.running = False
             stop_server(proc)
         load_end = os.getloadavg()
-    peak = max(mb for t, mb in memory.samples if started <= t <= ended + 5)
+    peak = max(mb for t, mb, _ in memory.samples if started <= t <= ended + 5)
+    busiest = max(load for t, _, load in memory.samples if started <= t <= ended)
     print(f"{args.sessions} sessions on one server, {args.seconds:g} s of page changes, runs of {args.lines:,} lines "
           f"({'the same files' if args.same else 'different files'} per session)"
           f"{f', about {args.think:g} s on each page before the next click' if args.think else ''}"
           f"{f', the browser at niceness {args.browser_nice}' if args.browser_nice else ''}"
           f"{', no browser: Streamlit websocket clients in one process' if websocket else ''}; load average "
-          f"{load_start[0]:.1f} before, {load_end[0]:.1f} after, on {os.cpu_count()} CPUs")
+          f"{load_start[0]:.1f} before, at most {busiest:.1f} while the sessions ran, {load_end[0]:.1f} after, on "
+          f"{os.cpu_count()} CPUs")
     table(log, [k + end for k in ("open the data page", "upload qrels", "upload run", "page change")
                 for end in (": answered", "")])
     print(f"| server memory (MB): before, peak, after | {before:,.0f} | {peak:,.0f} | {after:,.0f} | |")
