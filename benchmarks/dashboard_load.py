@@ -260,7 +260,7 @@ async def ws_session(number: int, url: str, files: tuple[Path, Path], until: flo
             return
         i, until = number % len(PAGES), max(until, time.monotonic() + minimum)
         pause = random.Random(number)
-        while time.monotonic() < until:
+        while time.monotonic() < until and not client.late:
             name = PAGES[i % len(PAGES)]
             await act("page change", lambda: client.run(name.lower()), name, charts=CHARTS[name])
             i += 1

@@ -53,6 +53,7 @@ class Session:
         self._ws = None
         self._cookie = ""
         self._requests = itertools.count(1)
+        self.late = False  # an answer came too late: what arrives next may belong to it, so stop here
 
     async def connect(self) -> None:
         import requests
@@ -65,7 +66,8 @@ class Session:
         headers = {"Origin": self.url}
         if self._cookie:
             headers["Cookie"] = f"_streamlit_xsrf={self._cookie}"
-        self._ws = await connect(f"ws://{host}/_stcore/stream", subprotocols=["streamlit", self._cookie or "x"],
+        tokens = ["streamlit", self._cookie] if self._cookie else ["streamlit"]  # the token: XSRF protection is on
+        self._ws = await connect(f"ws://{host}/_stcore/stream", subprotocols=tokens,
                                  additional_headers=headers, max_size=None, open_timeout=self.action_seconds,
                                  ping_interval=None)  # a browser sends no pings of its own (it answers the server's)
 
@@ -79,10 +81,14 @@ class Session:
     async def _receive(self, deadline: float):
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("no answer in time")
-        data = await asyncio.wait_for(self._ws.recv(), left)
+        try:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            data = await asyncio.wait_for(self._ws.recv(), left)
+        except TimeoutError:
+            self.late = True
+            raise TimeoutError(f"no answer within {self.action_seconds:g} s") from None
         msg = ForwardMsg()
         msg.ParseFromString(data)
         return msg
@@ -90,7 +96,8 @@ class Session:
     async def run(self, page: str | None = None, page_name: str = "") -> Answer:
         """Run ``page`` (a url path; None: the current page, with its widget states) and read its answer.
 
-        A page change sends no widget states, as the browser's does (the old page's widgets are gone)."""
+        A page change sends no widget states: the old page's widgets are not on the new one, whose own widgets
+        start at their defaults."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         if page is not None:
@@ -174,8 +181,7 @@ class Session:
         rerun.rerun_script.page_script_hash = self.page_hash
         rerun.rerun_script.widget_states.widgets.extend(self.widgets.values())
         await self._send(rerun)
-        result = await self._answer(start)
-        return result
+        return await self._answer(start)
 
 
 def _read(element, path, answer: Answer) -> None:

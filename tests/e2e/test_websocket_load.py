@@ -89,3 +89,11 @@ def test_a_failed_upload_is_named_and_ends_the_session(server, files, tmp_path):
     assert [kind for kind, _, _ in log] == ["open the data page: answered", "upload qrels: answered"]
     assert log[0][2] is None
     assert log[1][2].startswith("session 0: upload qrels: error shown: bad"), log[1][2]
+
+
+def test_an_answer_too_late_is_a_failure(server, files):
+    log = asyncio.run(dashboard_load.ws_drive(server, files[:1], seconds=2, action_seconds=0.01))
+    assert len(log) == 1, log  # the session stops at its first failure
+    kind, _, err = log[0]
+    assert kind == "open the data page: answered"
+    assert err is not None and err.startswith("session 0: open the data page: "), err
