@@ -2,6 +2,7 @@
 """Many people on one dashboard server: browser sessions that upload files and change pages at once.
 
     .venv/bin/python benchmarks/dashboard_load.py [--sessions 20] [--seconds 100] [--think 0] [--lines 100000] [--same]
+    .venv/bin/python benchmarks/dashboard_load.py --driver websocket [--sessions 20] [--seconds 100] [--think 0]
     .venv/bin/python benchmarks/dashboard_load.py --server-only [--sessions 20] [--rounds 5]
 
 One ``streamlit run dashboard/app.py`` on the loopback interface (its own process group, stopped as a group
@@ -30,6 +31,19 @@ average of the machine is printed at the start and at the end: the browser share
 the server, as it would not on a real deployment, so the figures are an upper bound.
 
 Prints the README's table rows: per kind of action, how many, failed, median and 95th percentile.
+
+``--driver websocket`` drives the same people without a browser: each session speaks Streamlit's own
+websocket protocol from this process (``streamlit_client.py`` beside this file): it opens ``/_stcore/stream``
+with the XSRF token, runs the data page (the message a browser sends for ``/data``), learns the pages' script
+hashes from the ``navigation`` message and the file uploaders' widget ids from the deltas, uploads each file
+as the frontend does (upload address asked for, multipart PUT, rerun with the uploader's state) and changes
+pages in the same order, with the same pauses. Each action is timed from the message sent until the run's
+``script_finished`` (``answered``: the server's whole answer received, queueing behind the other sessions
+included; nothing is drawn, so these rows have no ``drawn`` twin). An action fails on an exception or error
+shown in the deltas, a run that did not finish successfully, another title than the page's (its first level
+one heading, which the browser's ``answered`` also checks), a missing text (after the qrels, the request for
+a run; after the run, ``1 system · qrels NAME`` and the run's system), fewer charts than the page draws, or
+no ``script_finished`` within ``--action-seconds``. The clients' CPU is printed beside the server's.
 
 ``--server-only`` measures the server's share alone, without a browser or a network: the same sessions and
 files driven by Streamlit's AppTest in this process, one action at a time, interleaved across sessions (every
@@ -112,7 +126,7 @@ def group_cpu_seconds(leader: int) -> float:
 
 
 class Memory(threading.Thread):
-    """Samples the server group's resident memory every half second."""
+    """Samples the server group's resident memory (and the machine's load average) every half second."""
 
     def __init__(self, leader: int) -> None:
         super().__init__(daemon=True)
@@ -120,7 +134,7 @@ class Memory(threading.Thread):
 
     def run(self) -> None:
         while self.running:
-            self.samples.append((time.monotonic(), session_rss_kib(self.leader) / 1024))
+            self.samples.append((time.monotonic(), session_rss_kib(self.leader) / 1024, os.getloadavg()[0]))
             time.sleep(0.5)
 
 
@@ -198,6 +212,78 @@ async def drive(url: str, files: list[tuple[Path, Path]], seconds: float, action
     return log
 
 
+async def ws_session(number: int, url: str, files: tuple[Path, Path], until: float, minimum: float,
+                     seconds: float, think: float, log: list) -> None:
+    """:func:`session` without a browser: the same person's actions in Streamlit's websocket protocol, each
+    timed from the message sent until the run's ``script_finished`` (``answered``: nothing is drawn)."""
+    from streamlit_client import ProtocolError, Session
+
+    client = Session(url, seconds)
+
+    async def act(kind: str, action, title: str, text: str | list[str] | None = None, charts: int = 0):
+        start = time.monotonic()
+        try:
+            answer = await action()
+            wrong = [*answer.problems]
+            if not (answer.title or "").startswith(title):
+                wrong.append(f"title {answer.title!r}, expected {title!r}")
+            for expected in [text] if isinstance(text, str) else text or []:
+                if not any(expected in t for t in answer.texts):
+                    wrong.append(f"no text {expected!r}")
+            if answer.charts < charts:
+                wrong.append(f"{answer.charts} charts, expected {charts}")
+            if wrong:
+                raise ProtocolError("; ".join(wrong))
+            log.append((f"{kind}: answered", time.monotonic() - start, None))
+            print(f"session {number}: {kind} ({title}) {time.monotonic() - start:.2f} s", file=sys.stderr, flush=True)
+            return answer
+        except Exception as err:  # a time-out, an error shown, the wrong page: counted as failed, named
+            why = str(err).splitlines()[0][:160] if str(err) else type(err).__name__
+            log.append((f"{kind}: answered", time.monotonic() - start, f"session {number}: {kind}: {why}"))
+            print(log[-1][2], file=sys.stderr, flush=True)
+            return None
+
+    async def first_run():
+        await client.connect()
+        return await client.run(page_name="data")  # what the browser sends for /data
+
+    try:
+        qrels, run = files
+        if (answer := await act("open the data page", first_run, "Data")) is None:
+            return
+        if (answer := await act("upload qrels", lambda: client.upload("Qrels", [qrels], answer), "Data",
+                                "at least one run")) is None:
+            return
+        # the run's system, named after its file (in the field to rename it), and the collection's line
+        if await act("upload run", lambda: client.upload("Runs", [run], answer), "Data",
+                     [f"1 system · qrels {qrels.name}", run.stem], CHARTS["Data"]) is None:
+            return
+        i, until = number % len(PAGES), max(until, time.monotonic() + minimum)
+        pause = random.Random(number)
+        while time.monotonic() < until and not client.late:
+            name = PAGES[i % len(PAGES)]
+            await act("page change", lambda: client.run(name.lower()), name, charts=CHARTS[name])
+            i += 1
+            if think:
+                await asyncio.sleep(think * pause.uniform(0.5, 1.5))
+    finally:
+        await client.close()
+
+
+async def ws_drive(url: str, files: list[tuple[Path, Path]], seconds: float, action_seconds: float,
+                   think: float = 0.0) -> list:
+    """:func:`drive` with :func:`ws_session`: the sessions start half a second apart, in this one process."""
+    log: list = []
+    until = time.monotonic() + seconds
+    tasks = []
+    for number, pair in enumerate(files):
+        tasks.append(asyncio.create_task(ws_session(number, url, pair, until, seconds / 2, action_seconds, think,
+                                                    log)))
+        await asyncio.sleep(0.5)
+    await asyncio.gather(*tasks)
+    return log
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -267,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the browser at this niceness (19: the server first, as when each person's "
                              "browser runs on their own machine)")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--driver", choices=["browser", "websocket"], default="browser",
+                        help="browser: Chromium contexts; websocket: Streamlit's protocol spoken from this process, "
+                             "nothing drawn (the server's answer alone)")
     parser.add_argument("--server-only", action="store_true",
                         help="the server's CPU per action, sessions driven by AppTest in this process")
     parser.add_argument("--rounds", type=int, default=5, help="--server-only: page changes per session")
@@ -288,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if any(err for _, _, err in log) else 0
     import socket
 
+    websocket = args.driver == "websocket"
     with tempfile.TemporaryDirectory(prefix="rankscope-load-") as tmp:
         files = write_files(Path(tmp), args.sessions, args.lines, args.same)
         port = args.port
@@ -306,10 +396,12 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(1)
             before = memory.samples[-1][1]
             started, cpu_start = time.monotonic(), group_cpu_seconds(proc.pid)
-            mine_start = resource.getrusage(resource.RUSAGE_CHILDREN)
-            log = asyncio.run(drive(f"http://127.0.0.1:{port}", files, args.seconds, args.action_seconds, args.think))
+            who = resource.RUSAGE_SELF if websocket else resource.RUSAGE_CHILDREN
+            mine_start = resource.getrusage(who)
+            log = asyncio.run((ws_drive if websocket else drive)(f"http://127.0.0.1:{port}", files, args.seconds,
+                                                                  args.action_seconds, args.think))
             ended, server_cpu = time.monotonic(), group_cpu_seconds(proc.pid) - cpu_start
-            mine = resource.getrusage(resource.RUSAGE_CHILDREN)  # the browser and its driver, which have ended
+            mine = resource.getrusage(who)  # the browser and its driver (which have ended), or this process
             browser_cpu = mine.ru_utime + mine.ru_stime - mine_start.ru_utime - mine_start.ru_stime
             wait = session_ttl() + 2 * SWEEP_SECONDS + 5
             print(f"sessions closed; waiting {wait} s for the server to drop them", file=sys.stderr, flush=True)
@@ -319,17 +411,21 @@ def main(argv: list[str] | None = None) -> int:
             memory.running = False
             stop_server(proc)
         load_end = os.getloadavg()
-    peak = max(mb for t, mb in memory.samples if started <= t <= ended + 5)
+    peak = max(mb for t, mb, _ in memory.samples if started <= t <= ended + 5)
+    busiest = max(load for t, _, load in memory.samples if started <= t <= ended)
     print(f"{args.sessions} sessions on one server, {args.seconds:g} s of page changes, runs of {args.lines:,} lines "
           f"({'the same files' if args.same else 'different files'} per session)"
           f"{f', about {args.think:g} s on each page before the next click' if args.think else ''}"
-          f"{f', the browser at niceness {args.browser_nice}' if args.browser_nice else ''}; load average "
-          f"{load_start[0]:.1f} before, {load_end[0]:.1f} after, on {os.cpu_count()} CPUs")
+          f"{f', the browser at niceness {args.browser_nice}' if args.browser_nice else ''}"
+          f"{', no browser: Streamlit websocket clients in one process' if websocket else ''}; load average "
+          f"{load_start[0]:.1f} before, at most {busiest:.1f} while the sessions ran, {load_end[0]:.1f} after, on "
+          f"{os.cpu_count()} CPUs")
     table(log, [k + end for k in ("open the data page", "upload qrels", "upload run", "page change")
                 for end in (": answered", "")])
     print(f"| server memory (MB): before, peak, after | {before:,.0f} | {peak:,.0f} | {after:,.0f} | |")
-    print(f"\nwhile the sessions ran ({ended - started:.0f} s): the server used {server_cpu:.0f} s of CPU, the browser "
-          f"{browser_cpu:.0f} s ({os.cpu_count()} CPUs: {os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
+    print(f"\nwhile the sessions ran ({ended - started:.0f} s): the server used {server_cpu:.0f} s of CPU, the "
+          f"{'websocket clients' if websocket else 'browser'} {browser_cpu:.0f} s ({os.cpu_count()} CPUs: "
+          f"{os.cpu_count() * (ended - started):.0f} CPU seconds in all)")
     for kind, seconds, err in log:
         if err is not None:
             print(f"failed after {seconds:.1f} s: {err}")
