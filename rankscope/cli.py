@@ -101,7 +101,11 @@ def _stop_on_signals() -> None:
     own while it reads a CSV file in the main thread, to cancel the read, and sends the signal again when the
     read ends; a signal that arrives as the read ends can be lost on the way (11 of 148 signals sent at
     random moments to a loop of short reads), and neither rankscope's handler nor the pipe ever sees it. With them
-    off, a signal during a read reaches Python's handler, and the stop is raised when the read returns."""
+    off, a signal during a read reaches Python's handler, and the stop is raised when the read returns.
+
+    Both signals are unblocked. A process inherits the signal mask of the thread that started it: started
+    from a thread that held SIGINT back (as libraries do for a moment while they start a helper process),
+    the program would install its handler and never receive the signal, which stays pending to the end."""
 
     def stop(signum, frame):
         for other in STOP_SIGNALS:
@@ -110,6 +114,7 @@ def _stop_on_signals() -> None:
         raise Stopped(signum)
 
     pyarrow.enable_signal_handlers(False)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # a mask inherited from the thread that started us
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by who started us (`nohup`, `&` in sh)
             signal.signal(signum, stop)
