@@ -100,8 +100,9 @@ def _stop_on_signals() -> None:
     pyarrow's own handlers are turned off. By default pyarrow replaces the handlers of both signals with its
     own while it reads a CSV file in the main thread, to cancel the read, and sends the signal again when the
     read ends; a signal that arrives as the read ends can be lost on the way (11 of 148 signals sent at
-    random moments to a loop of short reads), and neither rankscope's handler nor the pipe ever sees it. With them
-    off, a signal during a read reaches Python's handler, and the stop is raised when the read returns.
+    random moments to a loop of short reads), and neither rankscope's handler nor the pipe ever sees it.
+    With them off, a signal during a read reaches Python's handler, and the stop is raised when the read
+    returns.
 
     Both signals are unblocked. A process inherits the signal mask of the thread that started it: started
     from a thread that held SIGINT back (as libraries do for a moment while they start a helper process),
@@ -114,10 +115,11 @@ def _stop_on_signals() -> None:
         raise Stopped(signum)
 
     pyarrow.enable_signal_handlers(False)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # a mask inherited from the thread that started us
     for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by who started us (`nohup`, `&` in sh)
             signal.signal(signum, stop)
+    if hasattr(signal, "pthread_sigmask"):  # after the handlers: a signal pending since before is a stop
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # a mask inherited from who started us
     read, write = os.pipe()
     os.set_blocking(read, False)
     os.set_blocking(write, False)

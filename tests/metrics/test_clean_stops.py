@@ -91,6 +91,26 @@ def test_a_signal_blocked_by_the_starting_thread_still_stops_the_report(collecti
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_stop_held_back_since_before_the_start_ends_the_command_as_stopped(collection, tmp_path):
+    # sent while the program is still starting, held back by the inherited mask: it arrives when rankscope
+    # unblocks it, which it does after its handlers are in place, so it is a stop and not a traceback
+    output = tmp_path / "out.html"
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        proc = start([sys.executable, "-m", "rankscope", "report", "-o", str(output), *collection],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        os.kill(proc.pid, signal.SIGINT)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        stop(proc)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_stopped_report_keeps_the_old_file(collection, tmp_path):
     output = tmp_path / "out.html"
     output.write_text("the report of yesterday")
