@@ -39,16 +39,20 @@ def collection(tmp_path_factory) -> list[str]:
 def _stop_signals_not_ignored():
     """The commands are started with SIGINT and SIGTERM not ignored, as a shell starts a command in the
     foreground. An ignored signal stays ignored across ``exec``, and rankscope keeps ignoring a stop signal
-    that who started it ignores (as ``nohup`` asks); in full runs of the suite this worker process was found
-    ignoring SIGINT, left so by another test, and the report then ran to the end."""
-    ignored = [signum for signum in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(signum) is signal.SIG_IGN]
+    that who started it ignores (as ``nohup`` asks); in full runs of the suite this worker process was left
+    ignoring SIGINT by something else it ran, and the report then ran to the end. Python's handlers are
+    installed again for the test (which also undoes an ignore set from C, unseen by ``signal.getsignal``) and
+    what Python knew of before is put back after."""
     if threading.current_thread() is not threading.main_thread():
-        ignored = []  # only the main thread may change them (and a test worker runs tests there)
-    for signum in ignored:
-        signal.signal(signum, signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL)
+        yield  # only the main thread may change them (and a test worker runs tests there)
+        return
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    before = {signum: signal.getsignal(signum) for signum in defaults}
+    for signum, default in defaults.items():
+        signal.signal(signum, default)
     yield
-    for signum in ignored:
-        signal.signal(signum, signal.SIG_IGN)
+    for signum, handler in before.items():
+        signal.signal(signum, handler if handler is not None else defaults[signum])
 
 
 def _ignores(pid: int, signum: int) -> bool:
