@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tests import processes
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -22,17 +21,6 @@ import dashboard_load  # noqa: E402
 from streamlit_client import Session  # noqa: E402
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def server():
-    proc, port = None, processes.free_port()
-    try:
-        proc = processes.serve_dashboard(port)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if proc is not None:
-            processes.stop(proc)
 
 
 @pytest.fixture(scope="module")

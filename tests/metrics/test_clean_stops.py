@@ -55,24 +55,24 @@ def _stop_signals_not_ignored():
         signal.signal(signum, handler if handler is not None else defaults[signum])
 
 
-def _ignores(pid: int, signum: int) -> bool:
-    """Whether process ``pid`` ignores ``signum`` (the SigIgn mask of /proc/PID/status)."""
+def _in_mask(pid: int, mask: str, signum: int) -> bool:
+    """Whether ``signum`` is set in the ``mask`` line (``SigIgn``, ``SigCgt``) of /proc/PID/status."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return False
-    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigIgn:")), "0")
-    return bool(int(mask, 16) >> (signum - 1) & 1)
+    bits = next((line.split()[1] for line in status.splitlines() if line.startswith(f"{mask}:")), "0")
+    return bool(int(bits, 16) >> (signum - 1) & 1)
+
+
+def _ignores(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` ignores ``signum``."""
+    return _in_mask(pid, "SigIgn", signum)
 
 
 def _catches(pid: int, signum: int) -> bool:
-    """Whether process ``pid`` has installed a handler for ``signum`` (the SigCgt mask of /proc/PID/status)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    mask = next((line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")), "0")
-    return bool(int(mask, 16) >> (signum - 1) & 1)
+    """Whether process ``pid`` has installed a handler for ``signum``."""
+    return _in_mask(pid, "SigCgt", signum)
 
 
 def _stopped(argv: list[str], signum: int, after: float = 0.3, blocked: bool = False) -> subprocess.CompletedProcess:
