@@ -398,7 +398,7 @@ def rank(judgments: Judgments, run: Run, conventions: Conventions) -> Rankings:
 def _ordered_rows(run: Run, judgments: Judgments, conventions: Conventions) -> tuple[np.ndarray, np.ndarray, dict]:
     """Rows of the judged queries in ranked order (as :func:`rank`), their query codes, the tie counts."""
     table = run.table
-    qcode = _query_codes(table["query"], judgments.queries)
+    qcode = _query_codes(table["query"], judgments.queries, run.query_starts)
     if conventions.score_dtype == "float32":  # each chunk straight into its place: no float64 copy first
         score = np.empty(len(table), dtype=np.float32)
         with np.errstate(over="ignore"):  # beyond float32's range a score becomes +-inf, as in trec_eval 9
@@ -408,8 +408,8 @@ def _ordered_rows(run: Run, judgments: Judgments, conventions: Conventions) -> t
         score = to_numpy(table["score"])
     judged = qcode >= 0
     identity = bool(judged.all())
-    if identity:  # the usual case: no copies
-        rows, qc, sc = np.arange(len(qcode)), qcode, score
+    if identity:  # the usual case: no copies (and the rows are 0, 1, 2 ..., made below only if needed)
+        rows, qc, sc = None, qcode, score
     else:
         rows = np.flatnonzero(judged)
         qc, sc = qcode[rows], score[rows]
@@ -418,16 +418,18 @@ def _ordered_rows(run: Run, judgments: Judgments, conventions: Conventions) -> t
     if order is not None:  # rows is 0, 1, 2, ... when every row is judged: then rows[order] is order itself
         rows, qc, sc = (order if identity else rows[order]), qc[order], sc[order]
         del order
+    elif rows is None:
+        rows = np.arange(len(qc))
     rows, ties = _break_ties(run, rows, qc, sc)  # moves rows only within a query: qc stays valid
     return rows, qc, ties
 
 
-def _query_codes(query: pa.ChunkedArray, queries: pa.Array) -> np.ndarray:
-    """Each row's index in ``queries`` (-1 if absent; int32), looked up once per run of equal adjacent ids."""
+def _query_codes(query: pa.ChunkedArray, queries: pa.Array, starts: np.ndarray) -> np.ndarray:
+    """Each row's index in ``queries`` (-1 if absent; int32), looked up once per block of equal adjacent
+    ids (``starts``: :func:`block_starts` of ``query``)."""
     n = len(query)
     if n < 2:
         return to_numpy(pc.index_in(query, value_set=queries), null=-1).astype(np.int32)
-    starts = block_starts(query)
     codes = to_numpy(pc.index_in(take_rows(query, starts), value_set=queries), null=-1)
     return np.repeat(codes.astype(np.int32), np.diff(np.append(starts, n)))
 

@@ -36,19 +36,21 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "first_of_blocks", "hash32",
+__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "hash32",
            "id_keys", "string_hash", "suspects", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
 
-def dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, value: str) -> pa.Table:
+def dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, value: str, *,
+           query_starts: np.ndarray | None = None) -> pa.Table:
     """Find repeated (query, docid) pairs; raise ``ParseError`` or keep one per pair, per ``policy``.
 
     ``lines`` maps rows to 1-based file lines (None: row i is line i + 1); ``value`` is the column
-    ``"max"`` compares (score or relevance). The kept rows stay in their original order.
+    ``"max"`` compares (score or relevance); ``query_starts``, if known, :func:`block_starts` of the query
+    column. The kept rows stay in their original order; the table itself comes back when no pair repeats.
     """
-    rows, group = duplicate_rows(table)
+    rows, group = duplicate_rows(table, query_starts)
     if not len(rows):
         return table
     ends = np.unique(group, return_index=True)[1], len(group) - 1 - np.unique(group[::-1], return_index=True)[1]
@@ -75,9 +77,10 @@ def dedupe(table: pa.Table, label: str, lines: np.ndarray | None, policy: str, v
     return table.filter(to_arrow(mask))
 
 
-def duplicate_rows(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The rows whose (query, docid) another row repeats, compared exactly, ascending, with a group number
-    per row (equal pairs, equal numbers); both empty when no pair repeats.
+    per row (equal pairs, equal numbers); both empty when no pair repeats. ``query_starts``, if known, is
+    :func:`block_starts` of the query column.
 
     Each step looks only at the queries the step before named: those in which two ids share a 32-bit hash
     (:func:`suspects`, a sort of each query's hashes), among them those in which two share the whole 64-bit
@@ -94,7 +97,7 @@ def duplicate_rows(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     """
     if table.num_rows < 2:
         return _NONE, _NONE
-    order, starts, lengths = _queries(table)
+    order, starts, lengths = _queries(table, query_starts)
     key = _in_order(id_keys(table.column("docid")), order)
     hit = _segments_of(_repeats(_fold(key), starts, lengths)[0])
     if not len(hit):
@@ -149,18 +152,19 @@ def suspects(table: pa.Table) -> np.ndarray:
     of the repeated pairs' rows (ascending row numbers), usually empty."""
     if table.num_rows < 2:
         return _NONE
-    order, starts, lengths = _queries(table)
+    order, starts, lengths = _queries(table, None)
     hit = _segments_of(_repeats(_in_order(hash32(table.column("docid")), order), starts, lengths)[0])
     position = _positions(starts, lengths, hit)
     return position if order is None else np.sort(order[position])
 
 
-def _queries(table: pa.Table) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+def _queries(table: pa.Table, starts: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """Each query's rows as one segment: the order that brings them together (None when the file already
-    lists each query's lines together), and each segment's start and length in that order."""
+    lists each query's lines together), and each segment's start and length in that order. ``starts``:
+    :func:`block_starts` of the query column, if known."""
     n = table.num_rows
     column = table.column("query")
-    starts = block_starts(column)
+    starts = block_starts(column) if starts is None else starts
     block = to_numpy(pc.dictionary_encode(take_rows(column, starts)).indices)  # per block
     order = None
     if int(block.max()) + 1 != len(block):  # a query in two places: bring its rows together
@@ -416,19 +420,6 @@ def take_rows(column: pa.ChunkedArray | pa.Array, rows: np.ndarray) -> pa.Array:
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
     return taken.take(to_arrow(inverse))
-
-
-def first_of_blocks(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """The first value of each block of equal neighbours: the same distinct values, far fewer of them
-    when, as in run and qrels files, each query's lines come together (a comparison of neighbours instead
-    of a hash of every row).
-
-    Examples
-    --------
-    >>> first_of_blocks(pa.chunked_array([["1", "1"], ["1", "2", "1"]])).to_pylist()
-    ['1', '2', '1']
-    """
-    return take_rows(column, block_starts(column))
 
 
 def block_starts(column: pa.ChunkedArray | pa.Array) -> np.ndarray:

@@ -36,6 +36,7 @@ import stat
 import sys
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union
 
@@ -45,7 +46,7 @@ import pyarrow.compute as pc
 
 from metrics.errors import InputTooLarge, ParseError, ValidationError
 from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import dedupe, first_of_blocks
+from metrics.io.duplicates import block_starts, dedupe, take_rows
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
@@ -129,7 +130,13 @@ class Run:
     @property
     def queries(self) -> tuple[str, ...]:
         """The queries the run answers, sorted byte-wise (trec_eval's order)."""
-        return tuple(sorted(pc.unique(first_of_blocks(self.table["query"])).to_pylist()))
+        return tuple(sorted(pc.unique(take_rows(self.table["query"], self.query_starts)).to_pylist()))
+
+    @cached_property
+    def query_starts(self) -> np.ndarray:
+        """The rows where a block of one query's lines starts (row 0 first; :func:`block_starts` of the query
+        column), found once per run: the duplicate check, the ranking and :attr:`queries` all read them."""
+        return block_starts(self.table["query"])
 
     def __len__(self) -> int:
         return self.table.num_rows
@@ -267,14 +274,25 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         label = name or "<DataFrame>"
         table = run_table(source, label)
         _check_finite(table, label, None)
-        return Run(name=label, table=dedupe(table, label, None, duplicates, "score"), tag=label)
+        return _run(label, table, label, None, duplicates, tag=label)
     data, label = _load(source, name, mapped=True, limits=limits)
     _check_text(data, label, RUN_LAYOUT)
     metadata = find_metadata(data, label)  # its lines are comments: the table below skips them
     table, lines, tag = parse(data, label, kind="run")
     del data  # the bytes can go before the duplicate check allocates
     system = name if name is not None else system_name(label)
-    return Run(name=system, table=dedupe(table, label, lines, duplicates, "score"), tag=tag, metadata=metadata)
+    return _run(system, table, label, lines, duplicates, tag=tag, metadata=metadata)
+
+
+def _run(name: str, table: pa.Table, label: str, lines: np.ndarray | None, duplicates: str, **fields: Any) -> Run:
+    """The run of a parsed table, its duplicates checked; the query blocks the check finds are the run's
+    own when it drops no line."""
+    starts = block_starts(table.column("query"))
+    kept = dedupe(table, label, lines, duplicates, "score", query_starts=starts)
+    run = Run(name=name, table=kept, **fields)
+    if kept is table:
+        run.__dict__["query_starts"] = starts  # what the cached property would compute again
+    return run
 
 
 # --------------------------------------------------------------------------------------------------------
