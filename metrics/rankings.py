@@ -24,7 +24,7 @@ from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
 from metrics.io.arrays import to_arrow, to_numpy
-from metrics.io.duplicates import block_starts, codes_in, take_rows
+from metrics.io.duplicates import codes_in, take_rows
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
