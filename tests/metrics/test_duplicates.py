@@ -54,6 +54,22 @@ def test_policies_keep_what_pandas_keeps(pairs, policy):
     assert got.reset_index(drop=True).equals(expected.reset_index(drop=True))
 
 
+@settings(max_examples=100, deadline=None)
+@given(PAIRS, st.sampled_from(["first", "last", "max"]), st.booleans())
+def test_a_read_run_knows_the_query_blocks_of_the_lines_it_kept(pairs, policy, from_file):
+    # the blocks the duplicate check finds become the run's own only when it drops no line
+    text = "".join(f"{q} Q0 {d} {i + 1} {i % 7} t\n" for i, (q, d) in enumerate(pairs))
+    source = text.encode() if from_file else pd.DataFrame(
+        {"query": [q for q, _ in pairs], "docid": [d for _, d in pairs],
+         "score": [float(i % 7) for i in range(len(pairs))], "rank": np.arange(1.0, len(pairs) + 1)})
+    if not pairs and from_file:
+        return  # an empty file is an error of its own
+    run = read_run(source, name="r", duplicates=policy)
+    query = run.table.column("query").to_pylist()
+    assert run.query_starts.tolist() == [i for i in range(len(query)) if i == 0 or query[i] != query[i - 1]]
+    assert run.queries == tuple(sorted(set(query), key=str.encode))
+
+
 def test_error_names_the_second_line_and_the_first():
     table = table_of([("1", "a"), ("1", "b"), ("2", "a"), ("1", "c"), ("1", "b"), ("1", "a")])
     with pytest.raises(ParseError, match=r'^t:5: duplicate document "b" for query "1" \(first on line 2\)'):
