@@ -190,12 +190,14 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     new_group = np.r_[True, (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])]
     starts = np.flatnonzero(new_group)
     known = ~np.isnan(ranks)
-    dense = np.zeros(len(ranks), dtype=np.int64)
-    dense[known] = np.unique(ranks[known], return_inverse=True)[1].reshape(-1) + 1
+    dense = _dense_ranks(ranks, known)
     width = int(dense.max()) + 2
-    base = seg.astype(np.int64) * width
-    highest = np.maximum.reduceat(np.where(known, base + dense, base), starts)
-    lowest = np.minimum.reduceat(np.where(known, base + dense, base + width - 1), starts)
+    key = seg.astype(np.int64) * width + dense  # by topic, then rank; an unknown rank is its topic's least ...
+    highest = np.maximum.reduceat(key, starts)
+    if not known.all():
+        key[~known] += width - 1  # ... and, for the lowest of its group, its topic's greatest
+    lowest = np.minimum.reduceat(key, starts)
+    del key
     group_seg = seg[starts]
     # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
     before = np.maximum.accumulate(highest)[:-1]
@@ -204,6 +206,29 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
     reordered = np.setdiff1d(np.unique(seg[1:][swapped]), contradicted)
     return rk.queries[contradicted], rk.queries[reordered]
+
+
+def _dense_ranks(ranks: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Integers in the order of the known ranks (equal ranks equal, the least 1), 0 where a rank is unknown.
+
+    Whole-number ranks no further apart than there are rows (1, 2, 3 ... as files give them) are their
+    distance from the least one, plus 1: no sort of millions of ranks. Other ranks are numbered by a sort.
+    """
+    every = bool(known.all())
+    values = ranks if every else ranks[known]
+    if not len(values):
+        return np.zeros(len(ranks), dtype=np.int64)
+    low, high = float(values.min()), float(values.max())
+    whole = values.astype(np.int64) if high - low < len(values) and abs(low) < 2.0 ** 62 else None
+    if whole is not None and np.array_equal(whole, values):
+        numbered = whole - (int(low) - 1)
+    else:
+        numbered = np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64) + 1
+    if every:
+        return numbered
+    dense = np.zeros(len(ranks), dtype=np.int64)
+    dense[known] = numbered
+    return dense
 
 
 def lint_frame(items: Sequence[LintItem]) -> "pd.DataFrame":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from metrics import LintItem, lint, lint_frame, rank_runs, read_qrels, read_run
 
 QRELS = read_qrels("1 0 a 1\n1 0 b 0\n2 0 c 0\n3 0 d 2\n", name="q")
@@ -135,3 +138,48 @@ def test_judged_rates_that_differ_by_more_than_the_threshold():
     assert "judged-rate-gap" not in codes(lint(qrels, [pooled, outside], judged_gap=0.21))
     assert "judged-rate-gap" in codes(lint(qrels, [pooled, outside], judged_gap=0.19))
     assert "judged-rate-gap" not in codes(lint(qrels, [pooled, outside], judged_cutoff=8))
+
+
+def _textbook_rank_disagreements(rk):
+    """Per topic, in ranked order: contradicted when a document ranks above one with a lower score but has a
+    larger rank; else reordered when two neighbours of equal score have ranks in the opposite order."""
+    ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
+    score = rk.scores()
+    contradicted, reordered = [], []
+    for t, query in enumerate(rk.queries):
+        lo, hi = rk.offsets[t], rk.offsets[t + 1]
+        r, s = ranks[lo:hi], score[lo:hi]
+        if any(s[i] > s[j] and r[i] > r[j] for i in range(len(r)) for j in range(i + 1, len(r))
+               if not (np.isnan(r[i]) or np.isnan(r[j]))):
+            contradicted.append(query)
+        elif any(s[i] == s[i + 1] and r[i + 1] < r[i] for i in range(len(r) - 1)):
+            reordered.append(query)
+    return contradicted, reordered
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rank_checks_agree_with_a_textbook_loop(seed):
+    from metrics.review.lint import _rank_disagreements
+
+    rng = np.random.default_rng(seed)
+    kind = seed % 5  # whole ranks 1..n, whole ranks with gaps and negatives, fractions, huge, unknown among them
+    lines = []
+    for q in range(1, int(rng.integers(2, 12))):
+        n = int(rng.integers(1, 15))
+        scores = rng.integers(0, 5, n).astype(float)
+        ranks = np.argsort(-scores + rng.normal(0, 1.5, n)).argsort() + 1.0
+        if kind == 1:
+            ranks = ranks * int(rng.integers(1, 4)) - int(rng.integers(0, 10))
+        elif kind == 2:
+            ranks = ranks / 3 + rng.integers(0, 2, n) * 0.5
+        elif kind == 3:
+            ranks = ranks * 1e17
+        text = [f"{r:.17g}" for r in ranks]
+        if kind == 4:
+            text = [t if rng.random() < 0.7 else "n/a" for t in text]
+        lines += [f"{q} Q0 d{i} {text[i]} {scores[i]:g} x\n" for i in range(n)]
+    run = read_run("".join(lines), name="x")
+    qrels = read_qrels("".join(f"{q} 0 d0 1\n" for q in range(1, 12)))
+    rk = rank_runs(qrels, [run])[0]
+    contradicted, reordered = _rank_disagreements(rk)
+    assert (list(contradicted), list(reordered)) == _textbook_rank_disagreements(rk)
