@@ -30,7 +30,7 @@ def main() -> None:
         sys.path.insert(0, str(ROOT.parent))
     import streamlit as st
 
-    from dashboard import components, follow, memory, state, stored, team
+    from dashboard import components, follow, memory, preload, state, stored, team
 
     memory.install()  # once per process: closed sessions' uploads released, freed memory returned
     icon = ROOT / "assets" / "icon.png"  # served by the dashboard itself: nothing is fetched from elsewhere
@@ -72,6 +72,7 @@ def main() -> None:
         st.stop()
     page.run()
     follow.after(loaded, page.url_path, followed)
+    preload.start()  # after the first page is drawn: the libraries later pages import
 
 
 if __name__ == "__main__":  # a session's run; not a worker's import

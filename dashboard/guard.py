@@ -61,8 +61,9 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 # script runs, Streamlit's main module is dashboard/app.py, and Python's fork server never preloads the main
 # module anyway (it is handed no path to it); each worker imports app.py, which then defines a function and
 # runs nothing (see its docstring).
-_CONTEXT.set_forkserver_preload(["metrics", "metrics.review.report", "metrics.stats.significance", "metrics.io.texts",
-                                 "scipy.special", "scipy.stats", "dashboard.guard"])
+PRELOADED = ("metrics", "metrics.review.report", "metrics.stats.significance", "metrics.io.texts", "scipy.special",
+             "scipy.stats", "dashboard.guard")
+_CONTEXT.set_forkserver_preload(list(PRELOADED))
 
 
 class LimitError(ValidationError):
