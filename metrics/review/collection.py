@@ -7,8 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
+from metrics.io.arrays import to_numpy
+from metrics.io.duplicates import codes_in, take_rows
+from metrics.rankings import NONPOOL, Judgments
 
 __all__ = ["CollectionSummary", "describe_collection"]
 
@@ -53,23 +57,33 @@ def describe_collection(qrels: Qrels, runs: Sequence[Run]) -> CollectionSummary:
     qf = qrels.frame
     grades = (qf.groupby("relevance").agg(documents=("docid", "size"), topics=("query", "nunique"))
               .reset_index().rename(columns={"relevance": "grade"}))
-    judged_topics = set(qf["query"].unique())
-    judged_pairs = pd.MultiIndex.from_frame(qf[["query", "docid"]])
-    rows = []
-    for run in runs:
-        rf = run.frame
-        depth = rf.groupby("query").size()
-        hit = pd.MultiIndex.from_frame(rf[["query", "docid"]]).isin(judged_pairs)
-        rows.append({
-            "system": run.name,
-            "topics": int(depth.size),
-            "judged_topics_answered": len(judged_topics & set(depth.index)),
-            "documents": int(len(rf)),
-            "min_depth": int(depth.min()) if depth.size else 0,
-            "max_depth": int(depth.max()) if depth.size else 0,
-            "judged_share": float(np.mean(hit)) if len(rf) else 0.0,
-        })
-    return CollectionSummary(n_topics=len(judged_topics), n_judged=int(len(qf)), grades=grades,
+    judgments = Judgments.from_qrels(qrels)
+    rows = [_coverage(run, judgments) for run in runs]
+    return CollectionSummary(n_topics=len(judgments.queries), n_judged=int(len(qf)), grades=grades,
                              systems=pd.DataFrame(rows, columns=["system", "topics", "judged_topics_answered",
                                                                  "documents", "min_depth", "max_depth",
                                                                  "judged_share"]))
+
+
+def _coverage(run: Run, judgments: Judgments) -> dict:
+    """One run's row of :attr:`CollectionSummary.systems`: its topics and depths from its blocks of query
+    lines, the judged share from the codes of its (query, document) pairs among the judged ones."""
+    table, starts = run.table, run.query_starts
+    lengths = np.diff(np.append(starts, len(table)))
+    block_query = take_rows(table["query"], starts)
+    topics = pc.unique(block_query)
+    depth = np.bincount(to_numpy(pc.index_in(block_query, value_set=topics)), weights=lengths,
+                        minlength=len(topics)).astype(np.int64)
+    judged = to_numpy(pc.index_in(block_query, value_set=judgments.queries), null=-1)
+    qcode = np.repeat(judged, lengths)
+    dcode = codes_in(table["docid"], judgments.docids)
+    found = np.zeros(len(table), dtype=bool)
+    asked = qcode >= 0  # a topic without judgments has no judged pair
+    found[asked] = judgments.grade_of(qcode[asked], dcode[asked]) != NONPOOL
+    return {"system": run.name,
+            "topics": len(topics),
+            "judged_topics_answered": int(np.count_nonzero(to_numpy(pc.is_in(topics, value_set=judgments.queries)))),
+            "documents": len(table),
+            "min_depth": int(depth.min()) if len(depth) else 0,
+            "max_depth": int(depth.max()) if len(depth) else 0,
+            "judged_share": float(found.mean()) if len(table) else 0.0}
