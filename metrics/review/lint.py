@@ -185,9 +185,13 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     none = np.array([], dtype=object)
     if len(ranks) < 2:
         return none, none
-    seg, score = rk.seg, rk.scores()
+    seg = rk.seg
+    same_topic = seg[1:] == seg[:-1]
+    if bool(np.all(~same_topic | (ranks[1:] > ranks[:-1]))):  # the usual file: ranks rise down each ranking
+        return none, none
+    score = rk.scores()
     # groups of tied scores, in ranked order; each rank becomes a key that orders first by topic, then by rank
-    new_group = np.r_[True, (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])]
+    new_group = np.r_[True, ~same_topic | (score[1:] != score[:-1])]
     starts = np.flatnonzero(new_group)
     known = ~np.isnan(ranks)
     dense = _dense_ranks(ranks, known)
