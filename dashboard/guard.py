@@ -201,11 +201,9 @@ def parse(reader: Callable, data: bytes, name: str) -> Any:
 
 
 def _parse_to_file(reader: Callable, source: str, target: str, name: str, reading: ReadLimits) -> Any:
-    """In the worker: parse the input file, write its table to ``target``, return the value without its table."""
-    with open(source, "rb") as file:
-        data = file.read()
-    parsed = reader(data, name=name, limits=reading)
-    del data
+    """In the worker: parse the input file (memory-mapped by the reader, not copied), write its table to
+    ``target``, return the value without its table."""
+    parsed = reader(source, name=name, limits=reading)
     with pa.OSFile(target, "wb") as sink, pa.ipc.new_file(sink, parsed.table.schema) as writer:
         writer.write_table(parsed.table)
     return replace(parsed, table=parsed.table.schema.empty_table())
