@@ -24,7 +24,7 @@ from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
 from metrics.io.arrays import to_arrow, to_numpy
-from metrics.io.duplicates import codes_in, take_rows
+from metrics.io.duplicates import codes_in, sorted_within, take_rows
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
@@ -435,29 +435,32 @@ def _query_codes(query: pa.ChunkedArray, queries: pa.Array, starts: np.ndarray) 
 
 
 def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
-    """The permutation that sorts rows by query code, then score descending (None: already sorted).
+    """The permutation that sorts rows by query code, then score descending (None: already sorted; equal
+    scores in no set order: :func:`_break_ties` orders them).
 
     Run files usually list each query's documents together, by score; only the order of the queries
     differs (numeric topic ids are not in byte-wise order). Then moving whole blocks is enough, which is
-    far cheaper than a full sort of millions of rows.
+    far cheaper than a full sort of millions of rows; where the scores within a block are out of order,
+    each block is sorted on its own first (:func:`~metrics.io.duplicates.sorted_within`).
     """
     same_query = qc[1:] == qc[:-1]
     descending = ~same_query | (sc[1:] <= sc[:-1])
     if bool(np.all(descending & (same_query | (qc[1:] > qc[:-1])))):
         return None
-    if bool(np.all(descending)):
-        starts = np.concatenate(([0], np.flatnonzero(~same_query) + 1))
-        block_query = qc[starts]
-        if len(np.unique(block_query)) == len(block_query):  # each query in one block
-            lengths = np.diff(np.append(starts, len(qc)))
-            by_query = np.argsort(block_query, kind="stable")
-            moved, first = lengths[by_query], starts[by_query]
-            # the blocks' rows one after another: steps of 1, and a jump to the next block's first row
-            order = np.ones(len(qc), dtype=np.int64)
-            order[0] = first[0]
-            order[np.cumsum(moved)[:-1]] = first[1:] - (first[:-1] + moved[:-1] - 1)
-            return np.cumsum(order, out=order)
-    return np.lexsort((-sc, qc))
+    starts = np.concatenate(([0], np.flatnonzero(~same_query) + 1))
+    block_query = qc[starts]
+    if len(np.unique(block_query)) != len(block_query):  # a query in two places or more
+        return np.lexsort((-sc, qc))
+    lengths = np.diff(np.append(starts, len(qc)))
+    within = None if bool(np.all(descending)) else sorted_within(-sc, starts, lengths)
+    by_query = np.argsort(block_query, kind="stable")
+    moved, first = lengths[by_query], starts[by_query]
+    # the blocks' rows one after another: steps of 1, and a jump to the next block's first row
+    order = np.ones(len(qc), dtype=np.int64)
+    order[0] = first[0]
+    order[np.cumsum(moved)[:-1]] = first[1:] - (first[:-1] + moved[:-1] - 1)
+    np.cumsum(order, out=order)
+    return order if within is None else within[order]
 
 
 def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, dict]:

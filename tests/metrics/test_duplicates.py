@@ -320,3 +320,23 @@ def test_hashes_and_codes_are_the_same_on_threads_as_in_one(monkeypatch):
         expected = got
     lookup = {d: i for i, d in enumerate(judged.to_pylist())}
     assert expected["codes"].tolist() == [lookup.get(d, -1) for d in text]
+
+
+@pytest.mark.parametrize("shape", ["equal", "ragged", "one long among short"])
+@pytest.mark.parametrize("dtype", [np.uint64, np.float64, np.float32])
+def test_sorted_within_sorts_each_segment_and_keeps_it_in_place(shape, dtype):
+    from metrics.io.duplicates import sorted_within
+
+    rng = np.random.default_rng(len(shape))
+    lengths = {"equal": np.full(50, 40), "ragged": rng.integers(1, 60, 50),
+               "one long among short": np.append(rng.integers(1, 4, 200), 5000)}[shape]
+    starts = np.cumsum(lengths) - lengths
+    values = rng.integers(0, 30, int(lengths.sum())).astype(dtype)  # many equal values
+    if dtype != np.uint64:
+        values[rng.random(len(values)) < 0.05] = np.inf  # as large as the padding
+        values[rng.random(len(values)) < 0.05] = -np.inf
+    got = sorted_within(values, starts, lengths)
+    for s, n in zip(starts, lengths):
+        part = got[s:s + n]
+        assert sorted(part.tolist()) == list(range(s, s + n))
+        assert values[part].tolist() == sorted(values[s:s + n].tolist())
