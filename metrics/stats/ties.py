@@ -104,9 +104,17 @@ def reorder_ties(rankings: Rankings, order: str) -> Rankings:
     if n < 2:
         return rankings
     seg, score = rankings.seg, rankings.scores()
-    group = np.cumsum(np.r_[True, (seg[1:] != seg[:-1]) | (score[1:] != score[:-1])])
-    key = rankings.rel if order == "worst" else -rankings.rel
-    moved = np.lexsort((np.arange(n), key, group))
+    tied = (seg[1:] == seg[:-1]) & (score[1:] == score[:-1])  # a row and the next share a score
+    if not tied.any():
+        return dataclasses.replace(rankings)
+    member = np.zeros(n, dtype=bool)  # the rows of the groups of two or more: the only ones that move
+    member[1:] |= tied
+    member[:-1] |= tied
+    idx = np.flatnonzero(member)
+    group = np.cumsum(np.r_[True, ~tied[idx[1:] - 1]])  # consecutive members share a group when tied
+    key = rankings.rel[idx] if order == "worst" else -rankings.rel[idx]
+    moved = np.arange(n)
+    moved[idx] = idx[np.lexsort((idx, key, group))]
     return dataclasses.replace(rankings, rel=rankings.rel[moved], rows=rankings.rows[moved])
 
 
