@@ -197,19 +197,37 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     dense = _dense_ranks(ranks, known)
     width = int(dense.max()) + 2
     key = seg.astype(np.int64) * width + dense  # by topic, then rank; an unknown rank is its topic's least ...
-    highest = np.maximum.reduceat(key, starts)
+    highest = _of_groups(np.maximum, key, starts)
     if not known.all():
         key[~known] += width - 1  # ... and, for the lowest of its group, its topic's greatest
-    lowest = np.minimum.reduceat(key, starts)
+    lowest = _of_groups(np.minimum, key, starts)
     del key
     group_seg = seg[starts]
     # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
     before = np.maximum.accumulate(highest)[:-1]
     contradicts = (group_seg[1:] == group_seg[:-1]) & (before > lowest[1:])
-    contradicted = np.unique(group_seg[1:][contradicts])
+    contradicted = _distinct(group_seg[1:][contradicts])
     swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
-    reordered = np.setdiff1d(np.unique(seg[1:][swapped]), contradicted)
+    reordered = _distinct(seg[1:][swapped])
+    reordered = reordered[~np.isin(reordered, contradicted, assume_unique=True)]
     return rk.queries[contradicted], rk.queries[reordered]
+
+
+def _of_groups(ufunc: np.ufunc, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """``ufunc.reduceat(values, starts)``, reduced only over the groups of two or more (most groups of a
+    ranking, one document each, are their own value)."""
+    out = values[starts]
+    lengths = np.diff(np.append(starts, len(values)))
+    several = lengths > 1
+    if several.any():
+        size = lengths[several]
+        out[several] = ufunc.reduceat(values[np.repeat(several, lengths)], np.cumsum(size) - size)
+    return out
+
+
+def _distinct(ascending: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array, without a sort."""
+    return ascending[np.r_[True, ascending[1:] != ascending[:-1]]] if len(ascending) else ascending
 
 
 def _dense_ranks(ranks: np.ndarray, known: np.ndarray) -> np.ndarray:
