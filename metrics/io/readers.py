@@ -143,7 +143,8 @@ class Run:
 
     def renamed(self, name: str) -> "Run":
         """The same run under another system name."""
-        return Run(name=name, table=self.table, tag=self.tag, metadata=self.metadata)
+        return _known_starts(Run(name=name, table=self.table, tag=self.tag, metadata=self.metadata),
+                             self.query_starts)
 
 
 def is_dataframe(obj: Any) -> bool:
@@ -290,8 +291,12 @@ def _run(name: str, table: pa.Table, label: str, lines: np.ndarray | None, dupli
     starts = block_starts(table.column("query"))
     kept = dedupe(table, label, lines, duplicates, "score", query_starts=starts)
     run = Run(name=name, table=kept, **fields)
-    if kept is table:
-        run.__dict__["query_starts"] = starts  # what the cached property would compute again
+    return _known_starts(run, starts) if kept is table else run
+
+
+def _known_starts(run: Run, starts: np.ndarray) -> Run:
+    """``run`` with :attr:`Run.query_starts` set to ``starts``, the blocks of its table found already."""
+    run.__dict__["query_starts"] = starts  # where the cached property keeps its value
     return run
 
 

@@ -68,6 +68,7 @@ def test_a_read_run_knows_the_query_blocks_of_the_lines_it_kept(pairs, policy, f
     query = run.table.column("query").to_pylist()
     assert run.query_starts.tolist() == [i for i in range(len(query)) if i == 0 or query[i] != query[i - 1]]
     assert run.queries == tuple(sorted(set(query), key=str.encode))
+    assert run.renamed("other").query_starts.tolist() == run.query_starts.tolist()
 
 
 def test_error_names_the_second_line_and_the_first():
