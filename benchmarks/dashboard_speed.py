@@ -3,6 +3,7 @@
 widget change, each from the action (the click, the choice) to the last chart drawn.
 
     .venv/bin/python benchmarks/dashboard_speed.py [--workload cranfield|msmarco] [--repeat 5] [--port 0]
+                                                   [--server-only]
 
 The collection is Cranfield's graded qrels (/work/shared/data/cranfield/derived, or the copy given with
 ``--qrels``): 225 topics. Four runs of 1,000 documents per topic are simulated from it with fixed seeds
@@ -24,6 +25,11 @@ seeded noise on the scores (``benchmarks/dashboard.py``'s ``sparse_noisy.run``).
 upload, and the time from the choice of the two files to the data page showing them, then to the overview
 drawn, is reported too.
 
+With ``--server-only`` no browser and no server are started: each round, a fresh process drives one session
+with Streamlit's AppTest (the qrels, then the runs uploaded, then the overview opened) and times the data page's
+rerun after the upload and the overview's first run, wall seconds: the server's share of the first two
+figures above, cold caches every round.
+
 The medians (with minimum and maximum) are printed in seconds. Goal: each under 1 s on Cranfield, under 2 s on
 the MS MARCO size.
 """
@@ -31,9 +37,11 @@ the MS MARCO size.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import socket
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -146,6 +154,38 @@ def number(page, label: str, value: int):
     return act
 
 
+def server_share(qrels: Path, runs: list[Path]) -> dict[str, float]:
+    """The server's share of one cold upload, in this process: a session driven by Streamlit's AppTest uploads
+    the qrels, then the runs, and opens the overview; wall seconds of the upload's rerun of the data page (the
+    runs parsed, ranked and checked) and of the overview's first run, nothing sent to a browser or drawn."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=900)
+    at.run()
+    at.switch_page("app_pages/data.py")
+    at.run()
+
+    def uploader(label: str):
+        return next(u for u in at.get("file_uploader") if u.proto.label == label)
+
+    def timed_run(run) -> float:
+        start = time.perf_counter()
+        run()
+        seconds = time.perf_counter() - start
+        problems = [str(e.value).splitlines()[0] for e in (*at.exception, *at.error)]
+        if problems:
+            raise SystemExit(f"the dashboard showed an error: {problems[0]}")
+        return seconds
+
+    uploader("Qrels").set_value((qrels.name, qrels.read_bytes(), "text/plain"))
+    at.run()
+    uploader("Runs").set_value([(run.name, run.read_bytes(), "text/plain") for run in runs])
+    data = timed_run(at.run)
+    at.switch_page("app_pages/overview.py")
+    overview = timed_run(at._run)  # a page change sends no widget state of the page left (as a browser)
+    return {"upload runs: data page run": data, "then: overview run": overview, "upload to overview": data + overview}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -153,10 +193,17 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--workload", choices=("cranfield", "msmarco"), default="cranfield",
                         help="four Cranfield-size runs (default) or two MS MARCO-size runs (7M lines each)")
+    parser.add_argument("--server-only", action="store_true",
+                        help="the server's share of the upload and the overview, without a browser: each of "
+                             "--repeat rounds a fresh process (cold caches) driving one AppTest session")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # one --server-only round, as JSON
     args = parser.parse_args()
+    qrels, runs = msmarco_collection() if args.workload == "msmarco" else write_collection(args.qrels)
+    if args.server_only:
+        server_only(args, qrels, runs)
+        return
     from playwright.sync_api import sync_playwright
 
-    qrels, runs = msmarco_collection() if args.workload == "msmarco" else write_collection(args.qrels)
     loading: dict[str, float] = {}
     port = args.port or free_port()
     proc = start_server(port)
@@ -212,6 +259,26 @@ def main() -> None:
         print(f"{name:40} {seconds:7.2f}  (once)")
     print(f"{'step':40} {'median':>7} {'min':>7} {'max':>7}")
     for name, values in times.items():
+        print(f"{name:40} {statistics.median(values):7.2f} {min(values):7.2f} {max(values):7.2f}")
+
+
+def server_only(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> None:
+    """``--server-only``: print the server's share, each round in a process of its own (``--one``)."""
+    if args.one:
+        print(json.dumps(server_share(qrels, runs)))
+        return
+    rounds = []
+    for i in range(args.repeat):
+        out = subprocess.run([sys.executable, __file__, "--server-only", "--one", "--workload", args.workload,
+                              "--qrels", str(args.qrels)], capture_output=True, text=True, check=True)
+        rounds.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        print(f"round {i}: " + ", ".join(f"{k} {v:.2f}" for k, v in rounds[-1].items()), file=sys.stderr, flush=True)
+    size = sum(r.stat().st_size for r in runs) / 2**20
+    print(f"{len(runs)} runs ({size:.0f} MiB), the server's share without a browser (AppTest, a fresh process each "
+          f"round), {args.repeat} rounds, wall seconds")
+    print(f"{'step':40} {'median':>7} {'min':>7} {'max':>7}")
+    for name in rounds[0]:
+        values = [r[name] for r in rounds]
         print(f"{name:40} {statistics.median(values):7.2f} {min(values):7.2f} {max(values):7.2f}")
 
 
