@@ -463,6 +463,24 @@ def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
     return order if within is None else within[order]
 
 
+def tie_groups(same: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the groups of two or more equal neighbours (``same[i]``: rows ``i`` and ``i + 1`` are
+    equal), ascending, and for each whether it opens its group.
+
+    Examples
+    --------
+    >>> [x.tolist() for x in tie_groups(np.array([False, True, True, False, True]))]
+    [[1, 2, 3, 4, 5], [True, False, False, True, False]]
+    """
+    member = np.zeros(len(same) + 1, dtype=bool)
+    member[1:] |= same
+    member[:-1] |= same
+    idx = np.flatnonzero(member)
+    starts = np.ones(len(idx), dtype=bool)
+    starts[1:] = ~same[idx[1:] - 1]
+    return idx, starts
+
+
 def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, dict]:
     """Re-order groups of equal (query, score) by document id, descending, byte-wise; count the ties.
 
@@ -471,12 +489,7 @@ def _break_ties(run: Run, rows: np.ndarray, qc: np.ndarray, sc: np.ndarray) -> t
     same = (qc[1:] == qc[:-1]) & (sc[1:] == sc[:-1])
     if not same.any():
         return rows, ties
-    member = np.zeros(len(rows), dtype=bool)
-    member[1:] |= same
-    member[:-1] |= same
-    idx = np.flatnonzero(member)
-    starts = np.ones(len(idx), dtype=bool)
-    starts[1:] = ~same[idx[1:] - 1]
+    idx, starts = tie_groups(same)
     first = np.flatnonzero(starts)
     size = np.diff(np.append(first, len(idx)))
     docid = run.table.column("docid")

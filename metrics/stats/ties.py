@@ -39,7 +39,7 @@ from metrics.evaluate import (
 )
 from metrics.io import Qrels, Source
 from metrics.measures import Measure
-from metrics.rankings import Rankings
+from metrics.rankings import Rankings, tie_groups
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -107,11 +107,8 @@ def reorder_ties(rankings: Rankings, order: str) -> Rankings:
     tied = (seg[1:] == seg[:-1]) & (score[1:] == score[:-1])  # a row and the next share a score
     if not tied.any():
         return dataclasses.replace(rankings)
-    member = np.zeros(n, dtype=bool)  # the rows of the groups of two or more: the only ones that move
-    member[1:] |= tied
-    member[:-1] |= tied
-    idx = np.flatnonzero(member)
-    group = np.cumsum(np.r_[True, ~tied[idx[1:] - 1]])  # consecutive members share a group when tied
+    idx, opens = tie_groups(tied)  # the rows of the groups of two or more: the only ones that move
+    group = np.cumsum(opens)
     key = rankings.rel[idx] if order == "worst" else -rankings.rel[idx]
     moved = np.arange(n)
     moved[idx] = idx[np.lexsort((idx, key, group))]
