@@ -36,8 +36,8 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "duplicate_rows", "filter_window", "hash32",
-           "id_keys", "sorted_within", "string_hash", "suspects", "take_rows"]
+__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "distinct_ascending", "duplicate_rows",
+           "filter_window", "hash32", "id_keys", "sorted_within", "string_hash", "suspects", "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -99,12 +99,12 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
         return _NONE, _NONE
     order, starts, lengths = _queries(table, query_starts)
     key = _in_order(id_keys(table.column("docid")), order)
-    hit = _segments_of(_repeats(_fold(key), starts, lengths)[0])
+    hit = distinct_ascending(_repeats(_fold(key), starts, lengths)[0])
     if not len(hit):
         return _NONE, _NONE
     position, size = _positions(starts, lengths, hit), lengths[hit]
     # the queries where the whole 64-bit key repeats too; then the strings of those alone
-    again = _segments_of(_repeats(key[position], np.cumsum(size) - size, size)[0])
+    again = distinct_ascending(_repeats(key[position], np.cumsum(size) - size, size)[0])
     if not len(again):
         return _NONE, _NONE
     position = position[_positions(np.cumsum(size) - size, size, again)]
@@ -167,7 +167,7 @@ def suspects(table: pa.Table) -> np.ndarray:
     if table.num_rows < 2:
         return _NONE
     order, starts, lengths = _queries(table, None)
-    hit = _segments_of(_repeats(_in_order(hash32(table.column("docid")), order), starts, lengths)[0])
+    hit = distinct_ascending(_repeats(_in_order(hash32(table.column("docid")), order), starts, lengths)[0])
     position = _positions(starts, lengths, hit)
     return position if order is None else np.sort(order[position])
 
@@ -220,9 +220,15 @@ def _repeats(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tup
     return segment, grid[segment, column + 1]
 
 
-def _segments_of(segment: np.ndarray) -> np.ndarray:
-    """The distinct segments of :func:`_repeats`' pairs (they come ascending)."""
-    return segment[np.append(True, segment[1:] != segment[:-1])] if len(segment) else _NONE
+def distinct_ascending(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an ascending array, in order, without a sort (``np.unique`` sorts first).
+
+    Examples
+    --------
+    >>> distinct_ascending(np.array([2, 2, 5, 7, 7, 7])).tolist()
+    [2, 5, 7]
+    """
+    return values[np.append(True, values[1:] != values[:-1])] if len(values) else values
 
 
 def _positions(starts: np.ndarray, lengths: np.ndarray, segments: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from metrics.io import Qrels, Run
+from metrics.io.duplicates import distinct_ascending
 from metrics.rankings import TIE_CUTOFFS, Rankings
 
 if TYPE_CHECKING:
@@ -206,9 +207,9 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
     before = np.maximum.accumulate(highest)[:-1]
     contradicts = (group_seg[1:] == group_seg[:-1]) & (before > lowest[1:])
-    contradicted = _distinct(group_seg[1:][contradicts])
+    contradicted = distinct_ascending(group_seg[1:][contradicts])
     swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
-    reordered = _distinct(seg[1:][swapped])
+    reordered = distinct_ascending(seg[1:][swapped])
     reordered = reordered[~np.isin(reordered, contradicted, assume_unique=True)]
     return rk.queries[contradicted], rk.queries[reordered]
 
@@ -223,11 +224,6 @@ def _of_groups(ufunc: np.ufunc, values: np.ndarray, starts: np.ndarray) -> np.nd
         size = lengths[several]
         out[several] = ufunc.reduceat(values[np.repeat(several, lengths)], np.cumsum(size) - size)
     return out
-
-
-def _distinct(ascending: np.ndarray) -> np.ndarray:
-    """The distinct values of an ascending array, without a sort."""
-    return ascending[np.r_[True, ascending[1:] != ascending[:-1]]] if len(ascending) else ascending
 
 
 def _dense_ranks(ranks: np.ndarray, known: np.ndarray) -> np.ndarray:
