@@ -8,7 +8,11 @@ served by different server processes. It follows the live class's pattern (:mod:
   :data:`PUBLISH` seconds (a choice made inside a fragment of the page reruns only that fragment); the store
   writes nothing when nothing changed, and moves the presentation's revision when something did;
 - a follower's page runs a fragment with nothing to draw every :data:`POLL` seconds, which reads the
-  revision and, only when it moved, switches to the presenter's page with the presenter's parameters.
+  revision and, only when it moved, switches to the presenter's page with the presenter's parameters. The
+  revision counts as applied when a run of the follower's page shows that page and parameters, not when the
+  switch is asked for: Streamlit folds a rerun request that reaches it while a switch waits into the switch,
+  and the later request's page wins, so on a busy server the fragment's next timed run can undo a switch.
+  The next poll then switches again, up to :data:`TRIES` times for one revision.
 
 Nothing runs in a session that does not follow: no poll, no switch. Stopping (either toggle) takes effect at
 the next run. Each session keeps its own presentation mode (``?present=``), which is never passed on.
@@ -33,6 +37,8 @@ PRESENTED = "follow_present_cid"  # the collection (version) this session's swit
 FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle
 TOKEN = "follow_token"  # this browser session's random token
 SEEN = "follow_seen"  # the presentation's revision this follower last applied
+WANTED = "follow_wanted"  # (revision, page, link, tries) of the switch this follower asked for last
+TRIES = 3  # switches asked for one revision before it counts as applied anyway
 HERE = "follow_here"  # the page this session shows (its address), for the toggles' callbacks
 NOTICE = "follow_notice"  # a line to show once (a presentation taken over, a store error)
 OWN = ("present",)  # query parameters each session keeps for itself
@@ -90,6 +96,7 @@ def _stop(cid: str) -> None:
 
 def _follow_changed() -> None:
     st.session_state[SEEN] = None  # the presenter's page now, whatever it is
+    st.session_state.pop(WANTED, None)
     if st.session_state.get(FOLLOWING) and st.session_state.get(PRESENTING):
         st.session_state[PRESENTING] = False
         cid = st.session_state.get(PRESENTED)
@@ -101,6 +108,7 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
     """Before the page's run: the toggles (in the sidebar, or at the top in presentation mode) and, for a
     follower, the poll. Nothing for a collection that is not stored."""
     st.session_state[HERE] = here
+    _arrived(here)
     cid = loaded.collection if loaded is not None and stored.enabled() else None
     if not cid:
         return
@@ -166,6 +174,17 @@ def _typed(value, like):
     return one
 
 
+def _arrived(here: str) -> None:
+    """The switch asked for last counts as applied when this run shows its page and link."""
+    wanted = st.session_state.get(WANTED)
+    if wanted is not None:
+        revision, page, link, _ = wanted
+        now = _view()
+        if page == here and all(now.get(name) == value for name, value in link.items()):
+            st.session_state[SEEN] = revision
+            del st.session_state[WANTED]
+
+
 def _poll(cid: str, followed: dict) -> None:
     """Nothing drawn: the presentation's revision read; when it moved, the presenter's page and view shown."""
     if not st.session_state.get(FOLLOWING):
@@ -176,11 +195,12 @@ def _poll(cid: str, followed: dict) -> None:
         return
     if now is None or now.revision == st.session_state.get(SEEN):
         return
-    st.session_state[SEEN] = now.revision
     if not now.active or now.by(_token()) or now.page not in followed:
+        st.session_state[SEEN] = now.revision
         st.rerun()  # says who presents (or that nobody does), nothing else
     view = {k: v for k, v in now.params.items() if k not in OWN}
     if st.session_state.get(HERE) == now.page and _view() == view:
+        st.session_state[SEEN] = now.revision
         return
     # a widget keeps its own value over a link's (and its parameter cannot be set): the presenter's value is
     # given to the widget itself, or it goes back to its default; the link carries the rest
@@ -193,6 +213,11 @@ def _poll(cid: str, followed: dict) -> None:
     for name in _view():
         if name not in view and name != stored.PARAM:
             st.session_state.pop(name, None)
+    wanted = st.session_state.get(WANTED)
+    tries = wanted[3] + 1 if wanted is not None and wanted[0] == now.revision else 1
+    if tries >= TRIES:  # the last try: whatever comes of it, this revision is not asked for again
+        st.session_state[SEEN] = now.revision
+    st.session_state[WANTED] = (now.revision, now.page, link, tries)
     st.switch_page(followed[now.page], query_params=link)
 
 

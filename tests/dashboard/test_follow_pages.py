@@ -74,3 +74,56 @@ def test_a_new_version_keeps_the_presentation_and_another_collection_ends_it(ws)
     at.run()
     assert errors(at) == [] and not _toggles(at)["Present"].value  # presenting another collection is a choice
     assert not Stage(ws).current(cid).active and Stage(ws).current(other) is None
+
+
+
+def _title(at) -> str:
+    return at.title[0].value if at.title else ""
+
+
+def _seen(at):
+    return at.session_state["follow_seen"] if "follow_seen" in at.session_state else None
+
+
+def test_a_switch_counts_once_its_page_and_link_show_and_a_lost_one_is_asked_for_again(ws, monkeypatch):
+    """The revision counts as applied when a run shows the presenter's page and link, not when the switch is
+    asked for: a switch a busy server lost (the page the browser showed ran instead) is asked for again, and
+    after :data:`dashboard.follow.TRIES` tries the revision is not asked for any more (no endless switching)."""
+    from dashboard import follow
+
+    cid = _stored(ws)
+    link = {"collection": cid, "mark": "x1"}  # a parameter no widget holds: it goes in the link
+    revision = Stage(ws).present(cid, new_id(), "curves", link, author="ana").revision
+    at = open_page("overview", {"collection": cid}, session={"rankscope_author": "bea"})
+    _toggles(at)["Follow the presenter"].set_value(True).run()  # the poll asks for the presenter's page
+    assert errors(at) == [] and _title(at) == "Curves" and at.query_params["mark"] == "x1"
+    assert _seen(at) == revision and "follow_wanted" not in at.session_state
+
+    # the presenter's page without its link (not following now, so no poll runs): not yet applied
+    at.session_state["follow_follow"] = False
+    at.session_state["follow_seen"] = None
+    at.session_state["follow_wanted"] = (revision, "curves", link, 1)
+    at.switch_page("app_pages/curves.py")
+    at.query_params.clear()
+    at.query_params["collection"] = cid
+    at.run()
+    assert errors(at) == [] and _title(at) == "Curves"
+    assert _seen(at) is None and at.session_state["follow_wanted"][3] == 1
+    at.query_params["mark"] = "x1"
+    at.run()
+    assert _seen(at) == revision and "follow_wanted" not in at.session_state  # page and link: applied
+
+    # lost switches: the switch is dropped (the follower's old page runs again each time); each poll asks
+    # again, and after TRIES tries the revision counts as applied, so the polls stop asking
+    monkeypatch.setattr("streamlit.switch_page", lambda page, query_params=None: None)
+    at.session_state["follow_follow"] = True  # (AppTest forgets the toggle across a switch; a browser keeps it)
+    at.session_state["follow_seen"] = None
+    at.switch_page("app_pages/overview.py")
+    at.query_params.clear()
+    at.query_params["collection"] = cid
+    asked = []
+    for _ in range(follow.TRIES + 2):
+        at.run()
+        assert errors(at) == [] and _title(at) == "Overview"
+        asked.append((at.session_state["follow_wanted"][3], _seen(at)))
+    assert asked == [(n, None) for n in range(1, follow.TRIES)] + [(follow.TRIES, revision)] * 3
