@@ -76,7 +76,6 @@ def test_a_new_version_keeps_the_presentation_and_another_collection_ends_it(ws)
     assert not Stage(ws).current(cid).active and Stage(ws).current(other) is None
 
 
-
 def _title(at) -> str:
     return at.title[0].value if at.title else ""
 
@@ -116,7 +115,7 @@ def test_a_switch_counts_once_its_page_and_link_show_and_a_lost_one_is_asked_for
     # lost switches: the switch is dropped (the follower's old page runs again each time); each poll asks
     # again, and after TRIES tries the revision counts as applied, so the polls stop asking
     monkeypatch.setattr("streamlit.switch_page", lambda page, query_params=None: None)
-    at.session_state["follow_follow"] = True  # (AppTest forgets the toggle across a switch; a browser keeps it)
+    at.session_state["follow_follow"] = True  # following again
     at.session_state["follow_seen"] = None
     at.switch_page("app_pages/overview.py")
     at.query_params.clear()
