@@ -88,6 +88,22 @@ def _save_note(tab, topic: str, comment: str, wait: bool = True) -> None:
         _settled(tab)
 
 
+def _stored_note(team: Team, topic: str, comment: str, timeout: float = 60.0) -> None:
+    """Wait until the workspace holds ``comment`` as the note on ``topic`` (the save has committed): a page that
+    looks settled right after the click may not have sent the save yet, and a server stopped then loses it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        ws = team.open()
+        try:
+            if any(n.topic == topic and n.comment == comment for n in ws.notes(team.cid)):
+                return
+        finally:
+            ws.close()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the note on topic {topic} was not saved within {timeout:g} s")
+        time.sleep(0.2)
+
+
 def test_a_link_shows_another_browser_the_same_collection_and_view(team, browser, tmp_path):  # noqa: F811
     server = team.serve()
     ana = _tab(browser, f"{server}/data?collection={team.cid}", "ana")
@@ -152,6 +168,7 @@ def test_a_killed_server_keeps_completed_writes_and_the_interrupted_one_whole_or
     server = team.serve()
     tab = _tab(browser, f"{server}/queries?collection={team.cid}&view=One+topic&topic=3", "ana")
     _save_note(tab, "3", "done before the kill")
+    _stored_note(team, "3", "done before the kill")
     big = tmp_path / "big.run"
     big.write_bytes("".join(f"{t} Q0 doc{j} {j + 1} {1e6 - j} big\n" for t in TOPICS for j in range(50_000))
                     .encode())  # 1M lines: long enough to be cut short
@@ -183,6 +200,7 @@ def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(tea
     link = f"{server}/queries?collection={team.cid}&view=One+topic&topic=7"
     ana, bea = _tab(browser, link, "ana"), _tab(browser, link, "bea")
     _save_note(ana, "7", "seen by everyone")
+    _stored_note(team, "7", "seen by everyone")  # saved before the restart: the test is what a restart keeps
     team.stop()
     team.serve(port)
     for tab in (ana, bea):
