@@ -13,13 +13,16 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["alive", "free_port", "group_members", "serve_dashboard", "start", "stop", "wait_until_gone"]
+__all__ = ["alive", "free_port", "group_members", "log_tails", "serve_dashboard", "start", "stop", "wait_until_gone"]
 
 GRACE = 10.0  # seconds a group gets to stop on SIGTERM before SIGKILL
 PROC = Path("/proc")  # where there is one, the process table read to find a session's processes
+# the output of each dashboard server that runs, by process id: read when a test fails (log_tails)
+LOGS: dict[int, Path] = {}
 
 
 def start(argv: list[str], **popen_kwargs) -> subprocess.Popen:
@@ -47,15 +50,26 @@ def free_port() -> int:
 
 
 def serve_dashboard(port: int, env: dict[str, str] | None = None, timeout: float = 60.0,
-                    log=subprocess.DEVNULL) -> subprocess.Popen:
+                    log=None) -> subprocess.Popen:
     """``streamlit run dashboard/app.py`` on 127.0.0.1:``port`` in a session of its own, once it accepts
     connections; a server that dies or does not answer within ``timeout`` seconds is stopped and raises.
-    ``log``: where the server's output (stdout and stderr) goes, a file opened for writing (default nowhere)."""
+    ``log``: where the server's output (stdout and stderr) goes, a file opened for writing; by default a
+    temporary file that :func:`log_tails` reads while the server runs and :func:`stop` removes."""
     root = Path(__file__).resolve().parents[1]
-    proc = start([sys.executable, "-m", "streamlit", "run", str(root / "dashboard" / "app.py"),
-                  "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                 cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT if log is not subprocess.DEVNULL else log)
+    own = None
+    if log is None:
+        own = tempfile.NamedTemporaryFile(prefix=f"dashboard-{port}-", suffix=".log", delete=False)
+        log = own
+    try:
+        proc = start([sys.executable, "-m", "streamlit", "run", str(root / "dashboard" / "app.py"),
+                      "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+                      "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+                     cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    finally:
+        if own is not None:
+            own.close()  # the server holds its own copy of the descriptor
+    if own is not None:
+        LOGS[proc.pid] = Path(own.name)
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -151,13 +165,29 @@ def stop(proc: subprocess.Popen, grace: float = GRACE) -> None:
     """
     if not hasattr(os, "killpg"):  # Windows: no process groups to signal
         proc.kill()
-        proc.wait()
-        return
-    for signum in (signal.SIGTERM, signal.SIGKILL):
-        _signal_all(proc.pid, signum)
-        if not wait_until_gone(proc, grace):
-            break
+    else:
+        for signum in (signal.SIGTERM, signal.SIGKILL):
+            _signal_all(proc.pid, signum)
+            if not wait_until_gone(proc, grace):
+                break
     proc.wait()
+    log = LOGS.pop(proc.pid, None)
+    if log is not None:
+        log.unlink(missing_ok=True)
+
+
+def log_tails(lines: int = 40) -> str:
+    """The last ``lines`` lines of output of each dashboard server still running (what a failed browser test
+    reports beside its own error), or an empty string."""
+    parts = []
+    for pid, path in list(LOGS.items()):
+        try:
+            text = path.read_bytes()[-20_000:].decode("utf-8", "replace")
+        except OSError:
+            continue
+        tail = text.splitlines()[-lines:]
+        parts.append(f"-- server {pid}, last {len(tail)} line(s) of {path.name}:\n" + "\n".join(tail))
+    return "\n".join(parts)
 
 
 

@@ -8,8 +8,10 @@ missing, except under CI=true, where that is a failure.
 
 from __future__ import annotations
 
+import collections
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -51,11 +53,84 @@ def server():
             processes.stop(proc)
 
 
+# What the browser saw during the running test, reported beside its error when it fails: connection and
+# script-run changes of each tab, websocket closes, failed requests, console errors and warnings.
+EVENTS: collections.deque[str] = collections.deque(maxlen=80)
+_STARTED = [time.monotonic()]
+# each tab logs the app's connection and script-run state as they change (the attributes Streamlit sets)
+_WATCH = """(() => {
+  const seen = {};
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    for (const name of ['data-test-connection-state', 'data-test-script-state']) {
+      const value = app ? app.getAttribute(name) : null;
+      if (value !== seen[name]) { seen[name] = value; console.debug(`e2e ${name.slice(10)}: ${value}`); }
+    }
+  }).observe(document, {subtree: true, childList: true, attributes: true,
+                        attributeFilter: ['data-test-connection-state', 'data-test-script-state']});
+})()"""
+
+
+def _event(text: str) -> None:
+    EVENTS.append(f"{time.monotonic() - _STARTED[0]:7.2f} s  {text}")
+
+
+def watch(context) -> None:
+    """Record what :data:`EVENTS` keeps from every tab of a browser context."""
+    context.add_init_script(_WATCH)
+
+    def console(message) -> None:
+        if message.type in ("error", "warning") or message.text.startswith("e2e "):
+            _event(f"{message.page.url if message.page else '?'} console {message.type}: {message.text[:300]}")
+
+    def tab(page) -> None:
+        page.on("websocket", lambda ws: (_event(f"{page.url} websocket open"),
+                                         ws.on("close", lambda _: _event(f"{page.url} websocket closed"))))
+        page.on("crash", lambda _: _event(f"{page.url} tab crashed"))
+
+    context.on("console", console)
+    context.on("requestfailed", lambda r: _event(f"request failed: {r.method} {r.url} ({r.failure})"))
+    context.on("page", tab)
+
+
+@pytest.fixture(autouse=True)
+def _browser_events():
+    EVENTS.clear()
+    _STARTED[0] = time.monotonic()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        if EVENTS:
+            report.sections.append(("what the browser saw", "\n".join(EVENTS)))
+        tails = processes.log_tails()
+        if tails:
+            report.sections.append(("what the servers printed", tails))
+
+
+def launch(playwright):
+    """Debian's Chromium, every tab of which is watched (:func:`watch`)."""
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    new_context = launched.new_context
+
+    def watched_context(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        watch(context)
+        return context
+
+    launched.new_context = watched_context
+    return launched
+
+
 @pytest.fixture(scope="module")
 def browser():
     expect.set_options(timeout=60_000)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch(p)
         yield b
         b.close()
 

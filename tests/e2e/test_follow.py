@@ -17,7 +17,7 @@ import re
 import pytest
 
 from tests import processes
-from tests.e2e.conftest import ARGS, CHROMIUM, ROOT, VIEWPORT, need_browser, settled  # noqa: F401
+from tests.e2e.conftest import ROOT, VIEWPORT, launch, need_browser, settled
 
 need_browser()
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
@@ -51,7 +51,7 @@ def people(meeting):
     server, cid = meeting
     expect.set_options(timeout=60_000)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         tabs = {}
         for who, present in (("presenter", True), ("follower", False), ("projector", True), ("bystander", False)):
             context = browser.new_context(viewport=VIEWPORT)
