@@ -83,10 +83,17 @@ def watch(context) -> None:
         if message.type in ("error", "warning") or message.text.startswith("e2e "):
             _event(f"{message.page.url if message.page else '?'} console {message.type}: {message.text[:300]}")
 
+    def socket(page, ws) -> None:
+        _event(f"{page.url} websocket open")
+        ws.on("close", lambda _: _event(f"{page.url} websocket closed"))
+        # what the tab asks of the server (a rerun, a file's upload address); what comes back is too much
+        ws.on("framesent", lambda payload: _event(f"{page.url} sent {len(payload)} bytes"))
+
     def tab(page) -> None:
-        page.on("websocket", lambda ws: (_event(f"{page.url} websocket open"),
-                                         ws.on("close", lambda _: _event(f"{page.url} websocket closed"))))
+        page.on("websocket", lambda ws: socket(page, ws))
         page.on("crash", lambda _: _event(f"{page.url} tab crashed"))
+        page.on("response", lambda r: _event(f"{r.request.method} {r.url.split('/_stcore/')[-1]}: {r.status}")
+                if r.request.method != "GET" else None)  # uploads and their removal
 
     context.on("console", console)
     context.on("requestfailed", lambda r: _event(f"request failed: {r.method} {r.url} ({r.failure})"))
