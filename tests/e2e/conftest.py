@@ -168,6 +168,41 @@ def author_tab(browser, url: str, name: str):
     return tab
 
 
+def drop_files(page, uploader: int, files) -> None:
+    """Give ``files`` (paths, or Playwright's ``{"name", "mimeType", "buffer"}``) to the page's
+    ``uploader``-th file uploader, counted from 0, and wait until the uploader lists each of them.
+
+    Under load, Streamlit's uploader (1.67) has taken no notice of a drop now and then: it listed no file
+    and the page never ran with it (twice in CI, each a fresh session's first drop; not seen in 140 runs
+    of the same test on a busy machine). A user who sees the uploader still empty drops the file again;
+    so does this, once, and only when no upload request left the tab. A drop that was sent and then not
+    shown still fails."""
+    files = files if isinstance(files, list) else [files]
+    names = [f["name"] if isinstance(f, dict) else Path(f).name for f in files]
+    sent = []
+
+    def request(r) -> None:
+        if r.method == "PUT" and "/_stcore/upload_file/" in r.url:
+            sent.append(r.url)
+
+    box = page.locator('[data-testid="stFileUploader"]').nth(uploader)
+    page.on("request", request)
+    try:
+        for attempt in (1, 2):
+            box.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(files)
+            try:
+                for name in names:
+                    expect(box.locator('[data-testid="stFileChipName"]', has_text=name).first).to_be_attached(
+                        timeout=30_000)
+                return
+            except AssertionError:
+                if sent or attempt == 2:
+                    raise
+                _event(f"the uploader took no notice of {', '.join(names)} (no upload request): dropped again")
+    finally:
+        page.remove_listener("request", request)
+
+
 def settled(page) -> None:
     """Wait until the app has finished running and nothing on the page is stale."""
     expect(page.locator('[data-testid="stApp"]')).to_be_attached()

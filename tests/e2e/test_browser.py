@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import (ARGS, CHROMIUM, ROOT, VIEWPORT, browser, charts_drawn, need_browser,  # noqa: F401
-                                page, server, settled)
+from tests.e2e.conftest import (ARGS, CHROMIUM, ROOT, VIEWPORT, browser, charts_drawn, drop_files,  # noqa: F401
+                                need_browser, page, server, settled)
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
@@ -51,12 +51,11 @@ def test_upload_two_runs_and_qrels_then_every_page(server, page):
     demo = ROOT / "sample_data" / "demo"
     page.goto(f"{server}/data")
     _settled(page)
-    inputs = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
-    inputs.nth(1).set_input_files(str(demo / "qrels.txt"))
+    drop_files(page, 1, str(demo / "qrels.txt"))
     # own qrels replace the demo: the page now asks for runs
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
     _settled(page)
-    inputs.nth(0).set_input_files([str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
+    drop_files(page, 0, [str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
     expect(page.get_by_text("2 systems · qrels qrels.txt")).to_be_visible()
     _settled(page)
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
