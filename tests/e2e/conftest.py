@@ -173,7 +173,7 @@ def drop_files(page, uploader: int, files) -> None:
     ``uploader``-th file uploader, counted from 0, and wait until the uploader lists each of them.
 
     Under load, Streamlit's uploader (1.67) has taken no notice of a drop now and then: it listed no file
-    and the page never ran with it (twice in CI, each a fresh session's first drop; not seen in 140 runs
+    and the page never ran with it (twice in CI, each a fresh session's first drop; not seen in 67 runs
     of the same test on a busy machine). A user who sees the uploader still empty drops the file again;
     so does this, once, and only when no upload request left the tab. A drop that was sent and then not
     shown still fails."""
