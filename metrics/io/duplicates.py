@@ -102,9 +102,14 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     hit = distinct_ascending(_repeats(_fold(key), starts, lengths)[0])
     if not len(hit):
         return _NONE, _NONE
-    position, size = _positions(starts, lengths, hit), lengths[hit]
+    if len(hit) == len(starts):  # every query a suspect (ids made to collide): its rows are all rows
+        position, size, suspect = np.arange(len(key), dtype=np.int64), lengths, key
+    else:
+        position, size = _positions(starts, lengths, hit), lengths[hit]
+        suspect = key[position]
     # the queries where the whole 64-bit key repeats too; then the strings of those alone
-    again = distinct_ascending(_repeats(key[position], np.cumsum(size) - size, size)[0])
+    again = distinct_ascending(_repeats(suspect, np.cumsum(size) - size, size)[0])
+    del suspect
     if not len(again):
         return _NONE, _NONE
     position = position[_positions(np.cumsum(size) - size, size, again)]
@@ -213,10 +218,12 @@ def _repeats(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tup
         grid.ravel()[flat] = values  # row = segment, column = position within it
         del flat
         grid.sort(axis=1)
-    # a real value sits at column < length of its row (padding, the maximum, sorts last; equal values
-    # are interchangeable, so the first `length` columns hold exactly the row's values)
-    valid = np.arange(1, width)[None, :] < lengths[:, None]
-    segment, column = np.nonzero((grid[:, 1:] == grid[:, :-1]) & valid)
+    same = grid[:, 1:] == grid[:, :-1]
+    if len(lengths) and lengths.min() < width:
+        # a real value sits at column < length of its row (padding, the maximum, sorts last; equal values
+        # are interchangeable, so the first `length` columns hold exactly the row's values)
+        same &= np.arange(1, width)[None, :] < lengths[:, None]
+    segment, column = np.nonzero(same)
     return segment, grid[segment, column + 1]
 
 
@@ -277,8 +284,10 @@ def hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
 
 
 def _fold(value: np.ndarray) -> np.ndarray:
-    """64-bit keys folded to 32 bits (high half xor low half)."""
-    return (value ^ (value >> np.uint64(32))).astype(np.uint32)
+    """64-bit keys folded to 32 bits (high half xor low half): one pass over the two halves of each key,
+    seen as 32-bit words, and no 64-bit temporary."""
+    halves = np.ascontiguousarray(value, dtype=np.uint64).view(np.uint32).reshape(-1, 2)
+    return np.bitwise_xor(halves[:, 0], halves[:, 1])
 
 
 WHOLE_BYTES = 40  # ids up to this long are hashed whole (five words); longer ones by four chosen words
