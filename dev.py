@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
         ensure_chromium()
         if command == "setup":
             return 0
-        # both cores; the browser tests on one of them, one after another (tests/e2e/conftest.py)
+        # both cores; the browser tests on one of them, one after another (tests/conftest.py)
         workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto", "--dist", "loadgroup"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
     print(__doc__)

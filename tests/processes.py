@@ -65,6 +65,10 @@ def serve_dashboard(port: int, env: dict[str, str] | None = None, timeout: float
                       "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
                       "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
                      cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    except BaseException:
+        if own is not None:
+            Path(own.name).unlink(missing_ok=True)
+        raise
     finally:
         if own is not None:
             own.close()  # the server holds its own copy of the descriptor
@@ -188,7 +192,6 @@ def log_tails(lines: int = 40) -> str:
         tail = text.splitlines()[-lines:]
         parts.append(f"-- server {pid}, last {len(tail)} line(s) of {path.name}:\n" + "\n".join(tail))
     return "\n".join(parts)
-
 
 
 def _scan(pgid: int) -> list[tuple[int, int]]:
