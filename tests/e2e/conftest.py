@@ -54,8 +54,7 @@ def server():
             processes.stop(proc)
 
 
-# What the browser saw during the running test, reported beside its error when it fails: connection and
-# script-run changes of each tab, websocket closes, failed requests, console errors and warnings.
+# What the browser saw during the running test, reported beside its error when it fails (see watch).
 EVENTS: collections.deque[str] = collections.deque(maxlen=80)
 _STARTED = [time.monotonic()]
 # each tab logs the app's connection and script-run state as they change (the attributes Streamlit sets)
@@ -77,7 +76,9 @@ def _event(text: str) -> None:
 
 
 def watch(context) -> None:
-    """Record what :data:`EVENTS` keeps from every tab of a browser context."""
+    """Record in :data:`EVENTS`, from every tab of a browser context: its connection and script-run changes,
+    the size of each websocket message it sends, websocket closes, the status of each upload request (any
+    request but a GET), failed requests, and console errors and warnings."""
     context.add_init_script(_WATCH)
 
     def console(message) -> None:

@@ -57,8 +57,7 @@ class Team:
     def kill(self, server) -> None:
         """SIGKILL the server's whole process group, without a chance to finish anything."""
         os.killpg(server.pid, signal.SIGKILL)
-        processes.wait_until_gone(server, 10)
-        processes.stop(server)  # nothing left to signal: reaps it and removes its log
+        processes.stop(server)  # waits until the group is gone, reaps it and removes its log
         self.servers.remove(server)
 
     def stop(self) -> None:
