@@ -191,39 +191,28 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     if bool(np.all(~same_topic | (ranks[1:] > ranks[:-1]))):  # the usual file: ranks rise down each ranking
         return none, none
     score = rk.scores()
-    # groups of tied scores, in ranked order; each rank becomes a key that orders first by topic, then by rank
-    new_group = np.r_[True, ~same_topic | (score[1:] != score[:-1])]
-    starts = np.flatnonzero(new_group)
+    new_group = np.r_[True, ~same_topic | (score[1:] != score[:-1])]  # groups of tied scores, in ranked order
     known = ~np.isnan(ranks)
     dense = _dense_ranks(ranks, known)
     width = int(dense.max()) + 2
     key = seg.astype(np.int64) * width + dense  # by topic, then rank; an unknown rank is its topic's least ...
-    highest = _of_groups(np.maximum, key, starts)
+    # the greatest key above each row's group of ties: the rows of earlier topics have smaller keys, so a
+    # running maximum needs no reset between topics
+    above = np.maximum.accumulate(key)
+    prior = np.empty_like(key)
+    prior[0] = -1
+    np.copyto(prior[1:], np.where(new_group[1:], above[:-1], -1))
+    del above
+    np.maximum.accumulate(prior, out=prior)
     if not known.all():
-        key[~known] += width - 1  # ... and, for the lowest of its group, its topic's greatest
-    lowest = _of_groups(np.minimum, key, starts)
-    del key
-    group_seg = seg[starts]
-    # a group contradicts the scores when an earlier group of its topic (higher scores) holds a larger rank
-    before = np.maximum.accumulate(highest)[:-1]
-    contradicts = (group_seg[1:] == group_seg[:-1]) & (before > lowest[1:])
-    contradicted = distinct_ascending(group_seg[1:][contradicts])
+        key[~known] += width - 1  # ... and, below, its topic's greatest
+    # a row contradicts the scores when a row of an earlier group of its topic (a higher score) holds a larger rank
+    contradicted = distinct_ascending(seg[prior > key])
+    del key, prior
     swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
     reordered = distinct_ascending(seg[1:][swapped])
     reordered = reordered[~np.isin(reordered, contradicted, assume_unique=True)]
     return rk.queries[contradicted], rk.queries[reordered]
-
-
-def _of_groups(ufunc: np.ufunc, values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """``ufunc.reduceat(values, starts)``, reduced only over the groups of two or more (most groups of a
-    ranking, one document each, are their own value)."""
-    out = values[starts]
-    lengths = np.diff(np.append(starts, len(values)))
-    several = lengths > 1
-    if several.any():
-        size = lengths[several]
-        out[several] = ufunc.reduceat(values[np.repeat(several, lengths)], np.cumsum(size) - size)
-    return out
 
 
 def _dense_ranks(ranks: np.ndarray, known: np.ndarray) -> np.ndarray:
