@@ -57,7 +57,11 @@ def server():
 # What the browser saw during the running test, reported beside its error when it fails (see watch).
 EVENTS: collections.deque[str] = collections.deque(maxlen=80)
 _STARTED = [time.monotonic()]
-# each tab logs the app's connection and script-run state as they change (the attributes Streamlit sets)
+# Each tab logs the app's connection and script-run state as they change (the attributes Streamlit sets), and
+# keeps in window.__e2e a count of what it asked of the server and what was answered, read off the wire, where
+# nothing is batched or late: a rerun request (a BackMsg whose first field is rerun_script, 11) or an upload
+# (file_urls_request, 16, then a PUT) is asked; the server's script_finished (ForwardMsg field 6) for anything
+# but a run cut short for a rerun, or a failed PUT, after which no run comes, answers everything asked before.
 _WATCH = """(() => {
   const seen = {};
   new MutationObserver(() => {
@@ -68,6 +72,46 @@ _WATCH = """(() => {
     }
   }).observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['data-test-connection-state', 'data-test-script-state']});
+
+  const runs = window.__e2e = {seq: 0, asked: 0, answered: 0};
+  const ask = () => { runs.asked = ++runs.seq; };
+  const answer = () => { runs.answered = ++runs.seq; };
+  const bytesOf = (data) => data instanceof ArrayBuffer ? new Uint8Array(data)
+    : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+  const finished = (bytes) => {  // the value of a top-level varint field 6 (script_finished), or undefined
+    let i = 0;
+    const varint = () => { let v = 0, s = 1, b; do { b = bytes[i++]; v += (b & 0x7f) * s; s *= 128; } while (b & 0x80); return v; };
+    while (i < bytes.length) {
+      const tag = varint(), type = tag % 8;
+      if (type === 0) { const v = varint(); if (tag === 48) return v; }
+      else if (type === 2) { const length = varint(); i += length; }
+      else if (type === 1) i += 8;
+      else if (type === 5) i += 4;
+      else return undefined;
+    }
+  };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (!this.__e2e) {
+      this.__e2e = true;
+      this.addEventListener('message', (event) => {
+        const bytes = bytesOf(event.data), status = bytes && finished(bytes);
+        if (status !== undefined && status !== 2) answer();
+      });
+    }
+    const bytes = bytesOf(data);
+    if (bytes && (bytes[0] === 0x5a || (bytes[0] === 0x82 && bytes[1] === 0x01))) ask();
+    return send.call(this, data);
+  };
+  const open = XMLHttpRequest.prototype.open, put = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    this.__e2eUpload = method === 'PUT' && String(url).includes('/_stcore/upload_file/');
+    return open.call(this, method, url, ...rest);
+  };
+  XMLHttpRequest.prototype.send = function (...body) {
+    if (this.__e2eUpload) this.addEventListener('loadend', () => (this.status >= 200 && this.status < 300 ? ask : answer)());
+    return put.apply(this, body);
+  };
 })()"""
 
 
@@ -153,6 +197,8 @@ def page(browser):
 
 
 _ENDED = """() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state') === 'notRunning'"""
+# everything the tab asked of the server has been answered (see _WATCH)
+_ANSWERED = """() => !window.__e2e || window.__e2e.answered > window.__e2e.asked"""
 
 
 def author_tab(browser, url: str, name: str):
@@ -170,9 +216,10 @@ def author_tab(browser, url: str, name: str):
     return tab
 
 
-def drop_files(page, uploader: int, files) -> None:
+def drop_files(page, uploader: int | str, files) -> None:
     """Give ``files`` (paths, or Playwright's ``{"name", "mimeType", "buffer"}``) to the page's
-    ``uploader``-th file uploader, counted from 0, and wait until the uploader lists each of them.
+    ``uploader``-th file uploader, counted from 0, or the one whose label holds ``uploader``, and wait until
+    the uploader lists each of them.
 
     Under load, Streamlit's uploader (1.67) has taken no notice of a drop now and then: it listed no file
     and the page never ran with it (twice in CI, each a fresh session's first drop; not seen in 67 runs
@@ -187,7 +234,8 @@ def drop_files(page, uploader: int, files) -> None:
         if r.method == "PUT" and "/_stcore/upload_file/" in r.url:
             sent.append(r.url)
 
-    box = page.locator('[data-testid="stFileUploader"]').nth(uploader)
+    boxes = page.locator('[data-testid="stFileUploader"]')
+    box = boxes.nth(uploader) if isinstance(uploader, int) else boxes.filter(has_text=uploader)
     page.on("request", request)
     try:
         for attempt in (1, 2):
@@ -206,8 +254,10 @@ def drop_files(page, uploader: int, files) -> None:
 
 
 def settled(page) -> None:
-    """Wait until the app has finished running and nothing on the page is stale."""
+    """Wait until every run the page asked for (a click, a typed value, an upload) has been answered, the app
+    has finished running and nothing on the page is stale."""
     expect(page.locator('[data-testid="stApp"]')).to_be_attached()
+    page.wait_for_function(_ANSWERED, timeout=120_000)
     expect(page.locator('[data-testid="stMain"] h1').first).to_be_visible()
     expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
     expect(page.locator('[data-stale="true"]')).to_have_count(0)

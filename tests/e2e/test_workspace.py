@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
-from tests.e2e.conftest import author_tab
+from tests.e2e.conftest import author_tab, drop_files
 from tests.e2e.test_team import QRELS, TOPICS, Team, _run, _save_note
 
 pytestmark = pytest.mark.browser
@@ -118,8 +118,7 @@ def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection
     cy = _tab(browser, f"{team.url}/data", "cy")
 
     def upload(label: str, *names: str) -> None:
-        box = cy.locator('[data-testid="stFileUploader"]').filter(has_text=label)
-        box.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([str(tmp_path / n) for n in names])
+        drop_files(cy, label, [str(tmp_path / n) for n in names])
         _settled(cy)
 
     upload("Qrels", "sitting.qrels")
