@@ -1,6 +1,6 @@
 """What the browser tests share: Debian's Chromium driven by Playwright against `streamlit run`, one server per
 module (in a process group of its own, stopped as a group), one browser per module, and the waits every test
-uses (never a sleep: elements Streamlit marks stale are waited out). A failing test's report also holds what
+uses (never a sleep: every run a tab asked for, and elements Streamlit marks stale, are waited out). A failing test's report also holds what
 its tabs saw and the last lines each running server printed.
 
 A module that needs the browser calls :func:`need_browser` at import: skipped when Chromium or Playwright is
