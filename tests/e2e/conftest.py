@@ -1,7 +1,7 @@
 """What the browser tests share: Debian's Chromium driven by Playwright against `streamlit run`, one server per
 module (in a process group of its own, stopped as a group), one browser per module, and the waits every test
-uses (never a sleep: every run a tab asked for, and elements Streamlit marks stale, are waited out). A failing test's report also holds what
-its tabs saw and the last lines each running server printed.
+uses (never a sleep: every run a tab asked for, and elements Streamlit marks stale, are waited out). A
+failing test's report also holds what its tabs saw and the last lines each running server printed.
 
 A module that needs the browser calls :func:`need_browser` at import: skipped when Chromium or Playwright is
 missing, except under CI=true, where that is a failure.
