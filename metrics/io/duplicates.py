@@ -85,7 +85,8 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     Each step looks only at the queries the step before named: those in which two ids share a 32-bit hash
     (:func:`suspects`, a sort of each query's hashes), among them those in which two share the whole 64-bit
     key (:func:`id_keys`, the same sort), and there the rows that share a key: two such rows are compared
-    as strings, three or more are coded by arrow's hash table of the strings. Each step is linear in the
+    as strings, three or more are coded by arrow's hash table of the strings (ids of decimal digits alone
+    are compared by their lengths instead: the key holds their number). Each step is linear in the
     rows it reads (a sort within each query), whatever the ids, so a file made to collide costs a small
     multiple of a clean one.
 
@@ -98,7 +99,8 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     if table.num_rows < 2:
         return _NONE, _NONE
     order, starts, lengths = _queries(table, query_starts)
-    key = _in_order(id_keys(table.column("docid")), order)
+    key, numeric = _keys(table.column("docid"))
+    key = _in_order(key, order)
     hit = distinct_ascending(_repeats(_fold(key), starts, lengths)[0])
     if not len(hit):
         return _NONE, _NONE
@@ -122,14 +124,21 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     count = np.bincount(run)[run]
     pair = np.flatnonzero((count == 2) & np.append(run[1:] == run[:-1], False))  # the first of each pair
     docid = table.column("docid")
-    same = to_numpy(pc.equal(take_rows(docid, rows[ranked[pair]]), take_rows(docid, rows[ranked[pair + 1]])))
+    digits = _digit_lengths(docid) if numeric else None  # ids of digits alone: equal keys, equal lengths, equal
+    if digits is not None:
+        same = digits[rows[ranked[pair]]] == digits[rows[ranked[pair + 1]]]
+    else:
+        same = to_numpy(pc.equal(take_rows(docid, rows[ranked[pair]]), take_rows(docid, rows[ranked[pair + 1]])))
     pair = pair[same]
     found = [rows[ranked[pair]], rows[ranked[pair + 1]]]
     group = [np.arange(len(pair), dtype=np.int64)] * 2
-    more = ranked[count > 2]  # three or more rows share a key: their strings coded by arrow's hash table
+    more = ranked[count > 2]  # three or more rows share a key: their lengths, or strings coded by arrow's hash table
     if len(more):
-        encoded = pc.dictionary_encode(take_rows(docid, rows[more]), memory_pool=POOL)
-        code = to_numpy(encoded.indices).astype(np.uint64) | run[count > 2].astype(np.uint64) << np.uint64(32)
+        if digits is not None:
+            coded = digits[rows[more]].astype(np.uint64)
+        else:
+            coded = to_numpy(pc.dictionary_encode(take_rows(docid, rows[more]), memory_pool=POOL).indices)
+        code = coded.astype(np.uint64) | run[count > 2].astype(np.uint64) << np.uint64(32)
         _, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
         twice = counts[inverse] > 1
         found.append(rows[more[twice]])
@@ -249,12 +258,37 @@ def _positions(starts: np.ndarray, lengths: np.ndarray, segments: np.ndarray) ->
 def id_keys(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """A 64-bit key per document id, equal for equal ids: for numeric ids the number with the length of
     its text in the top byte (so ``7``, ``07`` and ``7`` + 2**32 differ), else :func:`string_hash`."""
+    return _keys(column)[0]
+
+
+def _keys(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, bool]:
+    """:func:`id_keys`, and whether they are numbers (the ids all read as 64-bit integers)."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     try:  # a failing cast is slow on millions of values: try a sample first
         pc.cast(column.slice(0, 1000), pa.int64())
-        return np.concatenate(_chunkwise(_number_key, chunks) or [np.zeros(0, np.uint64)])
+        return np.concatenate(_chunkwise(_number_key, chunks) or [np.zeros(0, np.uint64)]), True
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return string_hash(column)
+        return string_hash(column), False
+
+
+def _digit_lengths(column: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
+    """Each id's length in bytes when every id is a plain run of decimal digits, else None.
+
+    Of two such ids with equal numeric keys (:func:`id_keys`: the number xor its length in the top byte),
+    those of equal length are equal numbers written alike: the same text. (A sign, or a hexadecimal
+    ``0x1F``, which also reads as a number, could give two texts one number and one length.)"""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    for chunk in chunks:
+        if chunk.null_count:
+            return None
+        if not len(chunk):
+            continue
+        width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
+        raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+        if len(raw) and int((raw - np.uint8(48)).max()) > 9:  # a byte below "0" wraps past 9
+            return None
+    return to_numpy(pc.binary_length(column))
 
 
 def _number_key(chunk: pa.Array) -> np.ndarray:

@@ -16,7 +16,7 @@ from metrics.io.duplicates import dedupe, duplicate_rows, suspects
 from tests.cpu_time import best_in_turns
 
 PAIRS = st.lists(st.tuples(st.sampled_from(["1", "2", "10", "x"]),
-                           st.one_of(st.integers(0, 30).map(str), st.sampled_from(["007", "7", "d", "D", "é"]))),
+                           st.one_of(st.integers(0, 30).map(str), st.sampled_from(["007", "7", "0x7", "-0", "00", "d", "D", "é"]))),
                  min_size=0, max_size=60)
 
 
@@ -288,7 +288,7 @@ def test_reading_a_file_made_to_collide_costs_a_small_multiple_of_a_clean_one(cr
     assert ratio < 4.0, f"a file made to collide costs {ratio:.1f} times a clean one per line"
 
 
-def test_rows_sharing_a_whole_key_are_compared_as_strings():
+def test_rows_sharing_a_whole_key_are_told_apart_by_their_text():
     # c and d share the 64-bit key (19 and 18 digits: the length sits in the key's top byte) but not the text
     c = 10 ** 18 + 6
     d = c - 2 ** 56
@@ -298,6 +298,11 @@ def test_rows_sharing_a_whole_key_are_compared_as_strings():
     with pytest.raises(ParseError, match=rf'^t:5: duplicate document "{c}" for query "2" \(first on line 3\)'):
         dedupe(table_of(pairs), "t", None, "error", "score")
     assert len(dedupe(table_of(pairs), "t", None, "last", "score")) == 5
+    # numbers of one length and one value in other texts (hexadecimal, a sign) share the key too: compared
+    # as strings, since the ids are not digits alone
+    alike = [("1", "0x1F"), ("1", "0031"), ("1", "-0"), ("1", "00"), ("1", "+0"), ("2", "0031"), ("2", "0031")]
+    table = table_of(alike[:4] + alike[5:])
+    assert duplicate_rows(table)[0].tolist() == [4, 5]
 
 
 def test_hashes_and_codes_are_the_same_on_threads_as_in_one(monkeypatch):
