@@ -118,11 +118,19 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     size = size[again]
     rows = position if order is None else order[position]
     # the rows of those queries ordered by key: equal keys side by side, mostly in pairs
-    ranked = sorted_within(key[position], np.cumsum(size) - size, size)
-    value, segment = key[position][ranked], np.repeat(np.arange(len(size)), size)[ranked]
-    run = np.cumsum(np.append(True, (value[1:] != value[:-1]) | (segment[1:] != segment[:-1]))) - 1
-    count = np.bincount(run)[run]
-    pair = np.flatnonzero((count == 2) & np.append(run[1:] == run[:-1], False))  # the first of each pair
+    begin = np.cumsum(size) - size
+    candidate = key[position]
+    ranked = sorted_within(candidate, begin, size)
+    value = candidate[ranked]
+    del candidate
+    equal = value[1:] == value[:-1]  # equal[i]: sorted rows i and i + 1 share a key ...
+    equal[begin[1:] - 1] = False  # ... within one query
+    del value
+    alone_before, alone_after = np.r_[True, ~equal[:-1]], np.r_[~equal[1:], True]
+    pair = np.flatnonzero(equal & alone_before & alone_after)  # the first of each two rows alike
+    several = np.r_[equal, False] | np.r_[False, equal]  # and the rows of three or more alike
+    several[pair] = several[pair + 1] = False
+    del alone_before, alone_after
     docid = table.column("docid")
     digits = _digit_lengths(docid) if numeric else None  # ids of digits alone: equal keys, equal lengths, equal
     if digits is not None:
@@ -132,13 +140,15 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     pair = pair[same]
     found = [rows[ranked[pair]], rows[ranked[pair + 1]]]
     group = [np.arange(len(pair), dtype=np.int64)] * 2
-    more = ranked[count > 2]  # three or more rows share a key: their lengths, or strings coded by arrow's hash table
+    # three or more rows share a key: their lengths, or their strings coded by arrow's hash table
+    more = ranked[several]
     if len(more):
+        run = (np.cumsum(np.r_[True, ~equal]) - 1)[several]  # which run of equal keys
         if digits is not None:
             coded = digits[rows[more]].astype(np.uint64)
         else:
             coded = to_numpy(pc.dictionary_encode(take_rows(docid, rows[more]), memory_pool=POOL).indices)
-        code = coded.astype(np.uint64) | run[count > 2].astype(np.uint64) << np.uint64(32)
+        code = coded.astype(np.uint64) | run.astype(np.uint64) << np.uint64(32)
         _, inverse, counts = np.unique(code, return_inverse=True, return_counts=True)
         twice = counts[inverse] > 1
         found.append(rows[more[twice]])
