@@ -221,11 +221,11 @@ def drop_files(page, uploader: int | str, files) -> None:
     ``uploader``-th file uploader, counted from 0, or the one whose label holds ``uploader``, and wait until
     the uploader lists each of them.
 
-    Under load, Streamlit's uploader (1.67) has taken no notice of a drop now and then: it listed no file
-    and the page never ran with it (twice in CI, each a fresh session's first drop; not seen in 67 runs
-    of the same test on a busy machine). A user who sees the uploader still empty drops the file again;
-    so does this, once, and only when no upload request left the tab. A drop that was sent and then not
-    shown still fails."""
+    In CI, drops have gone unnoticed now and then: the uploader listed no file and the page never ran with
+    it. Each came right after a click or a typed name whose run had not started when :func:`settled`
+    returned (which it now waits for), so the run that came next redrew the page without the drop. A user
+    who sees the uploader still empty drops the file again; so does this, once, and only when no upload
+    request left the tab. A drop that was sent and then not shown still fails."""
     files = files if isinstance(files, list) else [files]
     names = [f["name"] if isinstance(f, dict) else Path(f).name for f in files]
     sent = []
