@@ -195,21 +195,25 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     known = ~np.isnan(ranks)
     dense = _dense_ranks(ranks, known)
     width = int(dense.max()) + 2
-    key = seg.astype(np.int64) * width + dense  # by topic, then rank; an unknown rank is its topic's least ...
+    key = seg.astype(np.int64)  # by topic, then rank; an unknown rank is its topic's least ...
+    key *= width
+    key += dense
     # the greatest key above each row's group of ties: the rows of earlier topics have smaller keys, so a
-    # running maximum needs no reset between topics
-    above = np.maximum.accumulate(key)
+    # running maximum needs no reset between topics (arrays of millions of rows are reused, not made anew:
+    # each new one is page faults)
+    above = np.maximum.accumulate(key, out=dense)
     prior = np.empty_like(key)
     prior[0] = -1
-    np.copyto(prior[1:], np.where(new_group[1:], above[:-1], -1))
-    del above
+    prior[1:] = above[:-1]
+    np.putmask(prior[1:], ~new_group[1:], -1)
+    del above, dense
     np.maximum.accumulate(prior, out=prior)
     if not known.all():
         key[~known] += width - 1  # ... and, below, its topic's greatest
     # a row contradicts the scores when a row of an earlier group of its topic (a higher score) holds a larger rank
     contradicted = distinct_ascending(seg[prior > key])
     del key, prior
-    swapped = ~new_group[1:] & known[1:] & known[:-1] & (ranks[1:] < ranks[:-1])
+    swapped = ~new_group[1:] & (ranks[1:] < ranks[:-1])  # an unknown rank compares false
     reordered = distinct_ascending(seg[1:][swapped])
     reordered = reordered[~np.isin(reordered, contradicted, assume_unique=True)]
     return rk.queries[contradicted], rk.queries[reordered]
