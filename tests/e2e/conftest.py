@@ -80,7 +80,11 @@ _WATCH = """(() => {
     : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
   const finished = (bytes) => {  // the value of a top-level varint field 6 (script_finished), or undefined
     let i = 0;
-    const varint = () => { let v = 0, s = 1, b; do { b = bytes[i++]; v += (b & 0x7f) * s; s *= 128; } while (b & 0x80); return v; };
+    const varint = () => {
+      let v = 0, s = 1, b;
+      do { b = bytes[i++]; v += (b & 0x7f) * s; s *= 128; } while (b & 0x80);
+      return v;
+    };
     while (i < bytes.length) {
       const tag = varint(), type = tag % 8;
       if (type === 0) { const v = varint(); if (tag === 48) return v; }
@@ -109,7 +113,9 @@ _WATCH = """(() => {
     return open.call(this, method, url, ...rest);
   };
   XMLHttpRequest.prototype.send = function (...body) {
-    if (this.__e2eUpload) this.addEventListener('loadend', () => (this.status >= 200 && this.status < 300 ? ask : answer)());
+    if (this.__e2eUpload) {  // a stored file: its run comes next; a refused one: no run comes
+      this.addEventListener('loadend', () => (this.status >= 200 && this.status < 300 ? ask : answer)());
+    }
     return put.apply(this, body);
   };
 })()"""
