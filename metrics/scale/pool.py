@@ -47,7 +47,7 @@ def outcomes(payload: Payload, items: Sequence[Item], *, jobs: int | None = None
     jobs : int, optional
         Local worker processes; None or 1 evaluates in this process. Ignored when ``client`` is given.
     client : dask.distributed.Client, optional
-        Evaluate on that cluster: the payload is scattered to every worker, one task per run.
+        Evaluate on that cluster: the payload is one task every worker fetches, one task per run.
     window : int, optional
         Outcomes held at once, out on workers or finished and not yet handed over; default twice the
         number of workers (at least 2).
@@ -201,8 +201,11 @@ def _on_dask(payload: Payload, items: Sequence[Item], client: Any, window: int |
     if window is None:
         workers = len(client.scheduler_info().get("workers", {})) or 1
         window = max(2, 2 * workers)
-    shared = client.scatter(payload, broadcast=True, hash=False)  # a fresh key: never one being released
     tag = uuid.uuid4().hex
+    # the payload as a task, not scattered data: Dask keeps one copy of data no task waits for on many
+    # workers, and a worker killed with the only scattered copy failed every run still to come; a task's
+    # result is made again elsewhere. A fresh key: never one being released
+    shared = client.submit(tasks.held, payload, pure=False, key=f"rankscope-payload-{tag}")
     finished = as_completed(loop=client.loop)  # this client's, not a default one
 
     def submit(item: Item) -> None:

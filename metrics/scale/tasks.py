@@ -133,6 +133,12 @@ def evaluate_source(payload: Payload, index: int, source: Any, name: str | None 
     return Outcome(index, label, run.name, frame)
 
 
+def held(payload: Payload) -> Payload:
+    """A cluster's task that gives back its argument: the payload as a task's result, which the scheduler
+    makes again from the task if the worker holding it dies (scattered data would be lost with it)."""
+    return payload
+
+
 _PAYLOAD: Payload | None = None  # a local worker's copy, set once by its initializer
 
 

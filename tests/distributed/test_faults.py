@@ -47,3 +47,40 @@ def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(tmp_path):
     pd.testing.assert_frame_equal(got, expected, check_exact=True)
     assert wait_gone(pids) == []
 
+
+
+def test_the_judgments_survive_the_death_of_every_worker_that_holds_them(tmp_path):
+    # The judgments, measures and conventions reach the workers as one piece of data. Dask keeps one copy of
+    # data that no task waits for (its memory manager drops the others), so killing the workers that hold
+    # it must not fail the runs still to come: here every holder is killed after the first run is done.
+    from distributed import Client
+
+    qrels = big_qrels_text(7, 150, 200)
+    paths = []
+    for i in range(6):
+        path = tmp_path / f"run{i:02d}.run"
+        path.write_text(big_run_text(700 + i, 150, 200))
+        paths.append(str(path))
+    expected = metrics.evaluate_parallel(qrels, paths, MEASURES)
+
+    cluster = local_cluster()
+    client = Client(cluster, set_as_default=False)
+    killed, pids = [], set(worker_pids(client))
+    try:
+        def kill_the_holders(outcome) -> None:
+            if killed:
+                return
+            holders = {w for key, where in client.who_has().items() if "payload" in str(key).lower() for w in where}
+            assert holders, "no worker holds the judgments"
+            for address, pid in client.run(os.getpid, workers=sorted(holders)).items():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+        got = metrics.evaluate_parallel(qrels, paths, MEASURES, client=client, on_outcome=kill_the_holders)
+        pids.update(worker_pids(client))
+    finally:
+        client.close()
+        cluster.close()
+    assert killed
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert wait_gone(pids) == []
