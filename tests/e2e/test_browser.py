@@ -51,11 +51,11 @@ def test_upload_two_runs_and_qrels_then_every_page(server, page):
     demo = ROOT / "sample_data" / "demo"
     page.goto(f"{server}/data")
     _settled(page)
-    drop_files(page, 1, str(demo / "qrels.txt"))
+    drop_files(page, "Qrels", str(demo / "qrels.txt"))  # by its label: the place of an uploader may vary
     # own qrels replace the demo: the page now asks for runs
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
     _settled(page)
-    drop_files(page, 0, [str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
+    drop_files(page, "Runs", [str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
     expect(page.get_by_text("2 systems · qrels qrels.txt")).to_be_visible()
     _settled(page)
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
