@@ -14,15 +14,20 @@ from tests.distributed.helpers import big_qrels_text, big_run_text
 MEASURES = ["official", "ndcg_cut.10,100"]
 
 
+def _collection(folder, runs: int) -> tuple[str, list[str]]:
+    """Qrels of 150 topics and ``runs`` run files of 200 documents per topic written to ``folder``."""
+    paths = []
+    for i in range(runs):
+        path = folder / f"run{i:02d}.run"
+        path.write_text(big_run_text(700 + i, 150, 200))
+        paths.append(str(path))
+    return big_qrels_text(7, 150, 200), paths
+
+
 def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(tmp_path):
     from distributed import Client
 
-    qrels = big_qrels_text(7, 150, 200)
-    paths = []
-    for i in range(20):
-        path = tmp_path / f"run{i:02d}.run"
-        path.write_text(big_run_text(700 + i, 150, 200))
-        paths.append(str(path))
+    qrels, paths = _collection(tmp_path, 20)
     expected = metrics.evaluate_parallel(qrels, paths, MEASURES)  # one process
 
     cluster = local_cluster()
@@ -55,12 +60,7 @@ def test_the_judgments_survive_the_death_of_every_worker_that_holds_them(tmp_pat
     # it must not fail the runs still to come: here every holder is killed after the first run is done.
     from distributed import Client
 
-    qrels = big_qrels_text(7, 150, 200)
-    paths = []
-    for i in range(6):
-        path = tmp_path / f"run{i:02d}.run"
-        path.write_text(big_run_text(700 + i, 150, 200))
-        paths.append(str(path))
+    qrels, paths = _collection(tmp_path, 6)
     expected = metrics.evaluate_parallel(qrels, paths, MEASURES)
 
     cluster = local_cluster()
