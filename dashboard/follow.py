@@ -13,6 +13,9 @@ served by different server processes. It follows the live class's pattern (:mod:
   switch is asked for: Streamlit folds a rerun request that reaches it while a switch waits into the switch,
   and the later request's page wins, so on a busy server the fragment's next timed run can undo a switch.
   The next poll then switches again, up to :data:`TRIES` times for one revision.
+- a poll the browser asked for just before a switch reached it arrives after the switch: Streamlit runs it for
+  the page the browser has left and tells the browser so, and the browser then removes what the page it shows
+  had drawn. Such a poll shows that page again (:func:`_left`).
 
 Nothing runs in a session that does not follow: no poll, no switch. Stopping (either toggle) takes effect at
 the next run. Each session keeps its own presentation mode (``?present=``), which is never passed on.
@@ -40,6 +43,7 @@ SEEN = "follow_seen"  # the presentation's revision this follower last applied
 WANTED = "follow_wanted"  # (revision, page, link, tries) of the switch this follower asked for last
 TRIES = 3  # switches asked for one revision before it counts as applied anyway
 HERE = "follow_here"  # the page this session shows (its address), for the toggles' callbacks
+SHOWN = "follow_shown"  # (script hash, query parameters) of the page this session's last full run showed
 NOTICE = "follow_notice"  # a line to show once (a presentation taken over, a store error)
 OWN = ("present",)  # query parameters each session keeps for itself
 
@@ -108,6 +112,7 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
     """Before the page's run: the toggles (in the sidebar, or at the top in presentation mode) and, for a
     follower, the poll. Nothing for a collection that is not stored."""
     st.session_state[HERE] = here
+    st.session_state[SHOWN] = (_run_page(), _link())
     _arrived(here)
     cid = loaded.collection if loaded is not None and stored.enabled() else None
     if not cid:
@@ -174,6 +179,30 @@ def _typed(value, like):
     return one
 
 
+def _run_page() -> str:
+    """The script hash of the page this run is for: in a fragment's run, of the page the browser showed when
+    it asked for the run."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def _link() -> dict:
+    """Every query parameter of this run (this session's own ones too), as :func:`st.switch_page` takes them."""
+    return {name: st.query_params.get_all(name) for name in st.query_params}
+
+
+def _show_again(followed: Mapping) -> None:
+    """A poll asked for on a page this session has since left (its timer fired before a switch reached the
+    browser) runs for that page: Streamlit tells the browser so, and the browser removes the content of the page
+    it shows. That page is shown again, with the parameters its last run had; any other poll does nothing here."""
+    shown, link = st.session_state.get(SHOWN, ("", {}))
+    page = followed.get(st.session_state.get(HERE))
+    if shown and shown != _run_page() and page is not None:
+        st.switch_page(page, query_params=link)
+
+
 def _arrived(here: str) -> None:
     """The switch asked for last counts as applied when this run shows its page and link."""
     wanted = st.session_state.get(WANTED)
@@ -189,6 +218,7 @@ def _poll(cid: str, followed: dict) -> None:
     """Nothing drawn: the presentation's revision read; when it moved, the presenter's page and view shown."""
     if not st.session_state.get(FOLLOWING):
         return
+    _show_again(followed)
     try:
         now = _stage().current(cid)
     except RankscopeError:
@@ -239,7 +269,8 @@ def _publish(cid: str, here: str) -> None:
 
 def after(loaded, here: str, followed: Mapping) -> None:
     """After the page's run: while this session presents a page of the navigation, its view is written now and
-    every :data:`PUBLISH` seconds."""
+    every :data:`PUBLISH` seconds. The parameters the page wrote are those a poll shows it again with."""
+    st.session_state[SHOWN] = (_run_page(), _link())
     cid = loaded.collection if loaded is not None and stored.enabled() else None
     if cid and st.session_state.get(PRESENTING) and here in followed:
         st.fragment(_publish, run_every=PUBLISH)(cid, here)

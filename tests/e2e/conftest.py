@@ -73,7 +73,9 @@ _WATCH = """(() => {
   }).observe(document, {subtree: true, childList: true, attributes: true,
                         attributeFilter: ['data-test-connection-state', 'data-test-script-state']});
 
-  const runs = window.__e2e = {seq: 0, asked: 0, answered: 0};
+  // asked/answered: the last request for a run and the last run's end; reruns: the last rerun requests sent
+  // (bytes), and socket: the websocket they went on, for a test to send one again
+  const runs = window.__e2e = {seq: 0, asked: 0, answered: 0, reruns: [], socket: null};
   const ask = () => { runs.asked = ++runs.seq; };
   const answer = () => { runs.answered = ++runs.seq; };
   const bytesOf = (data) => data instanceof ArrayBuffer ? new Uint8Array(data)
@@ -105,6 +107,10 @@ _WATCH = """(() => {
     }
     const bytes = bytesOf(data);
     if (bytes && (bytes[0] === 0x5a || (bytes[0] === 0x82 && bytes[1] === 0x01))) ask();
+    if (bytes && bytes[0] === 0x5a) {
+      runs.socket = this;
+      runs.reruns = [...runs.reruns.slice(-19), Array.from(bytes)];
+    }
     return send.call(this, data);
   };
   const open = XMLHttpRequest.prototype.open, put = XMLHttpRequest.prototype.send;

@@ -123,3 +123,33 @@ def test_followers_follow_across_three_pages_and_a_topic_then_stop(people):
     _on(follower, "queries", topic=topic)
     expect(bystander).to_have_url(re.compile(r"/overview\?"))  # never followed: never moved
     expect(bystander.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
+
+
+def _polls(tab) -> list:
+    """The poll requests this tab sent lately (a fragment's timed rerun), newest last, as bytes."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent = [bytes(b) for b in tab.evaluate("() => window.__e2e.reruns")]
+    return [b for b in sent if BackMsg.FromString(b).rerun_script.fragment_id]
+
+
+def test_a_poll_sent_before_a_switch_reached_the_browser_leaves_the_new_page_drawn(people):
+    """The race behind a follower's page left without its content: the poll timer fires on the old page just
+    before the switch reaches the browser, and the request arrives after the switch. Sending one of the old
+    page's polls again after the switch makes that arrival certain."""
+    presenter, projector = people["presenter"], people["projector"]
+    _toggle(presenter, "Present")
+    _toggle(projector, "Follow the presenter")
+    _go(presenter, "Gain")
+    _on(projector, "gain")
+    settled(projector)
+    asked = projector.evaluate("() => window.__e2e.asked")
+    projector.wait_for_function(f"() => window.__e2e.asked > {asked}")  # nobody touches it: a poll
+    stale = _polls(projector)[-1]
+    _go(presenter, "Curves")
+    _on(projector, "curves")
+    settled(projector)
+    projector.evaluate("bytes => window.__e2e.socket.send(new Uint8Array(bytes))", list(stale))
+    settled(projector)
+    _on(projector, "curves")
+    expect(projector.get_by_text("Start here.", exact=False).first).to_be_visible()
