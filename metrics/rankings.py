@@ -224,7 +224,29 @@ class Rankings:
         if isinstance(queries, (str, bytes)):
             raise ValidationError("queries must be a sequence of query ids, not one string")
         wanted = np.asarray([str(q) for q in queries], dtype=object)
-        index = np.flatnonzero(np.isin(self.queries.astype(str), wanted.astype(str)))
+        return self.take(np.flatnonzero(np.isin(self.queries.astype(str), wanted.astype(str))))
+
+    def take(self, index: np.ndarray) -> "Rankings":
+        """The same system's rankings restricted to the queries at some positions, as :meth:`select_queries`.
+
+        Parameters
+        ----------
+        index : numpy.ndarray of int
+            Positions in :attr:`queries`, ascending.
+
+        Returns
+        -------
+        Rankings
+            Those queries' rankings and judgment counts, in this object's order.
+
+        Examples
+        --------
+        >>> from metrics import rank_runs
+        >>> r = rank_runs("1 0 a 1\\n2 0 b 1\\n", {"x": "1 Q0 a 1 2 x\\n2 Q0 c 1 2 x\\n2 Q0 b 2 1 x\\n"})[0]
+        >>> r.take(np.array([1])).queries.tolist()
+        ['2']
+        """
+        index = np.asarray(index, dtype=np.int64)
         counts = self.num_ret[index]
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         positions = np.repeat(self.offsets[index] - offsets[:-1], counts) + np.arange(int(offsets[-1]))

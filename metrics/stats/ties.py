@@ -2,8 +2,8 @@
 
 trec_eval breaks ties between equal scores by document id (descending), an order that says nothing about
 the documents: a scorer that gives every document the same score still gets a value, and may get a high
-one. This module evaluates each ranking three times, with the same vectorised kernels as
-:func:`metrics.evaluate`:
+one. This module evaluates each ranking as reported and, on the topics where a tie group holds documents
+that differ in relevance, twice more, with the same vectorised kernels as :func:`metrics.evaluate`:
 
 * reported: trec_eval's order (score descending, document id descending), the value everyone prints;
 * worst: within each group of equal scores of a topic, the least relevant documents first (grade
@@ -115,6 +115,16 @@ def reorder_ties(rankings: Rankings, order: str) -> Rankings:
     return dataclasses.replace(rankings, rel=rankings.rel[moved], rows=rankings.rows[moved])
 
 
+def _mixed_ties(rankings: Rankings) -> np.ndarray:
+    """The positions of the queries with a group of tied scores whose documents differ in relevance code: the
+    only ones a re-ordering of ties changes (every measure reads the codes in rank order, nothing else)."""
+    if len(rankings.rel) < 2:
+        return np.zeros(0, dtype=np.int64)
+    seg, score, rel = rankings.seg, rankings.scores(), rankings.rel
+    differ = (seg[1:] == seg[:-1]) & (score[1:] == score[:-1]) & (rel[1:] != rel[:-1])
+    return np.unique(seg[1:][differ])
+
+
 def _as_rankings(qrels: Qrels | Source | None, runs: Runs | Sequence[Rankings],
                  conventions: Conventions | None, options: dict[str, Any]) -> list[Rankings]:
     if isinstance(runs, Rankings):
@@ -167,13 +177,20 @@ def tie_ranges(qrels: Qrels | Source | None, runs: Runs | Sequence[Rankings],
         raise ValidationError(f"no exact tie range for {', '.join(loose)}: the grade-sorted orderings are not "
                               f"its minimum and maximum (use inexact='nan')")
     exact = np.array([is_exact(m) for _, m in pairs])
+    bounded = [pair for pair, e in zip(pairs, exact) if e]
     frames = []
     for r in _as_rankings(qrels, runs, conventions, options):
         reported = per_query_values(r, pairs)
-        worst = per_query_values(reorder_ties(r, "worst"), pairs)
-        best = per_query_values(reorder_ties(r, "best"), pairs)
-        low = np.where(exact[:, None], np.fmin(worst, best), np.nan)
-        high = np.where(exact[:, None], np.fmax(worst, best), np.nan)
+        low = np.where(exact[:, None], reported, np.nan)
+        high = low.copy()
+        moved = _mixed_ties(r)  # elsewhere both orderings are the reported one
+        if bounded and len(moved):
+            part = r.take(moved)
+            worst = per_query_values(reorder_ties(part, "worst"), bounded)
+            best = per_query_values(reorder_ties(part, "best"), bounded)
+            shown = reported[np.ix_(exact, moved)]  # inside its range, also where sums round differently
+            low[np.ix_(exact, moved)] = np.fmin(np.fmin(worst, best), shown)
+            high[np.ix_(exact, moved)] = np.fmax(np.fmax(worst, best), shown)
         nq = r.n_queries
         frames.append(pd.DataFrame({
             "system": np.repeat(r.system, nq * len(pairs)),

@@ -12,6 +12,7 @@ import pytest
 from metrics import ValidationError, evaluate, parse_measure, rank_runs
 from metrics.evaluate import per_query_values, resolve_measures
 from metrics.stats.ties import (
+    _mixed_ties,
     is_exact,
     reorder_ties,
     tie_flips,
@@ -101,6 +102,46 @@ def test_low_and_high_are_the_true_minimum_and_maximum(seed, options):
         assert high == pytest.approx(want_high, rel=1e-12, abs=1e-12), f"seed {seed} topic {q} {label} high"
         moved += high > low
     assert moved > 0
+
+
+def mixed_collection(seed: int) -> tuple[str, str]:
+    """Qrels and run texts of 6-12 topics, topic ``q`` of kind ``q % 4``: scores all distinct; groups of three
+    equal scores among unjudged documents only; among documents of one grade; among documents of different
+    grades, judged or not."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(int(rng.integers(6, 13))):
+        kind = q % 4
+        for d in range(int(rng.integers(3, 12))):
+            name = f"t{q}d{d}"
+            run.append(f"{q} Q0 {name} 0 {float(d if kind == 0 else d // 3)!r} m")
+            grade = {0: int(rng.integers(-1, 3)), 1: None, 2: 1, 3: int(rng.integers(-1, 4))}[kind]
+            if grade is not None and (kind != 3 or rng.random() < 0.7):
+                qrels.append(f"{q} 0 {name} {grade}")
+        qrels.append(f"{q} 0 absent{q} 1")
+    rng.shuffle(run)
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_topics_whose_ties_share_a_grade_are_not_evaluated_again_and_lose_nothing(seed):
+    """The values equal those of every topic evaluated in its worst and best orders (the textbook way)."""
+    qrels, run = mixed_collection(seed)
+    ranked = rank_runs(qrels, [run])
+    labels = EXACT + NOT_EXACT[:2]
+    pairs = resolve_measures(labels)
+    frame = tie_ranges(None, ranked, labels, inexact="nan")
+    worst = per_query_values(reorder_ties(ranked[0], "worst"), pairs)
+    best = per_query_values(reorder_ties(ranked[0], "best"), pairs)
+    exact = np.array([is_exact(m) for _, m in pairs])[:, None]
+    moved = _mixed_ties(ranked[0])
+    assert 0 < len(moved) < ranked[0].n_queries  # both kinds of topic are there
+    low = np.where(exact, np.fmin(worst, best), np.nan).T.ravel()
+    high = np.where(exact, np.fmax(worst, best), np.nan).T.ravel()
+    assert frame["low"].to_numpy() == pytest.approx(low, rel=1e-12, abs=1e-15, nan_ok=True)
+    assert frame["high"].to_numpy() == pytest.approx(high, rel=1e-12, abs=1e-15, nan_ok=True)
+    bounded = frame.dropna(subset=["low"])
+    assert (bounded["low"] <= bounded["reported"]).all() and (bounded["reported"] <= bounded["high"]).all()
 
 
 def test_every_claimed_measure_is_exact_and_the_others_are_refused():
