@@ -53,7 +53,7 @@ from metrics import ParseError, RankscopeError, ValidationError
 from metrics.errors import InputTooLarge
 from metrics.io import ReadLimits
 
-__all__ = ["LimitError", "Limits", "call", "limits", "parse", "small"]
+__all__ = ["LimitError", "Limits", "call", "limits", "parse", "small", "start_workers"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CONTEXT = multiprocessing.get_context("forkserver")
@@ -64,6 +64,14 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 PRELOADED = ("metrics", "metrics.review.report", "metrics.stats.significance", "metrics.io.texts", "scipy.special",
              "scipy.stats", "dashboard.guard")
 _CONTEXT.set_forkserver_preload(list(PRELOADED))
+
+
+def start_workers() -> None:
+    """Start the fork server the workers come from, if it is not running: it imports :data:`PRELOADED`
+    (about a second), which the first upload after the server starts would otherwise wait for."""
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
 
 
 class LimitError(ValidationError):
