@@ -22,9 +22,11 @@ copies only when something writes to it. A copy still has its own position and c
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import ctypes.util
 import gc
+import io
 import logging
 import os
 import threading
@@ -52,11 +54,12 @@ def install() -> None:
 
 def share_uploaded_bytes() -> None:
     """Make a deep copy of an ``UploadedFile`` a new file over the same bytes (copied on a write only)."""
-    from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
 
     def __deepcopy__(self: UploadedFile, memo: dict) -> UploadedFile:
-        record = UploadedFileRec(file_id=self.file_id, name=self.name, type=self.type, data=self.getvalue())
-        twin = type(self)(record, self._file_urls)
+        twin = type(self).__new__(type(self))
+        io.BytesIO.__init__(twin, self.getvalue())  # the same bytes, until one of the two is written to
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))  # its name, type, size, id ...: small
         twin.seek(self.tell())
         return twin
 
