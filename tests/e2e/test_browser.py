@@ -100,8 +100,11 @@ def _upload_until(page, uploader, path, title: str) -> None:
         try:
             expect(heading).to_have_text(title, timeout=30_000)
             return
-        except AssertionError:
-            if attempt == 2 or page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]').count():
+        except AssertionError as err:
+            shown = page.locator('[data-testid="stException"], [data-testid="stAlertContentError"]')
+            if shown.count():  # the page said why: that is the failure to report
+                raise AssertionError(f"the page shows: {' | '.join(shown.all_inner_texts())}") from err
+            if attempt == 2:
                 raise
 
 
