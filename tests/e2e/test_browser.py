@@ -66,7 +66,7 @@ def test_upload_two_runs_and_qrels_then_every_page(server, page):
     # a broken run: its message, and both runs still there
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
     _settled(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(
+    _uploader(page, "Runs").set_input_files(
         files=[{"name": "broken.run", "mimeType": "text/plain", "buffer": b"401 Q0 d 1 2.0 x\n401 Q0 e 2\n"}])
     _settled(page)
     expect(page.locator('[data-testid="stAlertContentError"]').first).to_contain_text("broken.run:2")
@@ -87,6 +87,13 @@ def test_a_link_opens_the_view_and_a_click_opens_a_topic(server, page):
     expect(page.get_by_role("tab", name="One topic")).to_have_attribute("aria-selected", "true")
     expect(page.locator(".gtitle:visible").filter(has_text="the top 20 of each ranking")).to_be_visible()
     expect(page).to_have_url(re.compile(r"(?=.*[?&]view=One)(?=.*[?&]topic=)"))  # the address bar follows the rerun
+
+
+def _uploader(page, label: str):
+    """The file input of the uploader with this label: by position, a drop made while an expander's content
+    was still being drawn once went to the uploader after it (a session file on the topics uploader)."""
+    box = page.locator('[data-testid="stFileUploader"]').filter(has_text=label)
+    return box.locator('[data-testid="stFileUploaderDropzoneInput"]')
 
 
 def _upload_until(page, uploader, path, title: str) -> None:
@@ -127,6 +134,6 @@ def test_notes_travel_in_the_session_file(server, browser, page, tmp_path):
     other.goto(f"{server}/data")
     _settled(other)
     other.get_by_text("Other collections and session files").click()
-    _upload_until(other, other.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(2), saved, "Overview")
+    _upload_until(other, _uploader(other, "Session file"), saved, "Overview")
     expect(other.get_by_text("1 topic noted")).to_be_visible()
     other.context.close()
