@@ -14,7 +14,7 @@ import hashlib
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -184,22 +184,57 @@ class BlobStore:
         except OSError as err:
             raise _unavailable(self.label, err) from None
 
-    def remove(self, sha256: str, suffix: str = "") -> int:
-        """Remove one stored file (a missing one is no error); the bytes it held."""
+    def remove(self, sha256: str, suffix: str = "",
+               keep_if: Callable[[Path | bytes], bool] | None = None) -> int | None:
+        """Remove one stored file (a missing one is no error); the bytes it held, None when ``keep_if`` kept it.
+
+        With ``keep_if``, the file is first moved aside (one atomic rename), ``keep_if`` judges what was
+        moved (a local path, or the bytes), and a file it wants kept is put back unless a newer one has been
+        written meanwhile. A file written again between a caller's check and this removal is so never removed
+        for what its earlier version held.
+        """
         key = self._key(sha256, suffix)
         try:
             if self._local is not None:
-                path = self._local / key
-                size = path.stat().st_size
-                path.unlink()
-                return size
-            size = self._fs.size(f"{self._root}/{key}")
-            self._fs.rm_file(f"{self._root}/{key}")
-            return size
+                return self._remove_local(self._local / key, keep_if)
+            final = f"{self._root}/{key}"
+            with self._remote(FileNotFoundError):
+                if keep_if is None:
+                    size = self._fs.size(final)
+                    self._fs.rm_file(final)
+                    return size
+                aside = f"{self._root}/tmp/{os.getpid()}.{os.urandom(4).hex()}.{sha256}{suffix}"
+                self._fs.mv(final, aside)
+                data = self._fs.cat_file(aside)
+                kept = keep_if(data)
+                if kept and not self._fs.exists(final):
+                    self._fs.mv(aside, final)
+                else:
+                    self._fs.rm_file(aside)
+                return None if kept else len(data)
         except FileNotFoundError:
             return 0
         except OSError as err:
             raise _unavailable(self.label, err) from None
+
+    @staticmethod
+    def _remove_local(path: Path, keep_if: Callable[[Path | bytes], bool] | None) -> int | None:
+        if keep_if is None:
+            size = path.stat().st_size
+            path.unlink()
+            return size
+        aside = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")  # a leftover's name
+        os.rename(path, aside)
+        try:
+            if keep_if(aside):
+                try:
+                    os.link(aside, path)  # never replaces: a table written after the move stays
+                except FileExistsError:
+                    pass
+                return None
+            return aside.stat().st_size
+        finally:
+            aside.unlink()
 
     def remove_leftovers(self, older_than: float) -> tuple[int, int]:
         """Remove the temporary files of writes interrupted more than ``older_than`` seconds ago (a killed

@@ -12,7 +12,9 @@ The order never leaves a row naming a missing file, whenever the process is kill
    They are removed while holding the store's write lock (:func:`lock_files`), after checking again
    under it that no row names them; a collection being added takes the same lock to check, before its
    rows are committed, that each of its files is there (and writes a missing one again). So a purge and an
-   add of the same bytes at the same time never leave the add's rows naming a removed file.
+   add of the same bytes at the same time never leave the add's rows naming a removed file. A derived table
+   (kept without the lock) is moved aside before it is judged the last time, and put back if a session kept
+   it again whole meanwhile: a purge never removes a table kept after its check.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager as ContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 from sqlalchemy import Connection, delete, exists, func, select, text
 
@@ -117,9 +120,15 @@ def _stale(store: BlobStore, sha: str, named: set[str]) -> bool:
     """Whether the derived table ``sha`` is unreadable or computed from a file no row in ``named`` names."""
     try:  # a local file is memory-mapped: only its schema, where the inputs are, is read
         local = store.local_path(sha, derived.SUFFIX)
-        made_from = derived.sources(local if local is not None else store.get(sha, "derived table", derived.SUFFIX))
+        return _made_elsewhere(local if local is not None else store.get(sha, "derived table", derived.SUFFIX),
+                               named)
     except WorkspaceError:  # removed meanwhile, or unreadable: nothing to keep
         return True
+
+
+def _made_elsewhere(table: Path | bytes, named: set[str]) -> bool:
+    """Whether a derived table (a path or its bytes) is unreadable or computed from a file not in ``named``."""
+    made_from = derived.sources(table)
     return made_from is None or not made_from <= named
 
 
@@ -134,11 +143,17 @@ def sweep(transaction: Transaction, store: BlobStore) -> tuple[int, int]:
             lock_files(conn)
             named = set(conn.execute(select(blobs.c.sha256)).scalars())  # again, under the lock
             for sha, suffix in candidates:
-                kept = not _stale(store, sha, named) if suffix == derived.SUFFIX else sha in named
-                if kept:  # added again since the listing, or a damaged table written again whole
+                if suffix != derived.SUFFIX:
+                    if sha not in named:  # else added again since the listing
+                        size += store.remove(sha, suffix)
+                        files += 1
                     continue
-                size += store.remove(sha, suffix)
-                files += 1
+                if _stale(store, sha, named):  # else a damaged table written again whole since the listing
+                    # judged again once moved aside: a table kept again after this check stays
+                    removed = store.remove(sha, suffix, keep_if=lambda table: not _made_elsewhere(table, named))
+                    if removed is not None:
+                        size += removed
+                        files += 1
     left = store.remove_leftovers(LEFTOVER_SECONDS)
     return files + left[0], size + left[1]
 

@@ -228,6 +228,29 @@ def test_a_damaged_table_written_again_while_a_purge_runs_is_kept(target, monkey
         assert ws.derived_frame("per_query", _frame_inputs(stored)) is not None
 
 
+def test_a_damaged_table_written_again_after_the_purge_last_checked_it_is_kept(target, monkeypatch):
+    with target.open() as ws:
+        stored = ws.load(ws.add_collection("c", qrels=("q", qrels_bytes(3)), runs=[("r.run", run_bytes(3))],
+                                           author="op").id)
+        _keep_frame(ws, stored)
+        (table,) = [p for name, p in _files(target).items() if name.endswith(".frame")]
+        table.write_bytes(table.read_bytes()[:-7])  # damaged: stale at the listing and at the check under the lock
+        real, checks = workspace.purge._stale, []
+
+        def written_again_after_the_last_check(*args, **kwargs):
+            stale = real(*args, **kwargs)
+            checks.append(stale)
+            if len(checks) == 2:  # the check under the lock, just before the removal
+                _keep_frame(ws, stored)  # a page computed the table again and kept it whole
+            return stale
+
+        monkeypatch.setattr(workspace.purge, "_stale", written_again_after_the_last_check)
+        assert ws.purge(0, author="op").files == 0
+        assert checks == [True, True]
+        assert ws.derived_frame("per_query", _frame_inputs(stored)) is not None
+        assert not [name for name in _files(target) if name.endswith(".tmp")]  # nothing left aside
+
+
 @pytest.mark.slow
 def test_purges_killed_at_any_moment_never_leave_a_row_naming_a_missing_file(target, monkeypatch):
     with target.open() as ws:
@@ -259,3 +282,34 @@ def test_purges_killed_at_any_moment_never_leave_a_row_naming_a_missing_file(tar
         ws.purge(0, author="op")
         assert set(_files(target)) == _expected_files(ws, [keep.id], [ws.load(keep.id)])
         _rows_name_existing_files(target)
+
+
+@pytest.mark.parametrize("where", ["folder", "fsspec"])
+def test_a_removal_judged_once_moved_aside_keeps_or_removes_and_never_replaces_a_newer_file(tmp_path, where):
+    import secrets
+
+    from workspace.files import BlobStore
+
+    store = BlobStore(tmp_path if where == "folder" else f"memory://purge-{secrets.token_hex(4)}")
+    sha, judged = "ab" * 32, []
+
+    def judge(verdict, write_meanwhile=None):
+        def keep_if(table):
+            judged.append(table.read_bytes() if where == "folder" else table)
+            if write_meanwhile is not None:
+                store.put(sha, write_meanwhile, ".frame")
+            return verdict
+        return keep_if
+
+    store.put(sha, b"old table", ".frame")
+    assert store.remove(sha, ".frame", keep_if=judge(True)) is None
+    assert store.get(sha, "t", ".frame") == b"old table"
+    assert store.remove(sha, ".frame", keep_if=judge(True, write_meanwhile=b"newer table")) is None
+    assert store.get(sha, "t", ".frame") == b"newer table"  # the newer one stays; the old one is not put back
+    assert store.remove(sha, ".frame", keep_if=judge(False)) == len(b"newer table")
+    assert not store.exists(sha, ".frame")
+    assert store.remove(sha, ".frame", keep_if=judge(False)) == 0  # a missing file is no error, nothing judged
+    assert judged == [b"old table", b"old table", b"newer table"]
+    assert list(store.listing()) == []
+    if where == "folder":
+        assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == []  # nothing left aside
