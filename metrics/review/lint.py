@@ -11,9 +11,11 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
-from metrics.io.duplicates import distinct_ascending
+from metrics.io.arrays import to_numpy
+from metrics.io.duplicates import distinct_ascending, take_rows
 from metrics.rankings import TIE_CUTOFFS, Rankings
 
 if TYPE_CHECKING:
@@ -182,10 +184,12 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     """Topics whose rank column contradicts the scores (some document has a higher score but a larger rank
     than another), and the other topics whose rank column only orders tied scores differently from the ranked
     order (score descending, document id descending). Ranks that are not numbers are left out."""
-    ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
     none = np.array([], dtype=object)
-    if len(ranks) < 2:
+    if len(rk.rows) < 2:
         return none, none
+    if _ranks_follow_scores(rk.run):  # the usual file: nothing contradicts; ties perhaps listed otherwise
+        return none, rk.queries[_reordered_topics(rk)]
+    ranks = rk.run.table.column("rank").to_numpy()[rk.rows]
     seg = rk.seg
     same_topic = seg[1:] == seg[:-1]
     if bool(np.all(~same_topic | (ranks[1:] > ranks[:-1]))):  # the usual file: ranks rise down each ranking
@@ -217,6 +221,37 @@ def _rank_disagreements(rk: Rankings) -> tuple[np.ndarray, np.ndarray]:
     reordered = distinct_ascending(seg[1:][swapped])
     reordered = reordered[~np.isin(reordered, contradicted, assume_unique=True)]
     return rk.queries[contradicted], rk.queries[reordered]
+
+
+def _ranks_follow_scores(run: Run) -> bool:
+    """Whether the file lists each query's lines in one block, scores never rising and ranks always rising
+    down each block. Then no document ranks above one with a higher score (a pair in file order has the
+    higher score, or an equal one, and the smaller rank: rounding to float32 keeps that order), and the rank
+    column orders each topic as the file does. Reads the score and rank columns in place, batch by batch."""
+    starts = run.query_starts
+    if len(pc.unique(take_rows(run.table.column("query"), starts))) != len(starts):
+        return False
+    opens = np.zeros(run.table.num_rows + 1, dtype=bool)  # opens[i]: row i starts a query's block
+    opens[starts] = True
+    at, rank_before, score_before = 0, np.inf, -np.inf  # what the batch before ended with
+    for batch in run.table.select(["rank", "score"]).to_batches():
+        if not batch.num_rows:
+            continue
+        rank, score = (to_numpy(batch.column(i)) for i in (0, 1))
+        fresh = opens[at:at + batch.num_rows]
+        rises = (np.r_[rank_before, rank[:-1]] < rank) & (np.r_[score_before, score[:-1]] >= score)
+        if not bool(np.all(rises | fresh)):  # (a rank that is not a number rises from nothing)
+            return False
+        at, rank_before, score_before = at + batch.num_rows, rank[-1], score[-1]
+    return True
+
+
+def _reordered_topics(rk: Rankings) -> np.ndarray:
+    """The topics (indices) whose ranked order lists rows of the file out of their order: where the file's
+    rank column rises down each topic's block, those whose rank column orders tied scores differently."""
+    down = np.flatnonzero(rk.rows[1:] < rk.rows[:-1])  # position i + 1 holds an earlier row than i
+    topic = np.searchsorted(rk.offsets, down, side="right") - 1
+    return distinct_ascending(topic[rk.offsets[topic + 1] > down + 1])  # both positions in one topic
 
 
 def _dense_ranks(ranks: np.ndarray, known: np.ndarray) -> np.ndarray:

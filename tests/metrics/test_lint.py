@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
-from metrics import LintItem, lint, lint_frame, rank_runs, read_qrels, read_run
+from metrics import Conventions, LintItem, Run, lint, lint_frame, rank_runs, read_qrels, read_run
 
 QRELS = read_qrels("1 0 a 1\n1 0 b 0\n2 0 c 0\n3 0 d 2\n", name="q")
 
@@ -157,14 +158,34 @@ def _textbook_rank_disagreements(rk):
     return contradicted, reordered
 
 
-@pytest.mark.parametrize("seed", range(36))
+def _ordered_file_topic(rng, q: int, kind: int) -> list[str]:
+    """One topic's lines as most files give them: scores never rising, ranks 1, 2, 3 ... down the lines, tied
+    scores listed in any order of their ids. ``kind`` 6: sometimes one score rises all the same (a contradiction
+    the ranks alone do not show); 7: scores that tie only in float32; 8: ids descending down the lines, as
+    trec_eval orders ties (the file is the ranked order)."""
+    n = int(rng.integers(1, 15))
+    if kind == 7:
+        scores = np.sort(1.0 + rng.integers(0, 3, n) * 1e-9 + rng.integers(0, 2, n))[::-1]
+    else:
+        scores = np.sort(rng.integers(0, 5, n).astype(float))[::-1]
+    if kind == 6 and n > 1 and rng.random() < 0.4:
+        i = int(rng.integers(0, n - 1))
+        scores[i], scores[i + 1] = scores[i + 1], scores[i]
+    docs = np.arange(n)[::-1] if kind == 8 else rng.permutation(n)
+    return [f"{q} Q0 d{docs[i]:02d} {i + 1} {scores[i]:.17g} x\n" for i in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(54))
 def test_rank_checks_agree_with_a_textbook_loop(seed):
-    from metrics.review.lint import _rank_disagreements
+    from metrics.review.lint import _rank_disagreements, _ranks_follow_scores
 
     rng = np.random.default_rng(seed)
-    kind = seed % 6  # whole ranks 1..n, with gaps and negatives, fractions, huge, unknown among them, in score order
+    kind = seed % 9  # 0-5: ranks against scores in many ways; 6-8: files in score order, ties in any order
     lines = []
     for q in range(1, int(rng.integers(2, 12))):
+        if kind >= 6:
+            lines += _ordered_file_topic(rng, q, kind)
+            continue
         n = int(rng.integers(1, 15))
         scores = rng.integers(0, 5, n).astype(float)
         ranks = np.argsort(-scores + rng.normal(0, 1.5, n)).argsort() + 1.0
@@ -183,8 +204,16 @@ def test_rank_checks_agree_with_a_textbook_loop(seed):
         if kind == 4:
             text = [t if rng.random() < 0.7 else "n/a" for t in text]
         lines += [f"{q} Q0 d{i} {text[i]} {scores[i]:g} x\n" for i in range(n)]
+    if kind == 8 and len(lines) > 2:  # a line moved to the end of the file: its topic in two blocks, mostly
+        lines.append(lines.pop(int(rng.integers(0, len(lines) - 1))))
     run = read_run("".join(lines), name="x")
     qrels = read_qrels("".join(f"{q} 0 d0 1\n" for q in range(1, 12)))
-    rk = rank_runs(qrels, [run])[0]
-    contradicted, reordered = _rank_disagreements(rk)
-    assert (list(contradicted), list(reordered)) == _textbook_rank_disagreements(rk)
+    if kind in (7, 8):
+        assert _ranks_follow_scores(run) == (kind == 7)
+    # the same lines in batches of 1 to 4 rows: the checks read the columns batch by batch
+    batches = pa.Table.from_batches(run.table.to_batches(max_chunksize=int(rng.integers(1, 5))))
+    for preset in ("trec_eval-9", "trec_eval-10"):
+        for table in (run.table, batches):
+            rk = rank_runs(qrels, [Run(name="x", table=table)], Conventions(preset=preset))[0]
+            contradicted, reordered = _rank_disagreements(rk)
+            assert (list(contradicted), list(reordered)) == _textbook_rank_disagreements(rk)
