@@ -45,8 +45,9 @@ def ensure_workload() -> tuple[Path, Path]:
 
 
 def second_run(run: Path) -> Path:
-    """The run with seeded noise on its scores (made once, next to it)."""
-    out = DATA / "sparse_noisy.run"
+    """A second system: the run's scores with seeded noise, each topic's documents listed by the new score
+    (descending) and ranked 1, 2, 3 ... again, as a system writes its run (made once, next to it)."""
+    out = DATA / "sparse_second.run"
     if out.exists() and out.stat().st_mtime >= run.stat().st_mtime:
         return out
     import numpy as np
@@ -58,10 +59,14 @@ def second_run(run: Path) -> Path:
                            convert_options=pacsv.ConvertOptions(column_types={"q": pa.string(), "d": pa.string()}))
     noise = np.random.default_rng(7).normal(0.0, 0.5, len(table))
     scores = np.round(table.column("s").to_numpy() + noise, 4)
-    lines = (table.column("q").to_numpy(zero_copy_only=False).astype(object) + " Q0 "
-             + table.column("d").to_numpy(zero_copy_only=False).astype(object) + " "
-             + table.column("r").to_numpy().astype(str).astype(object) + " "
-             + np.char.mod("%.4f", scores).astype(object) + " noisy\n")
+    query = table.column("q").to_numpy(zero_copy_only=False).astype(object)
+    block = np.cumsum(np.r_[True, query[1:] != query[:-1]])  # the generator lists each topic once
+    order = np.lexsort((-scores, block))
+    starts = np.flatnonzero(np.r_[True, block[order][1:] != block[order][:-1]])
+    ranks = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)])) + 1
+    lines = (query[order] + " Q0 " + table.column("d").to_numpy(zero_copy_only=False).astype(object)[order] + " "
+             + ranks.astype(str).astype(object) + " " + np.char.mod("%.4f", scores[order]).astype(object)
+             + " noisy\n")
     out.write_text("".join(lines.tolist()))
     return out
 

@@ -21,9 +21,9 @@ opens the overview, then repeats:
 
 With ``--workload msmarco`` the collection is the ``sparse`` workload of ``benchmarks/generate.py`` (6,980
 topics x 1,000 documents, 6.98 million lines, 231 MiB, generated when missing) and a second run made from it with
-seeded noise on the scores (``benchmarks/dashboard.py``'s ``sparse_noisy.run``). Both go through the browser's
-upload, and the time from the choice of the two files to the data page showing them, then to the overview
-drawn, is reported too.
+seeded noise on the scores, listed and ranked by them (``benchmarks/dashboard.py``'s ``sparse_second.run``).
+Both go through the browser's upload, and the time from the choice of the two files to the data page showing
+them, then to the overview drawn, is reported too.
 
 With ``--server-only`` no browser and no server are started: each round, a fresh process drives one session
 with Streamlit's AppTest (the qrels, then the runs uploaded, then the overview opened) and times the data page's
