@@ -15,7 +15,9 @@ served by different server processes. It follows the live class's pattern (:mod:
   The next poll then switches again, up to :data:`TRIES` times for one revision.
 - a poll the browser asked for just before a switch reached it arrives after the switch: Streamlit runs it for
   the page the browser has left and tells the browser so, and the browser then removes what the page it shows
-  had drawn. Such a poll shows that page again (:func:`_show_again`).
+  had drawn. Such a poll shows that page again (:func:`_show_again`). The presenter's publishing fragment
+  needs no such care: it is drawn after the page, so its id differs from page to page, and Streamlit skips a
+  late timed request for a fragment the page now shown did not register.
 
 Nothing runs in a session that does not follow: no poll, no switch. Stopping (either toggle) takes effect at
 the next run. Each session keeps its own presentation mode (``?present=``), which is never passed on.

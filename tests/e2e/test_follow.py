@@ -153,3 +153,22 @@ def test_a_poll_sent_before_a_switch_reached_the_browser_leaves_the_new_page_dra
     settled(projector)
     _on(projector, "curves")
     expect(projector.get_by_text("Start here.", exact=False).first).to_be_visible()
+
+
+def test_a_publish_sent_before_the_presenter_left_a_page_leaves_the_new_page_drawn(people):
+    """The same race on the presenter's side: its page can be switched by the server (a session file loaded on
+    the data page opens the overview), and a publish timer that fired on the old page can arrive after the
+    switch. The publish fragment is drawn after the page, so its id differs from page to page: Streamlit skips a
+    timed run of a fragment the page now shown did not register, and the page stays drawn. Sending one of the
+    old page's publish requests again after a page change makes that arrival certain."""
+    presenter = people["presenter"]
+    _toggle(presenter, "Present")
+    _go(presenter, "Gain")
+    asked = presenter.evaluate("() => window.__e2e.asked")
+    presenter.wait_for_function(f"() => window.__e2e.asked > {asked}")  # nobody touches it: a publish
+    stale = _polls(presenter)[-1]
+    _go(presenter, "Curves")
+    presenter.evaluate("bytes => window.__e2e.socket.send(new Uint8Array(bytes))", list(stale))
+    settled(presenter)
+    _on(presenter, "curves")
+    expect(presenter.get_by_text("Start here.", exact=False).first).to_be_visible()
