@@ -73,12 +73,15 @@ def near_valid_files(draw, width: int):
 
 
 @FAST
-@given(near_valid_files(6), near_valid_files(4), st.booleans())
-def test_every_reading_path_agrees_with_the_line_reader(run_bytes, qrels_bytes, split_small_files):
+@given(near_valid_files(6), near_valid_files(4), st.booleans(), st.booleans())
+def test_every_reading_path_agrees_with_the_line_reader(run_bytes, qrels_bytes, split_small_files,
+                                                        ahead_on_small_files):
     """Whatever the fast (pyarrow) or split path reads, the line reader reads to the same table and lines;
-    where one raises, the other raises the same message."""
-    saved = metrics.io.parsing.SPLIT_MIN_BYTES
+    where one raises, the other raises the same message. The fast path's parse may start before its checks
+    end (as on large files)."""
+    saved, saved_ahead = metrics.io.parsing.SPLIT_MIN_BYTES, metrics.io.parsing.AHEAD_BYTES
     metrics.io.parsing.SPLIT_MIN_BYTES = 0 if split_small_files else saved  # the split path, on small files
+    metrics.io.parsing.AHEAD_BYTES = 0 if ahead_on_small_files else saved_ahead
     try:
         for data, kind in ((run_bytes, "run"), (qrels_bytes, "qrels")):
             try:
@@ -93,7 +96,27 @@ def test_every_reading_path_agrees_with_the_line_reader(run_bytes, qrels_bytes, 
             assert table.to_pandas().equals(slow.to_pandas())  # NaN ranks compare equal here
             assert (lines if lines is not None else np.arange(1, len(slow) + 1)).tolist() == slow_lines.tolist()
     finally:
-        metrics.io.parsing.SPLIT_MIN_BYTES = saved
+        metrics.io.parsing.SPLIT_MIN_BYTES, metrics.io.parsing.AHEAD_BYTES = saved, saved_ahead
+
+
+@pytest.mark.parametrize("data", [
+    b"1 Q0 a 1 2 x\n1 Q0 b 2 1 \n",  # pyarrow reads an empty tag; the line has 5 fields
+    b"1 Q0 a\tb 1 2 x\n1 Q0 c 2 1 x\n",  # a tab among spaces: pyarrow keeps it inside the id
+    b"1\tQ0\ta\t1\t2\tx\n1 Q0 b 2 1 x\n",  # the first line shows tabs, a later one spaces
+])
+@pytest.mark.parametrize("ahead", [True, False])
+def test_a_table_the_fast_path_checks_rule_out_is_dropped(monkeypatch, data, ahead):
+    """Files pyarrow reads otherwise than the line reader: its table is dropped whether the parse started
+    before the checks ended (as on large files) or after them."""
+    monkeypatch.setattr(metrics.io.parsing, "AHEAD_BYTES", 0 if ahead else 1 << 40)
+    try:
+        expected = parse_lines(data, "f", kind="run")[0].to_pandas()
+    except ParseError as err:
+        with pytest.raises(ParseError) as again:
+            parse(data, "f", kind="run")
+        assert str(again.value) == str(err)
+        return
+    assert parse(data, "f", kind="run")[0].to_pandas().equals(expected)  # NaN ranks compare equal here
 
 
 # ---- evaluation --------------------------------------------------------------------------------------
