@@ -101,7 +101,7 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     order, starts, lengths = _queries(table, query_starts)
     key, numeric = _keys(table.column("docid"))
     key = _in_order(key, order)
-    hit = distinct_ascending(_repeats(_fold(key), starts, lengths)[0])
+    hit = _repeating(_fold(key), starts, lengths)
     if not len(hit):
         return _NONE, _NONE
     if len(hit) == len(starts):  # every query a suspect (ids made to collide): its rows are all rows
@@ -110,7 +110,7 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
         position, size = _positions(starts, lengths, hit), lengths[hit]
         suspect = key[position]
     # the queries where the whole 64-bit key repeats too; then the strings of those alone
-    again = distinct_ascending(_repeats(suspect, np.cumsum(size) - size, size)[0])
+    again = _repeating(suspect, np.cumsum(size) - size, size)
     del suspect
     if not len(again):
         return _NONE, _NONE
@@ -191,7 +191,7 @@ def suspects(table: pa.Table) -> np.ndarray:
     if table.num_rows < 2:
         return _NONE
     order, starts, lengths = _queries(table, None)
-    hit = distinct_ascending(_repeats(_in_order(hash32(table.column("docid")), order), starts, lengths)[0])
+    hit = _repeating(_in_order(hash32(table.column("docid")), order), starts, lengths)
     position = _positions(starts, lengths, hit)
     return position if order is None else np.sort(order[position])
 
@@ -217,16 +217,14 @@ def _in_order(values: np.ndarray, order: np.ndarray | None) -> np.ndarray:
     return values if order is None else values[order]
 
 
-def _repeats(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The (segment, value) pairs of values (unsigned integers) that occur more than once in their segment:
-    for each second, third ... occurrence, its segment and the value, segments ascending."""
+def _repeating(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The segments (ascending) in which a value (unsigned integers) occurs more than once."""
     n, width = len(values), int(lengths.max())
     if len(starts) * width > 2 * n + 1024:  # one very long segment among short ones: sort (segment, value)
         segment = np.repeat(np.arange(len(starts), dtype=np.int64), lengths)
         order = np.lexsort((values, segment))
         segment, values = segment[order], values[order]
-        again = np.flatnonzero((segment[1:] == segment[:-1]) & (values[1:] == values[:-1])) + 1
-        return segment[again], values[again]
+        return distinct_ascending(segment[1:][(segment[1:] == segment[:-1]) & (values[1:] == values[:-1])])
     # padding at most doubles the memory: one row per segment, sorted
     if (lengths == width).all():  # every query equally long (often: 1,000 each): a view, no copy
         grid = np.sort(values.reshape(len(starts), width), axis=1)
@@ -242,8 +240,7 @@ def _repeats(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tup
         # a real value sits at column < length of its row (padding, the maximum, sorts last; equal values
         # are interchangeable, so the first `length` columns hold exactly the row's values)
         same &= np.arange(1, width)[None, :] < lengths[:, None]
-    segment, column = np.nonzero(same)
-    return segment, grid[segment, column + 1]
+    return np.flatnonzero(same.any(axis=1))  # a whole row at a time: no list of every repeat
 
 
 def distinct_ascending(values: np.ndarray) -> np.ndarray:
