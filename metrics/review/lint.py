@@ -240,7 +240,7 @@ def _ranks_follow_scores(run: Run) -> bool:
         rank, score = (to_numpy(batch.column(i)) for i in (0, 1))
         fresh = opens[at:at + batch.num_rows]
         rises = (np.r_[rank_before, rank[:-1]] < rank) & (np.r_[score_before, score[:-1]] >= score)
-        if not bool(np.all(rises | fresh)):  # (a rank that is not a number rises from nothing)
+        if not bool(np.all(rises | fresh)):  # (a rank that is not a number compares false: the full check)
             return False
         at, rank_before, score_before = at + batch.num_rows, rank[-1], score[-1]
     return True
