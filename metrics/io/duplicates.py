@@ -117,9 +117,20 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     position = position[_positions(np.cumsum(size) - size, size, again)]
     size = size[again]
     rows = position if order is None else order[position]
+    docid = table.column("docid")
+    digits = _digit_lengths(docid) if numeric else None  # ids of digits alone: equal keys, equal lengths, equal
+    candidate = key[position]
+    if digits is not None:
+        # the numbers themselves: the key is the number xor the length, which a file made to collide makes
+        # alike for two numbers; equal numbers of equal lengths (compared below) are the same text
+        candidate ^= digits[rows].astype(np.uint64) << np.uint64(56)
+        still = _repeating(candidate, np.cumsum(size) - size, size)
+        if not len(still):
+            return _NONE, _NONE
+        kept = _positions(np.cumsum(size) - size, size, still)
+        rows, candidate, size = rows[kept], candidate[kept], size[still]
     # the rows of those queries ordered by key: equal keys side by side, mostly in pairs
     begin = np.cumsum(size) - size
-    candidate = key[position]
     ranked = sorted_within(candidate, begin, size)
     value = candidate[ranked]
     del candidate
@@ -131,8 +142,6 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     several = np.r_[equal, False] | np.r_[False, equal]  # and the rows of three or more alike
     several[pair] = several[pair + 1] = False
     del alone_before, alone_after
-    docid = table.column("docid")
-    digits = _digit_lengths(docid) if numeric else None  # ids of digits alone: equal keys, equal lengths, equal
     if digits is not None:
         same = digits[rows[ranked[pair]]] == digits[rows[ranked[pair + 1]]]
     else:

@@ -349,14 +349,17 @@ def test_sorted_within_sorts_each_segment_and_keeps_it_in_place(shape, dtype):
 
 @pytest.mark.parametrize("seed", range(12))
 def test_ids_sharing_whole_keys_in_twos_threes_and_more_are_found_as_pandas_finds_them(seed):
-    # pools of ids alike in the 64-bit key (19 and 18 digits, or hexadecimal and zero-padded with one seed
-    # in three), each drawn several times into short queries: runs of two, three and more equal keys,
-    # some of them the same id, some not
+    # pools of ids alike in the 64-bit key (19 and 18 digits; with one seed in three also hexadecimal and
+    # zero-padded ids, with another zero-padded decimals: the numbers no longer tell the ids apart), each
+    # drawn several times into short queries: runs of two, three and more equal keys, some of them the same
+    # id, some not
     rng = np.random.default_rng(seed)
     base = [10 ** 18 + 16 * int(p) for p in rng.choice(1000, 6, replace=False)]
     pool = [str(c) for c in base] + [str(c - 2 ** 56) for c in base]
     if seed % 3 == 0:
         pool += ["0x1F", "0031", "0x20", "0032"]
+    elif seed % 3 == 1:
+        pool += ["0031", "031", "31"]
     pairs = [(str(q), pool[i]) for q in range(int(rng.integers(1, 6))) for i in rng.integers(0, len(pool), 12)]
     pairs = [pairs[i] for i in rng.permutation(len(pairs))] if seed % 2 else pairs
     frame = pd.DataFrame(pairs, columns=["query", "docid"])
