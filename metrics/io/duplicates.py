@@ -86,7 +86,7 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     (:func:`suspects`, a sort of each query's hashes), among them those in which two share the whole 64-bit
     key (:func:`id_keys`, the same sort), and there the rows that share a key: two such rows are compared
     as strings, three or more are coded by arrow's hash table of the strings (ids of decimal digits alone
-    are compared by their lengths instead: the key holds their number). Each step is linear in the
+    are compared by their numbers, then their lengths, instead). Each step is linear in the
     rows it reads (a sort within each query), whatever the ids, so a file made to collide costs a small
     multiple of a clean one.
 
