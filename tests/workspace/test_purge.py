@@ -208,13 +208,19 @@ def test_an_add_racing_a_purge_of_the_same_bytes_stores_them_again(target, monke
         assert ws.parsed_run(stored.runs[0].sha256) is not None  # its cache is written again when it is read
 
 
+def _with_damaged_table(ws, target):
+    """A stored collection whose derived table (:func:`_keep_frame`) is kept and then damaged."""
+    stored = ws.load(ws.add_collection("c", qrels=("q", qrels_bytes(3)), runs=[("r.run", run_bytes(3))],
+                                       author="op").id)
+    _keep_frame(ws, stored)
+    (table,) = [p for name, p in _files(target).items() if name.endswith(".frame")]
+    table.write_bytes(table.read_bytes()[:-7])
+    return stored
+
+
 def test_a_damaged_table_written_again_while_a_purge_runs_is_kept(target, monkeypatch):
     with target.open() as ws:
-        stored = ws.load(ws.add_collection("c", qrels=("q", qrels_bytes(3)), runs=[("r.run", run_bytes(3))],
-                                           author="op").id)
-        _keep_frame(ws, stored)
-        (table,) = [p for name, p in _files(target).items() if name.endswith(".frame")]
-        table.write_bytes(table.read_bytes()[:-7])  # damaged: the purge's listing finds it unreadable
+        stored = _with_damaged_table(ws, target)  # the purge's listing finds it unreadable
         real = workspace.purge._unnamed
 
         def written_again_after_the_listing(*args, **kwargs):
@@ -230,11 +236,7 @@ def test_a_damaged_table_written_again_while_a_purge_runs_is_kept(target, monkey
 
 def test_a_damaged_table_written_again_after_the_purge_last_checked_it_is_kept(target, monkeypatch):
     with target.open() as ws:
-        stored = ws.load(ws.add_collection("c", qrels=("q", qrels_bytes(3)), runs=[("r.run", run_bytes(3))],
-                                           author="op").id)
-        _keep_frame(ws, stored)
-        (table,) = [p for name, p in _files(target).items() if name.endswith(".frame")]
-        table.write_bytes(table.read_bytes()[:-7])  # damaged: stale at the listing and at the check under the lock
+        stored = _with_damaged_table(ws, target)  # stale at the listing and at the check under the lock
         real, checks = workspace.purge._stale, []
 
         def written_again_after_the_last_check(*args, **kwargs):
