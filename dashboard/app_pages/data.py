@@ -43,7 +43,7 @@ if qrels_file is not None and qrels_file.file_id not in seen:
         st.session_state["data_errors"].append(str(err))
 if new_runs:
     progress = st.progress(0.0, text="Reading runs…")
-    uploads = [state.Upload.of(f.name, f.getvalue()) for f in new_runs]
+    uploads = state.Upload.all_of([(f.name, f.getvalue()) for f in new_runs])
     seen.update(f.file_id for f in new_runs)
     failed = {}
     for done, (position, upload, err) in enumerate(data.read_runs(uploads), start=1):  # side by side

@@ -46,3 +46,27 @@ def test_two_functions_never_share_a_cache_and_a_key_can_be_narrower():
         fn.clear()
     assert (first(A), second(A)) == ("first", "second")
     assert judged_only(A) == ("a",) and judged_only(B) == ("a",)  # the same qrels: the same entry
+
+
+def test_uploads_hashed_side_by_side_keep_their_order_and_digests(monkeypatch):
+    import hashlib
+    import threading
+    import types
+
+    import dashboard.state as state
+
+    threads = set()
+
+    def sha256(data):
+        threads.add(threading.current_thread().name)
+        return hashlib.sha256(data)
+
+    monkeypatch.setattr(state, "hashlib", types.SimpleNamespace(sha256=sha256))
+    big = [(f"{i}.run", bytes([i]) * (9 << 20) + b"\n") for i in range(3)]
+    files = [big[0], ("tiny.run", b"1 Q0 a 1 1.0 a\n"), big[1], big[2]]
+    uploads = Upload.all_of(files)
+    assert [(u.name, u.digest, u.size, u.data) for u in uploads] == [
+        (name, hashlib.sha256(data).hexdigest(), len(data), data) for name, data in files]
+    assert {t.split("_")[0] for t in threads} == {"rankscope-hash"}  # none hashed by the caller's thread
+    threads.clear()
+    assert Upload.all_of(files[1:2] * 2) == [Upload.of(*files[1])] * 2 and threads == {threading.current_thread().name}
