@@ -20,10 +20,8 @@ collisions
         listed twice. Found by hashing 2**24 candidate ids and keeping the pairs whose hashes are equal; the
         stamp holds a fingerprint of the hash, so a change of the hash makes the file again.
 collisions-numeric
-        the same with numeric ids: half the pairs are numbers whose 32-bit halves xor alike (a and
-        a ^ (2**32 + 1), 11 digits each), half are equal in rankscope's 64-bit key too (the number with its
-        length in the top byte: c = 10**18 + x and c - 2**56, 19 and 18 digits), so their strings are
-        compared.
+        the same with numeric ids: 11-digit numbers in pairs whose keys' 32-bit halves xor alike (decimal
+        ids are keyed one for one, by length and number, so no two distinct ones share the whole key).
 dense   43 topics x 1,000 documents, ~200 judged per topic, grades 0-3 (shaped like TREC DL 2019 passage).
 mid     250 topics x 1,000 documents, ~100 judged per topic, grades 0-2, topics 301-450 and 601-700 and
         newswire document ids (shaped like Robust04).
@@ -133,6 +131,8 @@ def stamp_of(w: Workload) -> dict:
     stamp = {"generator_version": GENERATOR_VERSION, "numpy_major": np.__version__.split(".")[0], **asdict(w)}
     if w.id_style == "collide":
         stamp["hash_fingerprint"] = hash_fingerprint()
+    if w.id_style == "collide-numeric":
+        stamp["hash_fingerprint"] = hash_fingerprint(("7", "07", "12345678901"))
     return json.loads(json.dumps(stamp))  # as it reads back from the file (tuples become lists)
 
 
@@ -183,12 +183,8 @@ def doc_column(w: Workload, numbers: np.ndarray) -> pa.Array:
         return _addresses(flat, long=w.id_style == "long")
     if w.id_style == "collide":
         return _prefixed("D", colliding_numbers()[flat])
-    if w.id_style == "collide-numeric":  # pair i: a and a ^ (2**32 + 1) for even i, c and c - 2**56 for odd i
-        pair, second = flat >> 1, (flat & 1).astype(bool)
-        a = (1 << 34) + pair * 16  # 11 digits, bits 0 and 32 clear: a + 2**32 + 1 has 11 digits too
-        c = 10 ** 18 + pair * 16  # 19 digits, bit 56 set: c - 2**56 has 18
-        value = np.where((pair & 1) == 0, np.where(second, a + (1 << 32) + 1, a), np.where(second, c - (1 << 56), c))
-        return pc.cast(pa.array(value), pa.string())
+    if w.id_style == "collide-numeric":
+        return colliding_decimals(flat)
     # newswire: the number picks a prefix and a serial inside that prefix's range, one-to-one
     sizes = np.array([hi - lo + 1 for _, lo, hi in NEWSWIRE], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -272,12 +268,34 @@ def _craft() -> np.ndarray:
     return np.stack([candidates[order[same]], candidates[order[same + 1]]], axis=1).ravel()
 
 
-def hash_fingerprint() -> int:
+NUMERIC_COLLISIONS = 1 << 20  # the document numbers of collisions-numeric
+
+
+def colliding_decimals(flat: np.ndarray) -> pa.Array:
+    """The 11-digit ids of document numbers ``flat``: 2i and 2i + 1 are keyed k and k + 2**32 + 1, with
+    bits 0 and 32 of k clear, so that their 32-bit hashes (the key's halves xored) are equal. Written from
+    rankscope's keys of decimal ids (``metrics.io.duplicates.decimal_key``), and checked with its hash."""
+    sys.path.insert(0, str(HERE.parent))
+    from metrics.io.duplicates import decimal_key, hash32
+
+    first = int(decimal_key(pa.array(["0" * 11]))[0])  # the key of the first 11-digit text
+
+    def ids(number: np.ndarray) -> pa.Array:
+        key = 3 * (1 << 33) + (number >> 1) * 16 + (number & 1) * ((1 << 32) + 1)
+        return pc.cast(pa.array(key - first), pa.string())
+
+    probe = ids(np.array([0, 1, NUMERIC_COLLISIONS - 2, NUMERIC_COLLISIONS - 1]))  # the first pair and the last
+    if not (pc.all(pc.equal(pc.utf8_length(probe), 11)).as_py() and (hash32(probe[0::2]) == hash32(probe[1::2])).all()):
+        raise SystemExit("collisions-numeric: the ids no longer collide in rankscope's hash; see colliding_decimals")
+    return ids(flat)
+
+
+def hash_fingerprint(texts: tuple[str, ...] = ("D1", "D12345678", "x" * 30)) -> int:
     """rankscope's 32-bit hashes of a few ids: the crafted workloads are made again when they change."""
     sys.path.insert(0, str(HERE.parent))
     from metrics.io.duplicates import hash32
 
-    return int(np.bitwise_xor.reduce(hash32(pa.array(["D1", "D12345678", "x" * 30])).astype(np.int64) * [1, 3, 5]))
+    return int(np.bitwise_xor.reduce(hash32(pa.array(list(texts))).astype(np.int64) * [1, 3, 5]))
 
 
 def universe_of(w: Workload) -> int:
@@ -292,7 +310,7 @@ def universe_of(w: Workload) -> int:
     if w.id_style == "collide":
         return len(colliding_numbers())
     if w.id_style == "collide-numeric":
-        return 1 << 20
+        return NUMERIC_COLLISIONS
     return int(sum(hi - lo + 1 for _, lo, hi in NEWSWIRE))
 
 

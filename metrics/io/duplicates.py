@@ -4,14 +4,15 @@ trec_eval rejects a document listed twice for one query; :func:`dedupe` raises t
 first, last or highest-valued line when asked to. The search is in two steps, so that the common case (no
 duplicate among millions of lines) costs little, and no file, however its ids are made, costs much more:
 
-1. :func:`suspects`: a 32-bit hash of each document id (the number itself for numeric ids below 2**32,
-   else :func:`string_hash`, folded), compared within its query only. Files list each query's lines
+1. :func:`suspects`: a 32-bit hash of each document id (its 64-bit key, :func:`id_keys`, folded),
+   compared within its query only. Files list each query's lines
    together, so the hashes of one query fill one row of a (queries x longest query) array; sorting the
    rows of that array is several times faster than sorting one key per line. The queries in which two
    hashes are equal are *suspects*: usually none or one (two ids of one query share a 32-bit hash about
    once per 7-million-line run).
-2. In those queries only, the same sort of the whole 64-bit keys (:func:`id_keys`); in the queries where
-   a key still repeats, the rows sharing a key are compared as strings (:func:`duplicate_rows`).
+2. In those queries only, the same sort of the whole 64-bit keys; in the queries where a key still
+   repeats, the rows sharing a key are compared as strings (:func:`duplicate_rows`). Decimal ids are
+   keyed one for one (:func:`decimal_key`), so among them a repeated key is a repeated id.
 
 Every step reads only the rows the step before named and is linear in them, so no file, however its ids
 were made, costs much more than a clean one: one whose every id shares its 32-bit hash with another of
@@ -36,8 +37,9 @@ from metrics.errors import ParseError
 from metrics.io.arrays import to_arrow, to_numpy
 from metrics.io.parsing import POOL
 
-__all__ = ["block_starts", "choose_windows", "codes_in", "dedupe", "distinct_ascending", "duplicate_rows",
-           "filter_window", "hash32", "id_keys", "sorted_within", "string_hash", "suspects", "take_rows"]
+__all__ = ["block_starts", "choose_windows", "codes_in", "decimal_key", "dedupe", "distinct_ascending",
+           "duplicate_rows", "filter_window", "hash32", "id_keys", "sorted_within", "string_hash", "suspects",
+           "take_rows"]
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -85,10 +87,9 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     Each step looks only at the queries the step before named: those in which two ids share a 32-bit hash
     (:func:`suspects`, a sort of each query's hashes), among them those in which two share the whole 64-bit
     key (:func:`id_keys`, the same sort), and there the rows that share a key: two such rows are compared
-    as strings, three or more are coded by arrow's hash table of the strings (ids of decimal digits alone
-    are compared by their numbers, then their lengths, instead). Each step is linear in the
-    rows it reads (a sort within each query), whatever the ids, so a file made to collide costs a small
-    multiple of a clean one.
+    as strings, three or more are coded by arrow's hash table of the strings (decimal ids, keyed one for
+    one, need neither). Each step is linear in the rows it reads (a sort within each query), whatever the
+    ids, so a file made to collide costs a small multiple of a clean one.
 
     Examples
     --------
@@ -99,7 +100,7 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     if table.num_rows < 2:
         return _NONE, _NONE
     order, starts, lengths = _queries(table, query_starts)
-    key, numeric = _keys(table.column("docid"))
+    key, exact = _keys(table.column("docid"))
     key = _in_order(key, order)
     hit = _repeating(_fold(key), starts, lengths)
     if not len(hit):
@@ -118,17 +119,7 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     size = size[again]
     rows = position if order is None else order[position]
     docid = table.column("docid")
-    digits = _digit_lengths(docid) if numeric else None  # ids of digits alone: equal keys, equal lengths, equal
     candidate = key[position]
-    if digits is not None:
-        # the numbers themselves: the key is the number xor the length, which a file made to collide makes
-        # alike for two numbers; equal numbers of equal lengths (compared below) are the same text
-        candidate ^= digits[rows].astype(np.uint64) << np.uint64(56)
-        still = _repeating(candidate, np.cumsum(size) - size, size)
-        if not len(still):
-            return _NONE, _NONE
-        kept = _positions(np.cumsum(size) - size, size, still)
-        rows, candidate, size = rows[kept], candidate[kept], size[still]
     # the rows of those queries ordered by key: equal keys side by side, mostly in pairs
     begin = np.cumsum(size) - size
     ranked = sorted_within(candidate, begin, size)
@@ -142,8 +133,8 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     several = np.r_[equal, False] | np.r_[False, equal]  # and the rows of three or more alike
     several[pair] = several[pair + 1] = False
     del alone_before, alone_after
-    if digits is not None:
-        same = digits[rows[ranked[pair]]] == digits[rows[ranked[pair + 1]]]
+    if exact:  # equal keys, equal ids
+        same = np.ones(len(pair), dtype=bool)
     else:
         same = to_numpy(pc.equal(take_rows(docid, rows[ranked[pair]]), take_rows(docid, rows[ranked[pair + 1]])))
     pair = pair[same]
@@ -153,8 +144,8 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     more = ranked[several]
     if len(more):
         run = (np.cumsum(np.r_[True, ~equal]) - 1)[several]  # which run of equal keys
-        if digits is not None:
-            coded = digits[rows[more]].astype(np.uint64)
+        if exact:
+            coded = np.zeros(len(more), dtype=np.uint64)
         else:
             coded = to_numpy(pc.dictionary_encode(take_rows(docid, rows[more]), memory_pool=POOL).indices)
         code = coded.astype(np.uint64) | run.astype(np.uint64) << np.uint64(32)
@@ -272,45 +263,55 @@ def _positions(starts: np.ndarray, lengths: np.ndarray, segments: np.ndarray) ->
 
 
 def id_keys(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """A 64-bit key per document id, equal for equal ids: for numeric ids the number with the length of
-    its text in the top byte (so ``7``, ``07`` and ``7`` + 2**32 differ), else :func:`string_hash`."""
+    """A 64-bit key per document id, equal for equal ids: for a column of decimal ids (1 to 19 digits each)
+    the id's place among all such texts (:func:`decimal_key`: one for one, so ``7``, ``07`` and ``8`` differ),
+    else :func:`string_hash`."""
     return _keys(column)[0]
 
 
 def _keys(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, bool]:
-    """:func:`id_keys`, and whether they are numbers (the ids all read as 64-bit integers)."""
+    """:func:`id_keys`, and whether they are exact (decimal ids: equal keys only for equal ids)."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    try:  # a failing cast is slow on millions of values: try a sample first
-        pc.cast(column.slice(0, 1000), pa.int64())
-        return np.concatenate(_chunkwise(_number_key, chunks) or [np.zeros(0, np.uint64)]), True
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return string_hash(column), False
+    if all(_decimal(chunk) for chunk in chunks):
+        try:  # a failing cast is slow on millions of values: try a sample first
+            pc.cast(column.slice(0, 1000), pa.int64())
+            return np.concatenate(_chunkwise(decimal_key, chunks) or [np.zeros(0, np.uint64)]), True
+        except pa.ArrowInvalid:  # a number past 2**63 - 1
+            pass
+    return string_hash(column), False
 
 
-def _digit_lengths(column: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
-    """Each id's length in bytes when every id is a plain run of decimal digits, else None.
-
-    Of two such ids with equal numeric keys (:func:`id_keys`: the number xor its length in the top byte),
-    those of equal length are equal numbers written alike: the same text. (A sign, or a hexadecimal
-    ``0x1F``, which also reads as a number, could give two texts one number and one length.)"""
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    for chunk in chunks:
-        if chunk.null_count:
-            return None
-        if not len(chunk):
-            continue
-        width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
-        raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
-        if len(raw) and int((raw - np.uint8(48)).max()) > 9:  # a byte below "0" wraps past 9
-            return None
-    return to_numpy(pc.binary_length(column))
+def _decimal(chunk: pa.Array) -> bool:
+    """Whether every id of ``chunk`` is 1 to 19 decimal digits (no sign, no blank): two reductions of its
+    bytes, one of its lengths."""
+    if chunk.null_count or not (pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type)):
+        return False
+    if not len(chunk):
+        return True
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
+    raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
+    length = np.diff(offsets)
+    return bool(length.min() >= 1 and length.max() <= _DECIMAL_DIGITS and raw.min() >= 48 and raw.max() <= 57)
 
 
-def _number_key(chunk: pa.Array) -> np.ndarray:
-    key = to_numpy(pc.cast(chunk, pa.int64(), memory_pool=POOL)).view(np.uint64).copy()
-    key ^= to_numpy(pc.binary_length(chunk)).astype(np.uint64) << np.uint64(56)
-    return key
+_DECIMAL_DIGITS = 19  # the longest decimal id keyed by its number (every 19-digit number below 2**63 reads)
+# the key of the first text of each length: the texts of one digit, then of two (00 to 99), ... one after another
+_DECIMAL_FIRST = np.concatenate([[0, 0], np.cumsum([10 ** k for k in range(1, _DECIMAL_DIGITS)])]).astype(np.uint64)
+
+
+def decimal_key(chunk: pa.Array) -> np.ndarray:
+    """The place of each decimal id (1 to 19 digits, as :func:`_decimal` checks) among all such texts
+    ordered by length, then by number: the number plus how many texts are shorter. One key for one text
+    (all fit in 64 bits: fewer than 1.12 * 10**19 texts), so ids with equal keys are equal.
+
+    Examples
+    --------
+    >>> decimal_key(pa.array(["0", "9", "00", "07", "7", "10", "000"])).tolist()
+    [0, 9, 10, 17, 7, 20, 110]
+    """
+    number = to_numpy(pc.cast(chunk, pa.int64(), memory_pool=POOL)).view(np.uint64)
+    return number + _DECIMAL_FIRST[to_numpy(pc.binary_length(chunk))]
 
 
 _THREADED_ROWS = 1 << 20  # from this many rows, the chunks of a column are hashed on several threads
@@ -329,7 +330,8 @@ def _chunkwise(work: Callable[[pa.Array], np.ndarray], chunks: Sequence[pa.Array
 
 
 def hash32(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
-    """A 32-bit hash per document id: :func:`id_keys` folded (for numeric ids below 2**32: the number)."""
+    """A 32-bit hash per document id: :func:`id_keys` folded (the key itself below 2**32, as for decimal
+    ids of up to 9 digits)."""
     return _fold(id_keys(column))
 
 
