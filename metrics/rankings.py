@@ -189,8 +189,12 @@ class Rankings:
 
     @cached_property
     def pos(self) -> np.ndarray:
-        """1-based rank of each ranked position within its query."""
-        return np.arange(len(self.rel), dtype=np.int64) - self.offsets[:-1][self.seg] + 1
+        """1-based rank of each ranked position within its query: a running sum of ones that drops back to
+        1 at each query's first position (one array, no per-position query index)."""
+        pos = np.ones(len(self.rel), dtype=np.int64)
+        starts = self.offsets[:-1][self.num_ret > 0]  # the first position of each query with any
+        pos[starts[1:]] -= np.diff(starts)  # minus the length of the query before
+        return np.cumsum(pos, out=pos)
 
     # ---- parts ---------------------------------------------------------------------------------------
     def select_queries(self, queries: Sequence[str]) -> "Rankings":

@@ -74,3 +74,19 @@ def test_grades_or_nan_marks_what_has_no_grade():
     codes = np.array([3, 0, 1, NONPOOL, UNJUDGED])
     assert grades_or_nan(codes)[:3].tolist() == [3.0, 0.0, 1.0]
     assert np.isnan(grades_or_nan(codes)[3:]).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pos_counts_from_one_in_every_query_as_a_loop_does(seed):
+    from metrics.rankings import Rankings
+
+    rng = np.random.default_rng(seed)
+    lengths = rng.choice([0, 0, 1, 2, 7, 1000], size=int(rng.integers(1, 40)))  # empty queries among others
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    n = int(offsets[-1])
+    rankings = Rankings(system="s", queries=np.array([str(i) for i in range(len(lengths))], dtype=object),
+                        offsets=offsets, rel=np.zeros(n, dtype=np.int64), rows=np.arange(n),
+                        rel_levels=np.zeros((len(lengths), 2), dtype=np.int64), grade_values=np.array([0, 1]),
+                        conventions=None, run=None)
+    expected = [r for length in lengths for r in range(1, int(length) + 1)]
+    assert rankings.pos.tolist() == expected and rankings.pos.dtype == np.int64
