@@ -24,8 +24,8 @@ from metrics import Conventions, system_name
 from metrics.judgments.sets import set_name
 
 _LOADED = "rankscope_loaded"
-_HASHED_ALONE = 1 << 24  # uploads smaller than this together are hashed one after another (no threads)
 _NOTES = "rankscope_notes"
+_HASHED_ALONE = 1 << 24  # uploads smaller than this together are hashed one after another (no threads)
 
 
 class _Bytes:

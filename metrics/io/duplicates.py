@@ -5,9 +5,9 @@ first, last or highest-valued line when asked to. The search is in two steps, so
 duplicate among millions of lines) costs little, and no file, however its ids are made, costs much more:
 
 1. :func:`suspects`: a 32-bit hash of each document id (its 64-bit key, :func:`id_keys`, folded),
-   compared within its query only. Files list each query's lines
-   together, so the hashes of one query fill one row of a (queries x longest query) array; sorting the
-   rows of that array is several times faster than sorting one key per line. The queries in which two
+   compared within its query only. Files list each query's lines together, so the hashes of one query fill
+   one row of a (queries x longest query) array; sorting the rows of that array is several times faster
+   than sorting one key per line. The queries in which two
    hashes are equal are *suspects*: usually none or one (two ids of one query share a 32-bit hash about
    once per 7-million-line run).
 2. In those queries only, the same sort of the whole 64-bit keys; in the queries where a key still
@@ -16,7 +16,7 @@ duplicate among millions of lines) costs little, and no file, however its ids ar
 
 Every step reads only the rows the step before named and is linear in them, so no file, however its ids
 were made, costs much more than a clean one: one whose every id shares its 32-bit hash with another of
-its query reads in about 1.3 times the time per line, in CPU (``benchmarks/run.py --workloads
+its query reads in about 1.2 times the time per line, in CPU (``benchmarks/run.py --workloads
 collisions``).
 
 The same hashes of ids, read from the column's buffers, serve the ranking: :func:`codes_in` finds each
