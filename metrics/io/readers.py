@@ -36,7 +36,7 @@ import stat
 import sys
 import zlib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Union
 
@@ -225,8 +225,7 @@ def read_qrels(source: Source, *, name: str | None = None, duplicates: Duplicate
         return Qrels(name=name or "<DataFrame>", table=dedupe(table, name or "<DataFrame>", None, duplicates,
                                                                "relevance"))
     data, label = _load(source, name, mapped=True, limits=limits)
-    _check_text(data, label, QRELS_LAYOUT)
-    table, lines, _ = parse(data, label, kind="qrels")
+    table, lines, _ = parse(data, label, kind="qrels", checks=lambda: _check_text(data, label, QRELS_LAYOUT))
     return Qrels(name=label, table=dedupe(table, label, lines, duplicates, "relevance"))
 
 
@@ -277,12 +276,18 @@ def read_run(source: Source, *, name: str | None = None, duplicates: Duplicates 
         _check_finite(table, label, None)
         return _run(label, table, label, None, duplicates, tag=label)
     data, label = _load(source, name, mapped=True, limits=limits)
-    _check_text(data, label, RUN_LAYOUT)
-    metadata = find_metadata(data, label)  # its lines are comments: the table below skips them
-    table, lines, tag = parse(data, label, kind="run")
+    found: dict[str, Any] = {}  # on a large file the checks run while its parse starts on another core
+    table, lines, tag = parse(data, label, kind="run", checks=partial(_check_run_text, data, label, found))
     del data  # the bytes can go before the duplicate check allocates
     system = name if name is not None else system_name(label)
-    return _run(system, table, label, lines, duplicates, tag=tag, metadata=metadata)
+    return _run(system, table, label, lines, duplicates, tag=tag, metadata=found["metadata"])
+
+
+def _check_run_text(data: bytes, label: str, found: dict[str, Any]) -> None:
+    """A run file's look at its whole text: raise on a binary file or a misplaced ir_metadata block; keep the
+    file's metadata in ``found``."""
+    _check_text(data, label, RUN_LAYOUT)
+    found["metadata"] = find_metadata(data, label)  # its lines are comments: the table skips them
 
 
 def _run(name: str, table: pa.Table, label: str, lines: np.ndarray | None, duplicates: str, **fields: Any) -> Run:

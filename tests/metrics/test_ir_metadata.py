@@ -55,7 +55,11 @@ def test_repro_eval_block_reads_back_equal(tmp_path, metadata):
     assert run.metadata == repro_metadata.MetadataHandler.read_metadata(path)  # repro_eval's own reader agrees
 
 
-def test_ranking_is_the_same_with_and_without_block(tmp_path):
+@pytest.mark.parametrize("ahead", [False, True], ids=["checks first", "parse started early"])
+def test_ranking_is_the_same_with_and_without_block(tmp_path, ahead, monkeypatch):
+    import metrics.io.parsing
+
+    monkeypatch.setattr(metrics.io.parsing, "AHEAD_BYTES", 0 if ahead else 1 << 40)
     with_block, without = read_run(_annotated(tmp_path, FULL)), read_run(RANKING.encode(), name="bm25")
     assert with_block.table.equals(without.table)
     assert with_block.tag == without.tag == "bm25"
@@ -98,8 +102,13 @@ MALFORMED = {
 }
 
 
+@pytest.mark.parametrize("ahead", [False, True], ids=["checks first", "parse started early"])
 @pytest.mark.parametrize("case", list(MALFORMED))
-def test_malformed_block_is_one_line(case):
+def test_malformed_block_is_one_line(case, ahead, monkeypatch):
+    # the same answer whether the file's parse started before its checks (as on a large file) or not
+    import metrics.io.parsing
+
+    monkeypatch.setattr(metrics.io.parsing, "AHEAD_BYTES", 0 if ahead else 1 << 40)
     data, line, words = MALFORMED[case]
     with pytest.raises(ParseError) as caught:
         read_run(data, name="bad.run")

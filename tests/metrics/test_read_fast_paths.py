@@ -196,6 +196,30 @@ def test_a_mapped_qrels_with_bom_or_gzip(tmp_path, mapped, content):
     assert got.table["docid"].to_pylist() == (["d"] if content else ["d", "e"])
 
 
+REFUSED = {  # files refused by the reader's look at their whole text, before any line is read
+    "NUL byte": (b"1 Q0 d 1 2.5 t\n" * 40 + b"1 Q0 e 2 1\x00 t\n", "q:41: expected text, found a NUL byte (binary file?)"),
+    "UTF-16": ("1 Q0 d 1 2.5 t\n".encode("utf-16") * 40, "q: expected UTF-8 text, found UTF-16 (save the file as UTF-8)"),
+    "PNG": (b"\x89PNG\r\n\x1a\n" + b"1 Q0 d 1 2.5 t\n" * 40, "q: expected a text file, found a PNG image"),
+    "blank": (b" \n\t\n\n", "q: empty file: expected lines "),
+}
+
+
+@pytest.mark.parametrize("ahead", [False, True], ids=["checks first", "parse started early"])
+@pytest.mark.parametrize("case", list(REFUSED))
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_a_file_its_checks_refuse_is_refused_alike_whether_its_parse_started_or_not(monkeypatch, case, kind, ahead):
+    import metrics.io.parsing
+
+    monkeypatch.setattr(metrics.io.parsing, "AHEAD_BYTES", 0 if ahead else 1 << 40)
+    data, message = REFUSED[case]
+    if kind == "qrels":
+        data = data.replace(b"Q0 d 1 2.5 t", b"0 d 1").replace(b"Q0 e 2 1", b"0 e")
+        data = data.replace("Q0 d 1 2.5 t".encode("utf-16")[2:], "0 d 1".encode("utf-16")[2:])
+    with pytest.raises(ParseError) as caught:
+        (read_run if kind == "run" else read_qrels)(data, name="q")
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     (b"1 Q0 d 1 2.5 t\n1 Q0 e 2 x t\n", 'q.run:2: expected a finite number in field 5 "score", found "x"'),
     (b"1 Q0 d 1 2.5 t\n1 Q0 d 2 1.5 t\n", 'q.run:2: duplicate document "d" for query "1"'),
