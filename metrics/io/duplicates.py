@@ -7,9 +7,8 @@ duplicate among millions of lines) costs little, and no file, however its ids ar
 1. :func:`suspects`: a 32-bit hash of each document id (its 64-bit key, :func:`id_keys`, folded),
    compared within its query only. Files list each query's lines together, so the hashes of one query fill
    one row of a (queries x longest query) array; sorting the rows of that array is several times faster
-   than sorting one key per line. The queries in which two
-   hashes are equal are *suspects*: usually none or one (two ids of one query share a 32-bit hash about
-   once per 7-million-line run).
+   than sorting one key per line. The queries in which two hashes are equal are *suspects*: usually none
+   or one (two ids of one query share a 32-bit hash about once per 7-million-line run).
 2. In those queries only, the same sort of the whole 64-bit keys; in the queries where a key still
    repeats, the rows sharing a key are compared as strings (:func:`duplicate_rows`). Decimal ids are
    keyed one for one (:func:`decimal_key`), so among them a repeated key is a repeated id.
@@ -100,7 +99,8 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     if table.num_rows < 2:
         return _NONE, _NONE
     order, starts, lengths = _queries(table, query_starts)
-    key, exact = _keys(table.column("docid"))
+    docid = table.column("docid")
+    key, exact = _keys(docid)
     key = _in_order(key, order)
     hit = _repeating(_fold(key), starts, lengths)
     if not len(hit):
@@ -118,7 +118,6 @@ def duplicate_rows(table: pa.Table, query_starts: np.ndarray | None = None) -> t
     position = position[_positions(np.cumsum(size) - size, size, again)]
     size = size[again]
     rows = position if order is None else order[position]
-    docid = table.column("docid")
     candidate = key[position]
     # the rows of those queries ordered by key: equal keys side by side, mostly in pairs
     begin = np.cumsum(size) - size
@@ -288,8 +287,7 @@ def _decimal(chunk: pa.Array) -> bool:
         return False
     if not len(chunk):
         return True
-    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[chunk.offset:chunk.offset + len(chunk) + 1]
+    offsets = _offsets(chunk)
     raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0]:offsets[-1]]
     length = np.diff(offsets)
     return bool(length.min() >= 1 and length.max() <= _DECIMAL_DIGITS and raw.min() >= 48 and raw.max() <= 57)
@@ -416,13 +414,17 @@ _PRIME = np.uint64(0xFF51AFD7ED558CCD)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
+def _offsets(array: pa.Array) -> np.ndarray:
+    """The ``len(array) + 1`` offsets of a string array's values in its data buffer (a view, no copy)."""
+    width = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    return np.frombuffer(array.buffers()[1], dtype=width)[array.offset:array.offset + len(array) + 1]
+
+
 def _words(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """The strings of ``array`` as its data buffer sees them: each one's start and length in bytes, an
     unaligned little-endian 8-byte word at every byte of the buffer (a view, no copy), and the last byte a
     whole word can start at."""
-    n = len(array)
-    width_type = np.int64 if pa.types.is_large_string(array.type) else np.int32
-    offsets = np.frombuffer(array.buffers()[1], dtype=width_type)[array.offset:array.offset + n + 1]
+    offsets = _offsets(array)
     start = offsets[:-1].astype(np.int64)
     length = np.diff(offsets).astype(np.int64)
     buffer = array.buffers()[2]
