@@ -75,7 +75,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-b
         "--disable-component-update", "--disable-sync", "--no-first-run", "--renderer-process-limit=8"]
 PAGES = ["Overview", "Curves", "Gain", "Queries", "Data"]
 CHARTS = {"Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Data": 1}
-SWEEP_SECONDS = 10  # dashboard.memory.SWEEP_SECONDS
+SWEEP_SECONDS = 10  # dashboard.server.memory.SWEEP_SECONDS
 SETTLED = """([title, charts]) => {
   const h1 = document.querySelector('[data-testid="stMain"] h1');
   if (!h1 || !h1.textContent.startsWith(title)) return false;

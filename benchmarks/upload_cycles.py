@@ -7,7 +7,7 @@ Starts ``streamlit run dashboard/app.py`` in a process session of its own (stopp
 writes the run into a temporary folder, and through Playwright (Debian's Chromium) opens the data page in
 a new browser context, uploads the run, waits until the page has read it, and closes the context. After
 each cycle it prints the resident memory (VmRSS) of the server and of every process of its session (the
-workers of dashboard.guard and their fork server). With ``--distinct`` every cycle's run differs in its
+workers of dashboard.server.guard and their fork server). With ``--distinct`` every cycle's run differs in its
 last line, so every cycle is read anew instead of coming from the cache. Each step of a cycle has its own
 time limit (``--step-seconds``): past it the benchmark names the step, saves a screenshot and stops. After
 the cycles it waits longer than the session TTL (``server.disconnectedSessionTTL`` of

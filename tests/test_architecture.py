@@ -240,13 +240,18 @@ def test_every_path_the_document_names_exists():
     assert sorted(p for p in paths if not (ROOT / p).exists()) == []
 
 
+TABLES = {"metrics": "metrics layers", "dashboard": "dashboard layers"}
+"""The packages with a parts table of their own in ARCHITECTURE.md, and the marker of each table."""
+
+
 @lru_cache(maxsize=None)
-def floors() -> dict[str, int]:
-    """``{part: floor}`` from the ``metrics layers`` table of ARCHITECTURE.md."""
+def floors(package: str = "metrics") -> dict[str, int]:
+    """``{part: floor}`` from the parts table of ``package`` in ARCHITECTURE.md."""
     text = DOC.read_text(encoding="utf-8")
-    block = re.search(r"<!-- metrics layers:.*?-->(.*?)<!-- end metrics layers -->", text, re.S)
+    marker = TABLES[package]
+    block = re.search(rf"<!-- {marker}:.*?-->(.*?)<!-- end {marker} -->", text, re.S)
     if block is None:
-        raise AssertionError("ARCHITECTURE.md has no <!-- metrics layers --> table")
+        raise AssertionError(f"ARCHITECTURE.md has no <!-- {marker} --> table")
     out = {}
     for line in block.group(1).strip().splitlines()[2:]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -254,44 +259,63 @@ def floors() -> dict[str, int]:
     return out
 
 
-def part_of(module: str) -> str | None:
-    """The longest part of the table that is ``module`` or a package holding it."""
-    matches = [p for p in floors() if module == p or module.startswith(p + ".")]
+def part_of(module: str, package: str = "metrics") -> str | None:
+    """The longest part of ``package``'s table that is ``module`` or a package holding it."""
+    matches = [p for p in floors(package) if module == p or module.startswith(p + ".")]
     return max(matches, key=len) if matches else None
 
 
-def floor_breaks(modules: dict[str, Path]) -> list[str]:
-    """Every import, in ``modules``, of a part of ``metrics`` on the same floor or higher than the importer's."""
+def floor_breaks(modules: dict[str, Path], package: str = "metrics") -> list[str]:
+    """Every import, in ``modules``, of a part of ``package`` on the same floor or higher than the importer's."""
     known = all_modules()
+    table = floors(package)
     breaks = []
     for module, path in modules.items():
-        own = part_of(module)
+        own = part_of(module, package)
         if own is None:
             continue
         for line, name in imports_of(module, path):
             target = name
             while target and target not in known:
                 target = target.rpartition(".")[0]
-            if not target.startswith("metrics.") and target != "metrics":
+            if not target.startswith(package + ".") and target != package:
                 continue
-            other = part_of(target)
-            if target == "metrics" or other == own:
+            other = part_of(target, package)
+            if target == package or other == own:
                 continue  # the package itself is the public API, above every part
-            if other is None or floors()[other] >= floors()[own]:
+            if other is None or table[other] >= table[own]:
                 where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-                breaks.append(f"{where}:{line}: {own} (floor {floors()[own]}) imports {name} "
-                              f"({other}, floor {floors().get(other, '?')})")
+                breaks.append(f"{where}:{line}: {own} (floor {table[own]}) imports {name} "
+                              f"({other}, floor {table.get(other, '?')})")
     return breaks
 
 
-def test_every_metrics_module_belongs_to_a_part():
-    modules = set(_modules("metrics")) - {"metrics"}
-    assert sorted(m for m in modules if part_of(m) is None) == []
-    assert sorted(p for p in floors() if p not in modules) == []
+@pytest.mark.parametrize("package", sorted(TABLES))
+def test_every_module_belongs_to_a_part(package):
+    modules = set(_modules(package)) - {package}
+    assert sorted(m for m in modules if part_of(m, package) is None) == []
+    assert sorted(p for p in floors(package) if p not in modules and not any(m.startswith(p + ".") for m in modules)) == []
 
 
-def test_each_part_of_metrics_imports_only_lower_floors():
-    assert floor_breaks(_modules("metrics")) == []
+@pytest.mark.parametrize("package", sorted(TABLES))
+def test_each_part_imports_only_lower_floors(package):
+    assert floor_breaks(_modules(package), package) == []
+
+
+def test_no_two_dashboard_modules_share_a_name_but_a_page_s():
+    """A file's name says what it holds: two modules of the dashboard share a name only when it is a page's,
+    for the page's script and the data and figures drawn for it (the page table names the pages)."""
+    from dashboard.pages import PAGES
+
+    page_names = {p.script for p in PAGES}
+    seen: dict[str, list[str]] = {}
+    for module, path in _modules("dashboard").items():
+        if path.name != "__init__.py":
+            seen.setdefault(path.stem, []).append(module)
+    shared = {name: found for name, found in seen.items() if len(found) > 1}
+    assert {name: found for name, found in shared.items() if name not in page_names} == {}
+    for name, found in shared.items():
+        assert {m.rsplit(".", 1)[0] for m in found} <= {"dashboard.app_pages", "dashboard.data", "dashboard.figures"}, found
 
 
 def test_the_table_keeps_the_named_rules():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import classroom as live
-from dashboard import components
-from dashboard.data import classroom as data
+from dashboard import widgets
+from dashboard.data import live_class as data
+from dashboard.panels import class_student as live
 from metrics import RankscopeError
 
 st.html(live.PHONE)
@@ -21,9 +21,9 @@ if not code:
 try:
     status = data.status(str(code))
 except RankscopeError as err:
-    st.error(components.md("{}", str(err).splitlines()[0]), icon=":material/error:")
+    st.error(widgets.md("{}", str(err).splitlines()[0]), icon=":material/error:")
     st.stop()
 if status.closed:
-    st.info(components.md("The class {} is over.", status.code), icon=":material/event_busy:")
+    st.info(widgets.md("The class {} is over.", status.code), icon=":material/event_busy:")
     st.stop()
 live.live_view(status.code)

@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, sharing, stored, team
-from dashboard.components import md
-from dashboard.data.claims import flipped_counts
+from dashboard import pages, widgets
+from dashboard.data.claim_checks import flipped_counts
+from dashboard.panels import sharing
+from dashboard.server import identity
+from dashboard.store import opened
+from dashboard.widgets import md
 from metrics import RankscopeError
 
 OWNERS_ONLY = "Only the collection's owners may do this."
 
 st.title("Collections")
-components.start_here("Every collection saved in the shared workspace that you may see, newest first. Open one to "
-                      "evaluate it (its link opens it anywhere); uploading files on the data page saves a new one (or "
-                      "opens the one that holds them), and a later change saves a new version of it: what one person "
-                      "changes in one sitting is one version.")
+widgets.start_here("Every collection saved in the shared workspace that you may see, newest first. Open one to "
+                   "evaluate it (its link opens it anywhere); uploading files on the data page saves a new one (or "
+                   "opens the one that holds them), and a later change saves a new version of it: what one person "
+                   "changes in one sitting is one version.")
 try:
-    ws = stored.store()
-except RankscopeError:  # the workspace cannot be opened: stored.begin() has said why, in one line
+    ws = opened.store()
+except RankscopeError:  # the workspace cannot be opened: sync.begin() has said why, in one line
     st.stop()
 if ws is None:
     st.info("No workspace is configured: start the dashboard with `rankscope dashboard --workspace FOLDER`.")
@@ -33,7 +36,7 @@ try:
     listed = ws.collections(archived=archived)
     roles = ws.roles()
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
 names = {c.id: c for c in listed}
 words = query.strip().lower().split()
@@ -51,18 +54,18 @@ try:
     flipped = flipped_counts(shown)
 except RankscopeError as err:  # shown without the counts, and why
     flipped = {}
-    components.error(err)
+    widgets.error(err)
 rows = [{"name": c.name, "id": c.id, "version": c.version, "parent": (names[c.parent].name + f" v{names[c.parent].version}"
                                                           if c.parent in names else c.parent or ""),
          "created_by": c.created_by, "created_at": c.created_at[:19].replace("T", " "), "size": c.size,
          "systems": ", ".join(c.systems), "topics": c.topics, "archived": c.archived,
          "role": sharing.role_label(ws.actor, roles, c.lineage), "flipped": flipped.get(c.id)} for c in shown]
 st.dataframe(rows, hide_index=True, width="stretch", column_config=TABLE, key="collections_table")
-st.caption(components.scrolls(list(TABLE)))
+st.caption(widgets.scrolls(list(TABLE)))
 st.caption(md("{} of {} collection{}{}.", len(shown), len(listed), "s" * (len(listed) != 1),
               " (archived included)" if archived else ""))
 
-who = team.author()
+who = identity.author()
 act = sharing.acting(who, "collections_confirm", undo_key="collections_renamed")
 renamed = st.session_state.get("collections_renamed")  # (id, old name, new name) of the last rename
 if renamed and renamed[0] in names:
@@ -85,15 +88,15 @@ if chosen is not None and chosen in names:
     if versions:
         st.caption("Linked versions")
         for c in versions:
-            st.page_link("app_pages/overview.py", label=md("{} v{} ({})", c.name, c.version, c.id),
-                         query_params={stored.PARAM: c.id}, icon=":material/account_tree:")
+            st.page_link(pages.by_script("overview").path, label=md("{} v{} ({})", c.name, c.version, c.id),
+                         query_params={opened.PARAM: c.id}, icon=":material/account_tree:")
     try:
         allowed = ws.allowed(chosen)
     except RankscopeError as err:
-        components.error(err)
+        widgets.error(err)
         st.stop()
     left, mid, right, last = st.columns(4, vertical_alignment="bottom")
-    left.page_link("app_pages/overview.py", label="Open", query_params={stored.PARAM: chosen},
+    left.page_link(pages.by_script("overview").path, label="Open", query_params={opened.PARAM: chosen},
                    icon=":material/open_in_new:")
     new_name = mid.text_input("New name", value=info.name, key=f"collections_name_{chosen}", max_chars=200,
                               disabled="rename" not in allowed)

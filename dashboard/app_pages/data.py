@@ -7,71 +7,37 @@ import dataclasses
 
 import streamlit as st
 
-from dashboard import components, data, datasets, figures, judgment_sets, state
-from dashboard.components import md
-from metrics import PRESETS, Conventions, RankscopeError
+from dashboard import data, figures, widgets
+from dashboard.panels import irds_field, judgment_sets, uploads
+from dashboard.panels.session_loader import session_loader
+from dashboard.session import state
+from dashboard.widgets import md
+from metrics import PRESETS, Conventions
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 
 LARGE = 2_000_000  # run lines from which the per-run counts wait until asked for
 
 st.title("Data")
-components.start_here("What the dashboard evaluates: a qrels file (which documents are relevant to each topic) and "
-                      "one run per system (its ranking for each topic). The demo collection is loaded; upload your "
-                      "own files, or open a small worked example below.")
+widgets.start_here("What the dashboard evaluates: a qrels file (which documents are relevant to each topic) and "
+                   "one run per system (its ranking for each topic). The demo collection is loaded; upload your "
+                   "own files, or open a small worked example below.")
 loaded = state.get()
-at_start = loaded
 seen = st.session_state.setdefault("data_seen_uploads", set())
 
 left, right = st.columns(2)
-run_files = left.file_uploader("Runs", accept_multiple_files=True, key="data_runs",
-                               help="TREC run files: qid Q0 docid rank score tag (plain or .gz), any number.")
-qrels_file = right.file_uploader("Qrels", key="data_qrels", help="TREC qrels: qid iter docid grade (plain or .gz).")
-
-new_runs = [f for f in run_files or [] if f.file_id not in seen]
-fresh = (qrels_file is not None and qrels_file.file_id not in seen) or bool(new_runs)
-if fresh:
-    st.session_state["data_errors"] = []
-if qrels_file is not None and qrels_file.file_id not in seen:
-    seen.add(qrels_file.file_id)
-    upload = state.Upload.of(qrels_file.name, qrels_file.getvalue())
-    try:
-        with st.spinner(md("Reading {} ({:.1f} MB)…", qrels_file.name, len(upload.data) / 1e6), show_time=True):
-            data.read_qrels(upload)
-        loaded = state.with_qrels(loaded, upload)
-        state.put(loaded)
-    except RankscopeError as err:
-        st.session_state["data_errors"].append(str(err))
-if new_runs:
-    progress = st.progress(0.0, text="Reading runs…")
-    uploads = state.Upload.all_of([(f.name, f.getvalue()) for f in new_runs])
-    seen.update(f.file_id for f in new_runs)
-    failed = {}
-    for done, (position, upload, err) in enumerate(data.read_runs(uploads), start=1):  # side by side
-        progress.progress(done / len(uploads), text=md("Read {} ({:.1f} MB), {} of {}…", upload.name,
-                                                       len(upload.data) / 1e6, done, len(uploads)))
-        if err is not None:
-            failed[position] = str(err)
-    st.session_state["data_errors"].extend(failed[i] for i in sorted(failed))  # in the order of the files
-    progress.empty()
-    good = [up for i, up in enumerate(uploads) if i not in failed]
-    if good:
-        loaded = state.with_runs(loaded, good)
-        state.put(loaded)
-if fresh and state.get() is not at_start:
-    st.rerun()  # the sidebar, drawn before this page, shows the new collection too
-for message in st.session_state.get("data_errors", []):
-    components.error(message)
-loaded = datasets.field(loaded, right)  # or the qrels (and topics) of an ir_datasets id, from the local store
+loaded = uploads.receive(uploads.KINDS["runs"], loaded, seen, left)
+loaded = uploads.receive(uploads.KINDS["qrels"], loaded, seen, right)
+loaded = irds_field.field(loaded, right)  # or the qrels (and topics) of an ir_datasets id, from the local store
 
 with st.expander("What the files look like: an example of each format", icon=":material/description:"):
-    for label, example in components.FORMAT_EXAMPLES.items():
+    for label, example in uploads.FORMAT_EXAMPLES.items():
         st.markdown(label)
         st.code(example, language=None)
 
 with st.expander("Other collections and session files", icon=":material/folder_open:"):
     cols = st.columns([3, 1, 3])
     examples = data.teaching_examples()
-    name = cols[0].selectbox("Worked example", list(examples), key="data_example", format_func=components.example_title,
+    name = cols[0].selectbox("Worked example", list(examples), key="data_example", format_func=widgets.example_title,
                              help="Small examples from textbooks and lecture notes (sample_data/teaching), each with "
                                   "the numbers its source prints.")
     cols[0].caption(md("{}", examples[name]))
@@ -82,32 +48,11 @@ with st.expander("Other collections and session files", icon=":material/folder_o
         state.put(state.demo())
         st.rerun()
     with cols[2]:
-        loaded = components.session_loader(loaded, seen)
+        loaded = session_loader(loaded, seen)
 
 left, right = st.columns(2)
-texts = {"topics": left.file_uploader("Topics (optional)", key="data_topics",
-                                      help="The query texts, shown beside the topic ids on the queries page: TREC "
-                                           "topics, TSV (id, text), JSONL, or Cranfield/NPL native files."),
-         "documents": right.file_uploader("Documents (optional)", key="data_documents",
-                                          help="Document titles and texts, shown in the queries page's drill-down: "
-                                               "TREC <DOC> files, JSONL, TSV, or Cranfield/NPL native files.")}
-texts = {kind: f for kind, f in texts.items() if f is not None and f.file_id not in seen}
-if texts:
-    st.session_state["data_text_errors"] = []
-for kind, f in texts.items():  # marked as seen once kept (or refused): a rerun in between reads it again
-    upload = state.Upload.of(f.name, f.getvalue())
-    try:
-        with st.spinner(md("Reading {} ({:.1f} MB)…", f.name, len(upload.data) / 1e6), show_time=True):
-            (data.read_topics if kind == "topics" else data.read_documents)(upload)
-        loaded = state.with_texts(loaded, **{kind: upload})
-        state.put(loaded)
-    except RankscopeError as err:
-        st.session_state["data_text_errors"].append(str(err))
-    seen.add(f.file_id)
-if texts and state.get() is not at_start:
-    st.rerun()  # saved in the workspace now, with the rest of this sitting (and the sidebar shows them)
-for message in st.session_state.get("data_text_errors", []):
-    components.error(message)
+loaded = uploads.receive(uploads.KINDS["topics"], loaded, seen, left)
+loaded = uploads.receive(uploads.KINDS["documents"], loaded, seen, right)
 if loaded.topics is not None:
     left.caption(md("Topics: {}, {:,} query texts.", loaded.topics.name, len(data.topic_texts(loaded))))
 if loaded.documents is not None:
@@ -119,7 +64,7 @@ if loaded.source in SOURCES:
     st.info(SOURCES[loaded.source], icon=":material/info:")
 elif loaded.source.startswith("example:"):
     example_id = loaded.source.split(':', 1)[1]
-    st.info(md("Showing the worked example “{}” ({}) from sample_data/teaching.", components.example_title(example_id),
+    st.info(md("Showing the worked example “{}” ({}) from sample_data/teaching.", widgets.example_title(example_id),
                example_id), icon=":material/info:")
 
 with st.expander("Conventions", expanded=True, icon=":material/tune:"):
@@ -154,7 +99,7 @@ with st.expander("Conventions", expanded=True, icon=":material/tune:"):
         state.put(loaded)
         st.rerun()
 
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
 
 judged = data.judgments(loaded)
@@ -177,7 +122,7 @@ with counts:
     if counts.open:
         systems = data.systems(loaded)
         st.dataframe(systems, hide_index=True, width="stretch", column_config=TABLE)
-        st.caption(components.scrolls(systems.columns))
+        st.caption(widgets.scrolls(systems.columns))
 with st.expander("Rename or remove systems", icon=":material/edit:"):
     for i, name in enumerate(loaded.systems):
         col1, col2 = st.columns([4, 1], vertical_alignment="bottom")
@@ -206,8 +151,8 @@ if any(block is not None for block in described.values()):
                                key=f"data_meta_yaml_{i}", icon=":material/download:", on_click="ignore")
 
 st.subheader("Judgments")
-loaded = judgment_sets.editor(judgment_sets.uploader(loaded, seen))
-components.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
+loaded = judgment_sets.editor(uploads.receive(uploads.KINDS["judgments"], loaded, seen))
+widgets.show_figure(figures.grades_chart(judged.grades), key="data_grades", name="judgments-per-grade")
 
 st.subheader("Lint report")
 report = data.lint(loaded)

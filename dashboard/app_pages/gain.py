@@ -4,49 +4,50 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
-from dashboard.components import md
+from dashboard import data, figures, widgets
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics.gains import DISCOUNTS, GAINS, IDEALS
 
 st.title("Gain")
 loaded = state.get()
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
-components.start_here("Graded relevance: each document adds its gain, discounted by its rank (DCG), and nDCG divides "
-                      "by the best possible ranking (the ideal). Try exponential gain, or move the cutoff k.")
+widgets.start_here("Graded relevance: each document adds its gain, discounted by its rank (DCG), and nDCG divides "
+                   "by the best possible ranking (the ideal). Try exponential gain, or move the cutoff k.")
 
 cols = st.columns([2, 2, 2, 3, 1])
 with cols[0]:
-    topic = components.pick_topic("topic", data.topics_of(loaded), allow_all=True, texts=data.topic_texts(loaded))
+    topic = widgets.pick_topic("topic", data.topics_of(loaded), allow_all=True, texts=data.topic_texts(loaded))
 with cols[1]:
-    gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False,
-                             help="trec_eval gains the grade itself; Burges et al. 2^grade − 1.")
+    gain = widgets.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False,
+                          help="trec_eval gains the grade itself; Burges et al. 2^grade − 1.")
 with cols[2]:
-    discount = components.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False,
-                                 help="trec_eval divides by log2(i + 1); Järvelin and Kekäläinen leave rank 1 undiscounted, "
-                                      "then divide by log2(i).")
+    discount = widgets.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False,
+                              help="trec_eval divides by log2(i + 1); Järvelin and Kekäläinen leave rank 1 undiscounted, "
+                                   "then divide by log2(i).")
 with cols[3]:
-    ideal = components.choose("ideal", "Ideal ranking from", IDEALS, radio=True, horizontal=False,
-                              help="trec_eval sorts every judged document by grade (all judged); using only the "
-                                   "retrieved ones lets a run that misses relevant documents score higher.")
-cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, key="k", bind=components.BIND)
-ranked = data.by_mean(loaded, "nDCG@10") if len(loaded.systems) > components.FEW else None
-shown = components.pick_systems("systems", loaded.systems, ranked=ranked)
+    ideal = widgets.choose("ideal", "Ideal ranking from", IDEALS, radio=True, horizontal=False,
+                           help="trec_eval sorts every judged document by grade (all judged); using only the "
+                                "retrieved ones lets a run that misses relevant documents score higher.")
+cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, key="k", bind=widgets.BIND)
+ranked = data.by_mean(loaded, "nDCG@10") if len(loaded.systems) > widgets.FEW else None
+shown = widgets.pick_systems("systems", loaded.systems, ranked=ranked)
 depth = st.select_slider("Ranks shown", [10, 20, 50, 100, 200, 500, 1000], value=50, key="depth",
-                         bind=components.BIND)
+                         bind=widgets.BIND)
 
 frame = data.gain_curves(loaded, shown, topic, gain, discount, ideal, max(int(depth), int(cutoff)))
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
-components.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.systems),
-                                          f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff),
-                                          highlighted=components.highlighted(shown, ranked)),
+widgets.show_figure(figures.gain_chart(frame, figures.system_colors(loaded.systems),
+                                       f"DCG@k against the ideal DCG@k, {where}", cutoff=int(cutoff),
+                                       highlighted=widgets.highlighted(shown, ranked)),
                        key="gain_chart", name="gain")
 same = data.identical_curves(frame, ("dcg", "ndcg"), "on this topic" if topic else "over all topics")
 if same:
     st.caption(md("{}", same))
 
 at_k = data.gain_table(loaded, frame, shown, topic, int(cutoff), gain, discount, ideal)
-components.table(at_k, key="gain_table", numbers=[c for c in at_k.columns if c != "system"])
+widgets.table(at_k, key="gain_table", numbers=[c for c in at_k.columns if c != "system"])
 cut = data.ndcg_measure(gain, discount, ideal, int(cutoff))
 st.caption(md("At the cutoff k = {}: the measure {}{}. The last column divides the DCG of the whole ranking by that "
               "of the whole ideal ranking (trec_eval's ndcg without a cutoff): it is not the curve's value at one k "
@@ -54,4 +55,4 @@ st.caption(md("At the cutoff k = {}: the measure {}{}. The last column divides t
               f" (trec_eval's ndcg_cut_{cutoff})" if cut == f"nDCG@{cutoff}" else "")
            + (" Over all topics each column is the mean of the per-topic values, so the nDCG column is not the DCG "
               "column divided by the IDCG column." if topic is None else ""))
-components.provenance(loaded, (cut,))
+widgets.provenance(loaded, (cut,))

@@ -5,30 +5,31 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
-from dashboard.components import md
+from dashboard import data, figures, pages, widgets
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 
 TOPICS = {"common": "the topics every set judged", "each": "each set's own topics"}
 
 st.title("Judges")
 loaded = state.get()
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
-components.start_here("Two or more judgment sets of one collection (assessors, a crowd, a language model): do they "
-                      "grade the documents alike, do they order the systems alike, and which conclusions hold under "
-                      "every set? Add sets on the data page, under Judgment sets.")
+widgets.start_here("Two or more judgment sets of one collection (assessors, a crowd, a language model): do they "
+                   "grade the documents alike, do they order the systems alike, and which conclusions hold under "
+                   "every set? Add sets on the data page, under Judgment sets.")
 named = state.judgment_sets(loaded)
 if len(named) < 2:
     st.info("Only one judgment set is loaded. Upload another qrels file for the same topics on the data page "
             "(More judgment sets) to compare them.")
-    st.page_link("app_pages/data.py", label="Go to data", icon=":material/upload_file:")
+    st.page_link(pages.by_script("data").path, label="Go to data", icon=":material/upload_file:")
     st.stop()
 names = [n for n, _ in named]
-components.table(data.sets_summary(loaded), key="judges_sets")
+widgets.table(data.sets_summary(loaded), key="judges_sets")
 
 labels, alpha = data.label_agreement(loaded)
-measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+measures = widgets.pick_measures("measures", data.DEFAULT_MEASURES)
 by_labels, by_systems, by_topics, by_ppi = st.tabs(["Labels", "Systems", "Where they disagree", "Prediction-powered"])
 with by_labels:
     cols = st.columns(2)
@@ -47,15 +48,15 @@ with by_labels:
     counts[2].metric(md("Only by {}", row["second"]), f"{int(row['only_second']):,}")
     counts[3].metric("Mean grade shift (second − first)", f"{row['mean_grade_shift']:+.3f}")
     cells, per_topic = data.pair_labels(loaded, row["first"], row["second"])
-    components.show_figure(figures.confusion_heatmap(cells, row["first"], row["second"]), key="judges_confusion",
-                           name="judges-confusion")
+    widgets.show_figure(figures.confusion_heatmap(cells, row["first"], row["second"]), key="judges_confusion",
+                        name="judges-confusion")
     st.caption("κ: agreement beyond what two judges grading at random with their own frequencies would reach (1: "
                "the same grades; 0: chance). Weighted κ counts a near miss (grade 2 for 3) less than a far one; α "
                "(ordinal) reads the grades as ordered, over every document two or more sets judged. A positive "
                "shift: the second set grades higher than the first.")
     st.subheader("Topic by topic")
-    components.table(per_topic, key="judges_per_topic", numbers=["agreement", "kappa", "kappa_binary", "kappa_linear",
-                                                                  "kappa_quadratic", "alpha", "mean_grade_shift"])
+    widgets.table(per_topic, key="judges_per_topic", numbers=["agreement", "kappa", "kappa_binary", "kappa_linear",
+                                                               "kappa_quadratic", "alpha", "mean_grade_shift"])
 
 with by_systems:
     cols = st.columns([3, 3, 3, 2, 2])
@@ -74,17 +75,17 @@ with by_systems:
             orders, agreement, changes, support = data.sets_systems(loaded, measures, topics, int(top_k))
             found = data.conclusions(loaded, measures, test, correction, alpha_level, topics)
         except RankscopeError as err:
-            components.error(err)
+            widgets.error(err)
     if found is not None:
         label = st.selectbox("Measure", list(orders["measure"].unique()), key="judges_measure",
-                             format_func=components.measure_label)
+                             format_func=widgets.measure_label)
         pair = agreement[(agreement["measure"] == label) & (agreement["first"] == names[0])]
         for column, r in zip(st.columns(max(len(pair), 1)), pair.itertuples(index=False)):
             column.metric(md("Kendall's τ_b, {} and {}", r.first, r.second), f"{r.tau_b:.4f}")
             column.metric(md("τ_AP, {} the reference", r.first), f"{r.tau_ap:.4f}")
             column.metric(md("Top {} in common", r.top_k), f"{r.top_k_overlap:.0%}")
-        components.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
-                               key="judges_ranks", name="judges-ranks")
+        widgets.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
+                            key="judges_ranks", name="judges-ranks")
         st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
                    "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
         st.subheader("Which conclusions hold under every set?")
@@ -92,27 +93,27 @@ with by_systems:
                       "difference significant in that direction after {} correction (α = {}); reversed: significant "
                       "the other way.", names[0], data.TESTS[test], data.CORRECTIONS[correction], alpha_level))
         claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
-        components.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
-                                       reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
+        widgets.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
+                                    reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
                          key="judges_conclusions")
         st.subheader("The largest rank changes")
-        components.table(changes[changes["measure"] == label], key="judges_changes")
+        widgets.table(changes[changes["measure"] == label], key="judges_changes")
         st.subheader("The judged documents the measure rests on")
         st.caption("Per set and system: the documents the measure reads (the top k, or the whole ranking), and how "
                    "many of them that set judged. A set that judged less counts more documents as not relevant.")
-        components.table(support[support["measure"] == label], key="judges_support", numbers=["judged_share"])
+        widgets.table(support[support["measure"] == label], key="judges_support", numbers=["judged_share"])
 
 with by_topics:
-    measure = components.pick_measure("judges_topic_measure", measures)
+    measure = widgets.pick_measure("judges_topic_measure", measures)
     topics_frame = data.topic_disagreement(loaded, measure)
-    components.table(topics_frame, key="judges_topics_table",
-                     numbers=["disagreement", "differ_share", "alpha", "measure_spread"])
-    topic = components.pick_topic("judges_topic", topics_frame["query"].astype(str).tolist(),
-                                  texts=data.topic_texts(loaded))
+    widgets.table(topics_frame, key="judges_topics_table",
+                  numbers=["disagreement", "differ_share", "alpha", "measure_spread"])
+    topic = widgets.pick_topic("judges_topic", topics_frame["query"].astype(str).tolist(),
+                               texts=data.topic_texts(loaded))
     if topic is not None:
         st.caption("The documents of this topic the sets judged differently (a blank: that set did not judge it); "
                    "with the documents' texts when they are loaded on the data page.")
-        components.table(data.judged_differently(loaded, topic), key="judges_documents")
+        widgets.table(data.judged_differently(loaded, topic), key="judges_documents")
 
 with by_ppi:
     automatic = data.ppi_candidates(loaded)
@@ -122,13 +123,13 @@ with by_ppi:
     else:
         cols = st.columns(2)
         chosen = cols[0].selectbox("Automatic set", automatic, key="judges_automatic")
-        measure = cols[1].selectbox("Measure", measures, key="judges_ppi_measure", format_func=components.measure_label)
+        measure = cols[1].selectbox("Measure", measures, key="judges_ppi_measure", format_func=widgets.measure_label)
         means = data.ppi_means(loaded, chosen, (measure,))
-        components.show_figure(figures.interval_chart(means, measure, chosen), key="judges_ppi", name="judges-ppi")
-        components.table(means, key="judges_ppi_table", numbers=[c for c in means.columns if c not in (
+        widgets.show_figure(figures.interval_chart(means, measure, chosen), key="judges_ppi", name="judges-ppi")
+        widgets.table(means, key="judges_ppi_table", numbers=[c for c in means.columns if c not in (
             "measure", "system", "labelled", "unlabelled")])
         st.caption("The mean the reference's judges would give over all topics, estimated from the topics they "
                    "judged and corrected by the automatic set's error there (Angelopoulos et al., Science 2023; "
                    "Oosterhuis et al., KDD 2024), with λ tuned (PPI++); 95% intervals. It assumes the reference's "
                    "topics are a random sample of the topics.")
-components.provenance(loaded, measures)
+widgets.provenance(loaded, measures)

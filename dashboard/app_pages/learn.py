@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import class_teacher, components, data, figures, state
-from dashboard.components import md
+from dashboard import data, figures, widgets
+from dashboard.panels import class_teacher
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.gains import DISCOUNTS, GAINS
 
@@ -16,22 +18,22 @@ SHOWN = ["rank", "docid", "grade", "relevant", "precision", "recall", "f1", "ap_
          "discount", "dcg", "idcg", "ndcg", "rr", "err"]
 
 st.title("Learn")
-components.start_here("One ranking, rank by rank: every measure worked through with its formula and this ranking's "
-                      "numbers. Choose **my own**, type the grades of a ranking, change one, and watch each measure "
-                      "move. Every number comes from the same code that evaluates full runs.")
+widgets.start_here("One ranking, rank by rank: every measure worked through with its formula and this ranking's "
+                   "numbers. Choose **my own**, type the grades of a ranking, change one, and watch each measure "
+                   "move. Every number comes from the same code that evaluates full runs.")
 
-source = components.choose("source", "Ranking from", SOURCES, radio=True,
-                           help="A small worked example from a textbook or lecture, a topic of the loaded collection, "
-                                "or a ranking you type in as grades.")
+source = widgets.choose("source", "Ranking from", SOURCES, radio=True,
+                        help="A small worked example from a textbook or lecture, a topic of the loaded collection, "
+                             "or a ranking you type in as grades.")
 if source == "example":
     examples = data.teaching_examples()
-    name = st.selectbox("Worked example", list(examples), key="example", bind=components.BIND,
-                        format_func=components.example_title)
+    name = st.selectbox("Worked example", list(examples), key="example", bind=widgets.BIND,
+                        format_func=widgets.example_title)
     st.caption(md("{}", examples[name]))
     collection = state.example(name)
 elif source == "loaded":
     collection = state.get()
-    if not components.need_collection(collection):
+    if not widgets.need_collection(collection):
         st.stop()
 else:
     left, middle, right = st.columns([3, 1, 1])
@@ -44,7 +46,7 @@ else:
     try:
         grades = data.typed_grades(typed)
     except RankscopeError as err:
-        components.error(err)
+        widgets.error(err)
         st.stop()
     if not grades:
         st.info("Give the ranking at least one document.")
@@ -56,13 +58,13 @@ if source == "typed":  # one ranking of one topic: nothing to choose
     system, topic = collection.systems[0], data.topics_of(collection)[0]
 else:
     with cols[0]:
-        system = components.pick_system("system", collection.systems, "System")
+        system = widgets.pick_system("system", collection.systems, "System")
     with cols[1]:
-        topic = components.pick_topic("topic", data.topics_of(collection), texts=data.topic_texts(collection))
+        topic = widgets.pick_topic("topic", data.topics_of(collection), texts=data.topic_texts(collection))
 with cols[2]:
-    gain = components.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False)
+    gain = widgets.choose("gain", "Gain of grade g", GAINS, radio=True, horizontal=False)
 with cols[3]:
-    discount = components.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False)
+    discount = widgets.choose("discount", "Discount at rank i", DISCOUNTS, radio=True, horizontal=False)
 depth = cols[4].number_input("Ranks shown", 1, 100, 20, key="learn_depth")
 level = collection.conventions.relevance_level
 
@@ -79,27 +81,27 @@ st.markdown(("Your ranking" if source == "typed" else md("Topic **{}** of **{}**
 if source == "example" and data.printed(name, system, topic):
     st.caption(md("The source of this example prints: {}. Compare with the last row below (rounded as printed).",
                   ", ".join(f"{m} = {v}" for m, v in data.printed(name, system, topic).items())))
-components.table(table[SHOWN], key="learn_table",
-                 numbers=["precision", "recall", "f1", "ap_contribution", "ap", "gain", "discount", "dcg", "idcg",
-                          "ndcg", "rr", "err"])
-components.show_figure(figures.anatomy_chart(table, ["precision", "recall", "ndcg", "ap"],
-                                             "Running values: each point is the measure of the top i documents"),
+widgets.table(table[SHOWN], key="learn_table",
+              numbers=["precision", "recall", "f1", "ap_contribution", "ap", "gain", "discount", "dcg", "idcg",
+                       "ndcg", "rr", "err"])
+widgets.show_figure(figures.anatomy_chart(table, ["precision", "recall", "ndcg", "ap"],
+                                          "Running values: each point is the measure of the top i documents"),
                        key="learn_chart", name="anatomy")
 
 st.subheader("Each measure on this ranking")
 for item in data.worked(table, num_rel, gain, discount, complete):
     with st.expander(md("{} = {:.4f}", item.measure, item.value), expanded=item.measure.startswith("AP")):
         st.markdown(md("{}", item.description))
-        st.latex(components.formula_lines(item.formula))
-        st.latex(components.formula_lines(item.substituted))
+        st.latex(widgets.formula_lines(item.formula))
+        st.latex(widgets.formula_lines(item.substituted))
 
 st.subheader("Ask the class")
 class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full))
 
 st.subheader("What a convention changes")
 effects = data.convention_effects(collection, system, topic, len(table))
-components.show_figure(figures.convention_chart(effects, f"Topic {figures.safe(topic)}: the same ranking under each "
-                                                         f"convention (blue: trec_eval's choice)"),
+widgets.show_figure(figures.convention_chart(effects, f"Topic {figures.safe(topic)}: the same ranking under each "
+                                                      f"convention (blue: trec_eval's choice)"),
                        key="learn_effects", name="conventions")
 st.caption(md("nDCG is cut at k = {}; the interpolation rules change the 11-point average; AP divides by the relevant "
               "documents in the judgments (trec_eval) or, in some textbooks, by those found.", len(table)))

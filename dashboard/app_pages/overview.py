@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import claims, components, data, exports, figures, leaderboard, state
-from dashboard.components import md
+from dashboard import data, exports, figures, widgets
+from dashboard.data import leaderboard
 from dashboard.exports.tables import groups_latex
+from dashboard.panels import claim_panel
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.review.compare import to_csv, to_latex, to_markdown
 
@@ -17,19 +20,19 @@ VIEWS_COLUMNS = {"values": leaderboard.COLUMNS, "differences": leaderboard.DIFFE
 
 st.title("Overview")
 loaded = state.get()
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
 if loaded.source == "demo":
     st.info(md("This is the **demo collection**: {} made-up search systems, each ranking documents for the same topics, "
                "and the judgments saying which documents are relevant. Load your own files, or a small worked "
                "example, on the **Data** page.", len(loaded.systems)), icon=":material/waving_hand:")
-components.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
-                      "confidence interval; † and ‡ mark a significant difference from the baseline, Δ the "
-                      "difference. Find systems by name, sort on any measure, or try another baseline.")
+widgets.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
+                   "confidence interval; † and ‡ mark a significant difference from the baseline, Δ the "
+                   "difference. Find systems by name, sort on any measure, or try another baseline.")
 
-measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
+measures, baseline, test, correction, alpha = widgets.results_controls(loaded.systems)
 n = len(loaded.systems)
-many = n > components.FEW
+many = n > widgets.FEW
 if many:
     with st.status(md("Evaluating {} systems and testing each against the baseline…", n), expanded=False) as status:
         table, untested = data.results(loaded, measures, baseline, test, correction, alpha)
@@ -41,7 +44,7 @@ cols = st.columns([4, 2, 4], vertical_alignment="bottom")  # two rows: every lab
 search = cols[0].text_input("Find systems", key="overview_search", placeholder="part of a name, any case")
 top = cols[1].number_input("Top N", 1, n, min(n, TOP) if many else n, key=f"overview_top_{n}",
                            help="Systems shown besides the baseline, the first in the sorted order.")
-sort_by = cols[2].selectbox("Sort by", list(table.measures), key="overview_sort", format_func=components.measure_label)
+sort_by = cols[2].selectbox("Sort by", list(table.measures), key="overview_sort", format_func=widgets.measure_label)
 cols = st.columns([2, 3, 2], vertical_alignment="bottom")
 ascending = cols[0].toggle("Smallest first", key="overview_ascending")
 view = cols[1].segmented_control("Cells", list(VIEWS), format_func=VIEWS.get, default="values", key="overview_view")
@@ -63,7 +66,7 @@ st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline}
              column_config={"system": st.column_config.TextColumn(pinned=True),  # kept in view when it scrolls
                             **({m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
                                if view == "differences" else {})})
-st.caption(components.scrolls(board.columns)
+st.caption(widgets.scrolls(board.columns)
            + md("{} of {} systems besides the baseline, sorted by {}", len(board) - (baseline in set(board["system"])),
                 n - 1, sort_by) + (md(", names containing “{}”", search) if search else "")
            + (". Each cell: the system's value minus the baseline's. " if view == "differences" else ". ")
@@ -74,9 +77,9 @@ if untested:
     st.caption(md("No significance markers: {}.", untested))
 st.caption("Ties: each mean's range over every order of tied scores (trec_eval orders them by document id); "
            "⇅ names the systems whose place it could swap with. The Trust page has the details.")
-components.provenance(loaded, measures, test=test, correction=correction, family="per_measure")
-components.cautions(data.cautions(loaded, measures, test, baseline, correction, alpha))
-components.downloads({
+widgets.provenance(loaded, measures, test=test, correction=correction, family="per_measure")
+widgets.cautions(data.cautions(loaded, measures, test, baseline, correction, alpha))
+widgets.downloads({
     "CSV": (to_csv(table).encode(), "rankscope-results.csv"),
     "LaTeX": (to_latex(table, ci=True).encode(), "rankscope-results.tex"),
     "Markdown": (to_markdown(table, ci=True).encode(), "rankscope-results.md"),
@@ -85,25 +88,25 @@ components.downloads({
                     "rankscope-summary.csv"),
 }, key="overview_dl")
 
-measure = components.pick_measure("measure", measures, label="Chart of")
+measure = widgets.pick_measure("measure", measures, label="Chart of")
 means = data.summary(loaded, measures + (measure,) if measure not in measures else measures)
 markers = table.markers[measure].to_dict() if measure in table.measures else {}
 shown = list(board["system"])
-components.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), measure,
-                                             figures.system_colors(loaded.systems), markers, baseline,
-                                             highlighted=components.highlighted(shown, pinned=[baseline])),
+widgets.show_figure(figures.summary_chart(leaderboard.rows_of(means, shown), measure,
+                                          figures.system_colors(loaded.systems), markers, baseline,
+                                          highlighted=widgets.highlighted(shown, pinned=[baseline])),
                        key="overview_chart", name=f"overview-{measure}")
-claims.value_button(loaded, shown, measure)
+claim_panel.value_button(loaded, shown, measure)
 seeded = data.seeds(loaded, measures + (measure,) if measure not in measures else measures)
 if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of several runs
     st.subheader("Systems of several runs (seeds)")
-    components.show_figure(figures.seed_chart(seeded.spread, measure, figures.system_colors(list(seeded.groups))),
-                           key="overview_seeds", name=f"overview-seeds-{measure}")
+    widgets.show_figure(figures.seed_chart(seeded.spread, measure, figures.system_colors(list(seeded.groups))),
+                        key="overview_seeds", name=f"overview-seeds-{measure}")
     if seeded.tests is not None:
         st.dataframe(seeded.tests[seeded.tests["measure"] == measure], hide_index=True, key="overview_seed_tests")
         st.caption("Mixed model, topics and seeds random (REML, Wald z, Holm within each measure): the seed-to-seed "
                    "variance is in the standard error. Each pair is tested on the topics all its runs answer.")
 with st.expander(md("About {}", measure), icon=":material/help:"):
-    st.markdown(components.measure_help(measure))
+    st.markdown(widgets.measure_help(measure))
 
-claims.panel(loaded, measures)
+claim_panel.panel(loaded, measures)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import claims, components, data, exports, figures, review, state, stored_notes
-from dashboard.components import md
+from dashboard import data, exports, figures, pages, widgets
+from dashboard.panels import claim_panel, note_editor
+from dashboard.session import state
+from dashboard.store import review_notes
+from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.review.notes import MAX_COMMENT
 
@@ -42,21 +45,21 @@ def open_row(shown) -> None:
 
 st.title("Queries")
 loaded = state.get()
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
-components.start_here("Where system B wins or loses against A, topic by topic. Choose A and B, open the worst "
-                      "topic, read its query and the documents each system ranked, and tag it for the review.")
+widgets.start_here("Where system B wins or loses against A, topic by topic. Choose A and B, open the worst "
+                   "topic, read its query and the documents each system ranked, and tag it for the review.")
 
 colors = figures.system_colors(loaded.systems)
 cols = st.columns(3)
 ranked = None  # with many systems: the box plot's colours go to A, B and the best by mean
 with cols[0]:
-    measure = components.pick_measure("measure", ("nDCG@10", "RR", "AP", "P@10", "R@100"))
+    measure = widgets.pick_measure("measure", ("nDCG@10", "RR", "AP", "P@10", "R@100"))
 with cols[1]:
-    a = components.pick_system("a", loaded.systems, "System A", default=0)
+    a = widgets.pick_system("a", loaded.systems, "System A", default=0)
 with cols[2]:
-    b = components.pick_system("b", loaded.systems, "System B", default=1)
-if len(loaded.systems) > components.FEW:
+    b = widgets.pick_system("b", loaded.systems, "System B", default=1)
+if len(loaded.systems) > widgets.FEW:
     ranked = data.by_mean(loaded, measure)
 if st.session_state.get("queries_pair") != (a, b):  # a new pair: the drill-down's anatomy starts on A
     st.session_state["queries_pair"] = (a, b)
@@ -68,11 +71,11 @@ try:
     pair = data.paired(loaded, measure, a, b)
     best, worst = data.extremes(loaded, measure, a, b)
 except RankscopeError as err:  # a system evaluated on no judged topic, say: one line, the page stops here
-    components.error(err)
+    widgets.error(err)
     st.stop()
 notes = state.notes()
-components.provenance(loaded, (measure,))
-overall, one = st.tabs(TABS, key="view", bind=components.BIND)
+widgets.provenance(loaded, (measure,))
+overall, one = st.tabs(TABS, key="view", bind=widgets.BIND)
 with overall:
     st.markdown(md("**{}** is better than **{}** on **{}** topics, worse on **{}**, equal on **{}** ({}).", b, a,
                    pair.wins, pair.losses, pair.ties, measure))
@@ -83,31 +86,31 @@ with overall:
     st.text("\n".join(f"{word}: {e.query} ({signed(e.diff)})" + (f" — {labels[e.query].partition(' · ')[2]}"
                                                                   if texts and e.query in texts else "")
                       for word, e in ends) or "B and A score the same on every topic.")
-    claims.pair_button(loaded, *((b, a) if pair.wins >= pair.losses else (a, b)), measure)
+    claim_panel.pair_button(loaded, *((b, a) if pair.wins >= pair.losses else (a, b)), measure)
     buttons = st.columns(4)
     for i, (word, e) in enumerate(ends):
         buttons[i].button(md("Open the {} topic, {}", word, e.query), key=f"queries_open_{word}",
                           on_click=open_topic, args=(e.query,), icon=":material/open_in_new:")
-    components.show_figure(figures.difference_bars(pair.frame, a, b, measure, texts), key="queries_diff",
-                           name=f"per-topic-{measure}", on_select=lambda: components.open_topic("queries_diff", "view", TABS[1]))
+    widgets.show_figure(figures.difference_bars(pair.frame, a, b, measure, texts), key="queries_diff",
+                        name=f"per-topic-{measure}", on_select=lambda: widgets.open_topic("queries_diff", "view", TABS[1]))
     left, right = st.columns(2)
     with left:
-        components.show_figure(figures.scatter_chart(pair.frame, a, b, measure), key="queries_scatter",
-                               name=f"scatter-{measure}", on_select=lambda: components.open_topic("queries_scatter", "view", TABS[1]),
-                               share=0.5)
+        widgets.show_figure(figures.scatter_chart(pair.frame, a, b, measure), key="queries_scatter",
+                            name=f"scatter-{measure}", on_select=lambda: widgets.open_topic("queries_scatter", "view", TABS[1]),
+                            share=0.5)
     with right:
-        components.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors,
-                                                           highlighted=components.highlighted(
-                                                               loaded.systems, ranked, pinned=(a, b))),
+        widgets.show_figure(figures.distribution_chart(data.per_query(loaded, (measure,)), measure, colors,
+                                                        highlighted=widgets.highlighted(
+                                                            loaded.systems, ranked, pinned=(a, b))),
                                key="queries_dist", name=f"distribution-{measure}", share=0.5)
 
     seeded = data.seed_ranges(loaded, measure)
     if seeded is not None:  # runs named name.seed1, name.seed2 ...: each system's range over its runs, per topic
         st.subheader("Seed ranges, topic by topic")
-        components.show_figure(figures.seed_range_chart(seeded, measure, figures.system_colors(
+        widgets.show_figure(figures.seed_range_chart(seeded, measure, figures.system_colors(
             list(dict.fromkeys(seeded["system"])))), key="queries_seed_ranges", name=f"seed-ranges-{measure}")
-        components.table(seeded[list(SEED_RANGE)].rename(columns=SEED_RANGE), key="queries_seed_table",
-                         numbers=("mean", "lowest", "highest"))
+        widgets.table(seeded[list(SEED_RANGE)].rename(columns=SEED_RANGE), key="queries_seed_table",
+                      numbers=("mean", "lowest", "highest"))
         st.caption("Each system's runs named name.seed1, name.seed2, ...: its mean over them and its lowest and "
                    "highest run on each topic.")
 
@@ -121,13 +124,13 @@ with overall:
     names = {"topic": "topic", "text": "query", "a": f"A: {a}", "b": f"B: {b}", "diff": "B − A", "tags": "tags"}
     st.dataframe(table.rename(columns=names), hide_index=True, width="stretch", key="queries_topics",
                  on_select=lambda shown=table: open_row(shown), selection_mode="single-row",
-                 column_config={names["a"]: components.NUMBER, names["b"]: components.NUMBER,
+                 column_config={names["a"]: widgets.NUMBER, names["b"]: widgets.NUMBER,
                                 "B − A": st.column_config.NumberColumn(format="%+.4f")})
     st.caption("Click a row to open its topic.")
 
 with one:
     cols = st.columns([1, 3, 2, 1])
-    topic = cols[0].selectbox("Topic", list(labels), key="topic", bind=components.BIND)  # ids: what a link says
+    topic = cols[0].selectbox("Topic", list(labels), key="topic", bind=widgets.BIND)  # ids: what a link says
     if texts is not None:
         cols[1].selectbox("Find a topic by its query", list(labels), index=None, key="queries_find",
                           format_func=labels.get, on_change=find_topic, placeholder="type words of the query")
@@ -141,8 +144,8 @@ with one:
     if texts is not None:
         st.text(texts.get(topic) or f"{texts.name} has no text for this topic.")
     ranked = data.side_by_side_texts(loaded, topic, shown, int(depth))
-    components.show_figure(figures.rankings_chart(ranked, int(depth), f"Topic {figures.safe(topic)}: the top "
-                                                  f"{int(depth)} of each ranking, coloured by grade ('?': unjudged)"),
+    widgets.show_figure(figures.rankings_chart(ranked, int(depth), f"Topic {figures.safe(topic)}: the top "
+                                               f"{int(depth)} of each ranking, coloured by grade ('?': unjudged)"),
                            key="queries_rankings", name=f"rankings-{topic}")
     if "title" in ranked:
         with st.expander("The documents of these rankings", expanded=True, icon=":material/description:"):
@@ -153,10 +156,10 @@ with one:
     system = st.columns([1, 2])[0].selectbox("Per-rank anatomy of", shown, key="queries_anatomy_system")
     if system in set(ranked["system"]):
         steps = data.anatomy(loaded, system, topic).head(int(depth))
-        components.table(steps[list(ANATOMY)], key="queries_anatomy", numbers=ANATOMY[5:])
+        widgets.table(steps[list(ANATOMY)], key="queries_anatomy", numbers=ANATOMY[5:])
         st.caption("Each row holds the measures of the top i documents: P@i, R@i, AP cut at i, DCG@i, nDCG@i, "
                    "RR within the top i.")
-        st.page_link("app_pages/learn.py", label="Work this ranking through, measure by measure",
+        st.page_link(pages.by_script("learn").path, label="Work this ranking through, measure by measure",
                      icon=":material/school:", query_params={"source": "loaded data", "system": system, "topic": topic})
     else:
         st.info(md("{} does not answer topic {}.", system, topic))
@@ -164,9 +167,9 @@ with one:
     st.subheader("Review notes")
     used = [tag for n in notes.values() for tag in n["tags"]]
     if one.open is not False:  # drawn in the hidden tab, the editor would be "opened" before anyone reads it
-        review.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
-    if stored_notes.heads():
-        st.dataframe(stored_notes.notes_frame(stored_notes.heads()), hide_index=True, width="stretch", key="queries_notes")
+        note_editor.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
+    if review_notes.heads():
+        st.dataframe(review_notes.notes_frame(review_notes.heads()), hide_index=True, width="stretch", key="queries_notes")
     elif notes:
         st.dataframe(exports.notes_frame(state.notes()), hide_index=True, width="stretch", key="queries_notes")
     if notes:

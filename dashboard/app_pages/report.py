@@ -5,46 +5,47 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import components, data, exports, state
-from dashboard.components import md
+from dashboard import data, exports, widgets
 from dashboard.report import render_report, report_files
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.review.compare import to_csv, to_latex, to_markdown
 from metrics.stats.significance import MAXT
 
 st.title("Report")
 loaded = state.get()
-if not components.need_collection(loaded):
+if not widgets.need_collection(loaded):
     st.stop()
-components.start_here("Everything to take away: one HTML file with every table and chart, the exports, and the "
-                      "command that recomputes every number. Try the HTML report first.")
+widgets.start_here("Everything to take away: one HTML file with every table and chart, the exports, and the "
+                   "command that recomputes every number. Try the HTML report first.")
 st.caption("The report and the exports use the measures, baseline and tests chosen here (the same as on the "
            "overview page), the conventions of the data page and the review notes of the queries page.")
 
-measures, baseline, test, correction, alpha = components.results_controls(loaded.systems)
+measures, baseline, test, correction, alpha = widgets.results_controls(loaded.systems)
 tested_with = correction  # the randomisation test may also be corrected by max-T, on its own sign flips
 if test == "permutation" and st.toggle("Correct by max-T instead", key="report_maxt",
                                        help="Westfall and Young's step-down max-T on the same sign flips as the "
                                             "randomisation test: exact family-wise error control."):
     tested_with = MAXT
-family = components.choose("family", "Family", data.FAMILIES,
-                           help="The tests a correction counts together: each measure's pairs on their own, or "
-                                "every pair of every measure (stricter).")
+family = widgets.choose("family", "Family", data.FAMILIES,
+                        help="The tests a correction counts together: each measure's pairs on their own, or "
+                             "every pair of every measure (stricter).")
 notes = state.notes()
 
 try:
     made = data.report(loaded, measures, baseline, test, tested_with, alpha, notes, family)
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
 manifest = made.manifest
 if made.provenance is not None:
-    components.provenance(loaded, card=made.provenance)
+    widgets.provenance(loaded, card=made.provenance)
 
 st.subheader("Download")
 view = {"page": "overview", "measures": list(measures), "baseline": baseline, "test": test, "correction": correction,
         "alpha": float(alpha)}
-components.downloads({
+widgets.downloads({
     "HTML report": (lambda: render_report(made).encode("utf-8"), "rankscope-report.html"),
     "Everything (zip)": (lambda: exports.zip_bytes(report_files(made)), "rankscope-report.zip"),
     "Session file": (data.session_file(loaded, notes, view, manifest), "rankscope-session.json"),
@@ -52,13 +53,13 @@ components.downloads({
 st.caption("The HTML report is one file that opens offline, charts included; the zip adds every table, the "
            "LaTeX and Markdown results, and each figure as PNG and SVG. A session file (names and digests of the "
            "files, conventions, notes, view) loads back on the data page.")
-components.downloads({
+widgets.downloads({
     "Per-query CSV": (lambda: exports.per_query_csv(made.per_query), "per_query.csv"),
     "Per-query Parquet": (lambda: exports.per_query_parquet(made.per_query, manifest), "per_query.parquet"),
     "Summary CSV": (lambda: exports.summary_csv(made.summary, made.provenance), "summary.csv"),
     "Summary Parquet": (lambda: exports.summary_parquet(made.summary, manifest), "summary.parquet"),
 }, key="report_tables")
-components.downloads({
+widgets.downloads({
     "Results LaTeX": (lambda: to_latex(made.table, ci=True, manifest=manifest).encode(), "results.tex"),
     "Results Markdown": (lambda: to_markdown(made.table, ci=True, manifest=manifest).encode(), "results.md"),
     "Results CSV": (lambda: to_csv(made.table).encode(), "results.csv"),

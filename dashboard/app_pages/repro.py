@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, data, figures, state
-from dashboard.components import md
+from dashboard import data, figures, widgets
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 
 ROLES = {"ob": "Original baseline", "oa": "Original advanced", "rb": "Reproduced baseline",
@@ -30,33 +31,33 @@ EXPLAINED_LIST = "\n".join(f"- **{name}**: {text}" for name, text in EXPLAINED.i
 
 st.title("Reproducibility")
 loaded = state.get()
-if not components.need_two_runs(loaded, "Load at least two runs: an original run and its reproduction."):
+if not widgets.need_two_runs(loaded, "Load at least two runs: an original run and its reproduction."):
     st.stop()
-components.start_here("Choose the original experiment's baseline and advanced runs and their reproductions among "
-                      "the loaded runs. Read the order of the documents first, then the scores, then the effect.")
+widgets.start_here("Choose the original experiment's baseline and advanced runs and their reproductions among "
+                   "the loaded runs. Read the order of the documents first, then the scores, then the effect.")
 
 systems = list(loaded.systems)
 cols = st.columns(len(ROLES))
 chosen = [col.selectbox(md("{}", label), systems, index=min(i, len(systems) - 1), key=f"repro_{role}")
           for i, (col, (role, label)) in enumerate(zip(cols, ROLES.items()))]
-measures = components.pick_measures("measures", data.DEFAULT_MEASURES)
+measures = widgets.pick_measures("measures", data.DEFAULT_MEASURES)
 try:
     found = data.reproduction(loaded, *chosen, measures)
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
 
 st.subheader("Order of the documents")
-components.show_figure(figures.order_chart(found.order), key="repro_order", name="reproduction-order")
-components.table(found.order, key="repro_order_table", numbers=["ktu", "rbo"])
+widgets.show_figure(figures.order_chart(found.order), key="repro_order", name="reproduction-order")
+widgets.table(found.order, key="repro_order_table", numbers=["ktu", "rbo"])
 st.subheader("Scores and effect")
-components.show_figure(figures.effect_chart(found.effects), key="repro_effect", name="reproduction-effect")
-components.table(found.summary(), key="repro_summary",
-                 numbers=["er", "delta_ri", "rmse_baseline", "rmse_advanced"],
-                 p_value_baseline=st.column_config.NumberColumn("p_value_baseline", format="%.3g"),
-                 p_value_advanced=st.column_config.NumberColumn("p_value_advanced", format="%.3g"))
+widgets.show_figure(figures.effect_chart(found.effects), key="repro_effect", name="reproduction-effect")
+widgets.table(found.summary(), key="repro_summary",
+              numbers=["er", "delta_ri", "rmse_baseline", "rmse_advanced"],
+              p_value_baseline=st.column_config.NumberColumn("p_value_baseline", format="%.3g"),
+              p_value_advanced=st.column_config.NumberColumn("p_value_advanced", format="%.3g"))
 st.markdown(EXPLAINED_LIST)
 st.caption("After T. Breuer, N. Ferro, N. Fuhr, M. Maistro, T. Sakai, P. Schaer and I. Soboroff, “How to measure "
            "the reproducibility of system-oriented IR experiments”, SIGIR 2020; the numbers agree with their "
            "repro_eval package.")
-components.provenance(loaded, measures)
+widgets.provenance(loaded, measures)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import claims, components, data, exports, figures, state
-from dashboard.components import md
+from dashboard import data, exports, figures, widgets
 from dashboard.exports.tables import groups_latex
+from dashboard.panels import claim_panel
+from dashboard.session import state
+from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.review.cautions import MANY_TOPICS
 
@@ -16,33 +18,33 @@ EFFECTS = {"mean_diff": "mean difference", "effect_size": "Cohen's d_z"}
 
 st.title("Significance")
 loaded = state.get()
-if not components.need_two_runs(loaded, "Load at least two runs to compare systems."):
+if not widgets.need_two_runs(loaded, "Load at least two runs to compare systems."):
     st.stop()
-components.start_here("Is a difference between two systems more than luck? Each test pairs the systems topic by "
-                      "topic; read the sentence below, then try another test or correction and see what changes.")
+widgets.start_here("Is a difference between two systems more than luck? Each test pairs the systems topic by "
+                   "topic; read the sentence below, then try another test or correction and see what changes.")
 
 cols = st.columns([3, 2, 2, 2, 1, 2])
 with cols[0]:
-    measure = components.pick_measure("measure", data.DEFAULT_MEASURES)
+    measure = widgets.pick_measure("measure", data.DEFAULT_MEASURES)
 with cols[1]:
-    test = components.choose("test", "Test", data.TESTS)
+    test = widgets.choose("test", "Test", data.TESTS)
 with cols[2]:
-    correction = components.choose("correction", "Correction", data.TEST_CORRECTIONS,
-                                   help="Adjusts the p-values for the number of comparisons in the family. max-T "
-                                        "(Westfall-Young) reuses the randomisation test's sign flips, so it keeps "
-                                        "the dependence between the tests.")
+    correction = widgets.choose("correction", "Correction", data.TEST_CORRECTIONS,
+                                help="Adjusts the p-values for the number of comparisons in the family. max-T "
+                                     "(Westfall-Young) reuses the randomisation test's sign flips, so it keeps "
+                                     "the dependence between the tests.")
 with cols[3]:
-    family = components.choose("family", "Family", data.FAMILIES,
-                               help="The tests a correction counts together: each measure's pairs on their own, or "
-                                    "every pair of every measure chosen (stricter).")
-alpha = cols[4].select_slider("α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=components.BIND)
+    family = widgets.choose("family", "Family", data.FAMILIES,
+                            help="The tests a correction counts together: each measure's pairs on their own, or "
+                                 "every pair of every measure chosen (stricter).")
+alpha = cols[4].select_slider("α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=widgets.BIND)
 with cols[5]:
-    mode = components.choose("compare", "Compare", MODES, radio=True, horizontal=False)
-baseline = components.pick_system("baseline", loaded.systems, "Baseline") if mode == "baseline" else None
+    mode = widgets.choose("compare", "Compare", MODES, radio=True, horizontal=False)
+baseline = widgets.pick_system("baseline", loaded.systems, "Baseline") if mode == "baseline" else None
 tested = (measure,) if family != "all" else tuple(dict.fromkeys(
-    (measure, *components.pick_measures("measures", data.DEFAULT_MEASURES, "Measures of the family"))))
+    (measure, *widgets.pick_measures("measures", data.DEFAULT_MEASURES, "Measures of the family"))))
 
-many = len(loaded.systems) > components.FEW
+many = len(loaded.systems) > widgets.FEW
 try:
     if many:
         with st.status(md("Testing {} systems…", len(loaded.systems)), expanded=False) as status:
@@ -51,45 +53,45 @@ try:
     else:
         result = data.comparison(loaded, tested, test, baseline, correction, alpha, family)
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
-st.info(components.md_paragraphs(data.reading(result)), icon=":material/record_voice_over:")
-components.cautions(data.cautions(loaded, tested, test, baseline, correction, alpha, family))
+st.info(widgets.md_paragraphs(data.reading(result)), icon=":material/record_voice_over:")
+widgets.cautions(data.cautions(loaded, tested, test, baseline, correction, alpha, family))
 st.caption(md("Family: {} ({}); {} tests corrected together for {}", data.FAMILIES[result.family],
               ", ".join(result.measures), result.family_sizes.get(measure, 0), measure)
            + (", Tukey's HSD adjusting for its pairs itself." if test == "tukey" else
               md(", by {}.", data.TEST_CORRECTIONS[result.correction])))
-components.provenance(loaded, (measure,), test=test, correction=correction, family=family)
+widgets.provenance(loaded, (measure,), test=test, correction=correction, family=family)
 order = data.by_mean(loaded, measure) if many else loaded.systems
-claims.better_button(loaded, data.by_mean(loaded, measure), measure, test, correction, alpha)
-top = list(dict.fromkeys(([baseline] if baseline else []) + list(order)))[:components.FEW] if many else None
+claim_panel.better_button(loaded, data.by_mean(loaded, measure), measure, test, correction, alpha)
+top = list(dict.fromkeys(([baseline] if baseline else []) + list(order)))[:widgets.FEW] if many else None
 pvalues, effects, counts = st.tabs(["p-values", "Effect sizes", "Topics won and lost"], key="sig_tab")
 with pvalues:
     title = f"Adjusted p-values, {figures.safe(measure)} (dark: below α = {alpha})"
-    components.show_figure(figures.pairwise_matrix(result.frame, measure, order, "p_adjusted", alpha, title) if many
-                           else figures.pvalue_heatmap(result.pvalue_matrix(measure), title, alpha),
-                           key="sig_p", name=f"p-values-{measure}")
+    widgets.show_figure(figures.pairwise_matrix(result.frame, measure, order, "p_adjusted", alpha, title) if many
+                        else figures.pvalue_heatmap(result.pvalue_matrix(measure), title, alpha),
+                        key="sig_p", name=f"p-values-{measure}")
 with effects:
-    effect = components.choose("effect", "Effect size", EFFECTS, radio=True)
+    effect = widgets.choose("effect", "Effect size", EFFECTS, radio=True)
     title = f"{EFFECTS[effect]}, {figures.safe(measure)}: column system − row system"
-    components.show_figure(figures.pairwise_matrix(result.frame, measure, order, effect, alpha, title) if many
-                           else figures.effect_heatmap(result.frame, measure, effect, title, loaded.systems),
-                           key="sig_effect", name=f"effects-{measure}")
+    widgets.show_figure(figures.pairwise_matrix(result.frame, measure, order, effect, alpha, title) if many
+                        else figures.effect_heatmap(result.frame, measure, effect, title, loaded.systems),
+                        key="sig_effect", name=f"effects-{measure}")
 with counts:
     if many:
         st.caption(md("The pairs among the {} best systems by mean{}; the table below has every pair.", len(top),
                       " and the baseline" if baseline else ""))
-    components.show_figure(figures.win_tie_loss_chart(result.frame, measure, top), key="sig_wtl",
-                           name=f"win-tie-loss-{measure}")
-components.table(result.frame, key="sig_table",
-                 numbers=["statistic", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high", "effect_size",
-                          "rank_biserial"],
-                 p_value=st.column_config.NumberColumn("p_value", format="%.3g"),
-                 p_adjusted=st.column_config.NumberColumn("p_adjusted", format="%.3g"))
+    widgets.show_figure(figures.win_tie_loss_chart(result.frame, measure, top), key="sig_wtl",
+                        name=f"win-tie-loss-{measure}")
+widgets.table(result.frame, key="sig_table",
+              numbers=["statistic", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high", "effect_size",
+                       "rank_biserial"],
+              p_value=st.column_config.NumberColumn("p_value", format="%.3g"),
+              p_adjusted=st.column_config.NumberColumn("p_adjusted", format="%.3g"))
 card = data.provenance(loaded, (measure,), test=test, correction=correction, family=family)
-components.downloads({"CSV": (lambda: exports.csv_bytes(result.frame, card), "rankscope-significance.csv"),
-                      **({} if baseline else {"LaTeX groups": (lambda: groups_latex(data.letter_groups(
-                          loaded, tested, test, correction, alpha, family)), "rankscope-groups.tex")})},
+widgets.downloads({"CSV": (lambda: exports.csv_bytes(result.frame, card), "rankscope-significance.csv"),
+                   **({} if baseline else {"LaTeX groups": (lambda: groups_latex(data.letter_groups(
+                       loaded, tested, test, correction, alpha, family)), "rankscope-groups.tex")})},
                      key="sig_dl")
 
 st.subheader("Power: how small a difference can these topics show?")
@@ -100,7 +102,7 @@ effect = cols[1].number_input(md("Difference to detect, in {}", measure), 0.001,
 try:
     found = data.power(loaded, measure, alpha, aim, effect)
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
 pair_t, anova = found.summary.iloc[0], found.summary.iloc[1]
 if found.n_topics > MANY_TOPICS:
@@ -118,6 +120,6 @@ st.caption("Below, each pair's post hoc power: the power of the t-test at the pa
            "is a function of the pair's p-value (a pair that is not significant always has a low one), so it "
            "adds nothing to the p-value and says nothing of a difference not observed: plan with the smallest "
            "difference above.")
-components.table(found.pairs.rename(columns={"power": "post_hoc_power"}), key="sig_power_pairs",
-                 numbers=["mean_diff", "sd_diff", "effect_size", "post_hoc_power"])
+widgets.table(found.pairs.rename(columns={"power": "post_hoc_power"}), key="sig_power_pairs",
+              numbers=["mean_diff", "sd_diff", "effect_size", "post_hoc_power"])
 

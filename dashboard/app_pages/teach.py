@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import class_teacher as teacher
-from dashboard import classroom as live
-from dashboard import components
-from dashboard.data import classroom as data
+from dashboard import widgets
+from dashboard.data import live_class as data
+from dashboard.panels import class_teacher as teacher
+from dashboard.panels import class_student as live
 from metrics import RankscopeError
 from metrics.teaching.questions import labels
 
 st.title("Live class")
-components.start_here("Students predict, then the measure reveals. Make questions on the **learn** page (\"Ask the "
-                      "class about this ranking\"), start the class, let students join with the code, open each "
-                      "question, then reveal the answers, the formula with the ranking's numbers and the usual "
-                      "mistakes.")
+widgets.start_here("Students predict, then the measure reveals. Make questions on the **learn** page (\"Ask the "
+                   "class about this ranking\"), start the class, let students join with the code, open each "
+                   "question, then reveal the answers, the formula with the ranking's numbers and the usual "
+                   "mistakes.")
 if not data.available():
     st.info("A live class keeps its state in the workspace, which this server has none of: start it with "
             "`rankscope dashboard` (it opens ./rankscope-workspace) or set RANKSCOPE_WORKSPACE.")
@@ -28,7 +28,7 @@ if teaching is None:
         try:
             st.session_state[live.TEACHING] = data.room().start(questions, author=live.author(), lesson=lesson)
         except RankscopeError as err:
-            components.error(err)
+            widgets.error(err)
         else:
             st.rerun()
     st.stop()
@@ -38,19 +38,19 @@ try:
     status = data.status_now(code)
     questions = data.class_questions(code)
 except RankscopeError as err:
-    components.error(err)
+    widgets.error(err)
     st.stop()
 live.class_banner(code)
 teacher.controls(code, key, status, status.count)
 teacher.answer_count(code, status)
 if status.current < 0:
-    st.info(components.md("{} questions ready. Open the first when the students have joined.", status.count))
+    st.info(widgets.md("{} questions ready. Open the first when the students have joined.", status.count))
 else:
     question = questions[status.current]
     live.show_question(question, status.current, status.count)
     names = [f"{label}: {r.name}" for label, r in zip(labels(question), question.rankings) if r.name]
     if names:
-        st.caption(components.md("Rankings (not shown to students): {}", "; ".join(names)))
+        st.caption(widgets.md("Rankings (not shown to students): {}", "; ".join(names)))
     if status.phase == "revealed":
         teacher.reveal_view(question, teacher.answers_of(code, status.current, question))
 teacher.results(code, questions)

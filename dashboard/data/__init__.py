@@ -2,7 +2,7 @@
 
 Caches are keyed on immutable values only: content digests, names, tuples of options, the conventions. A
 computation of the loaded collection is cached one way, :func:`~dashboard.data.cache.on_collection`: keyed on
-the collection's key and the other arguments, the :class:`~dashboard.state.Loaded` value (its bytes) handed
+the collection's key and the other arguments, the :class:`~dashboard.session.state.Loaded` value (its bytes) handed
 over unhashed. Parsed files are keyed on their digests, their bytes beside them in arguments whose names
 start with ``_`` (Streamlit does not hash those). Parsed files and rankings are shared
 read-only between sessions (``cache_resource``); tables are copied per caller (``cache_data``). Each run is
@@ -16,13 +16,14 @@ only modules named before it): :mod:`~dashboard.data.cache` (the cache of a comp
 (parsed files, rankings, the collection, texts), :mod:`~dashboard.data.measures` (per-query values and
 means), :mod:`~dashboard.data.significance` (paired tests, results table, report),
 :mod:`~dashboard.data.statistics` (letter groups, power, agreement, reproducibility),
-:mod:`~dashboard.data.topics`, :mod:`~dashboard.data.teaching`, :mod:`~dashboard.data.curves`,
+:mod:`~dashboard.data.queries`, :mod:`~dashboard.data.learn`, :mod:`~dashboard.data.curves`,
 :mod:`~dashboard.data.trust` and :mod:`~dashboard.data.judges` (several judgment sets). A test that replaces a private function patches the module that defines it
 (e.g. ``dashboard.data.files._ranked``), where its callers look it up.
 """
 
 from __future__ import annotations
 
+from dashboard.data.agreement import agreement, convention_ordering, ordering
 from dashboard.data.constants import (CORRECTIONS, DEFAULT_MEASURES, FAMILIES, FILES_KEPT, FILES_TTL, INTERPOLATIONS,
                                       RESAMPLED, RESIDUALS, SEED, TESTS, TEST_CORRECTIONS)
 from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain_curves, gain_table, identical_curves,
@@ -33,12 +34,12 @@ from dashboard.data.files import (dataset_files, dataset_relevance, document_tex
 from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
                                    ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
                                    topic_disagreement)
+from dashboard.data.learn import (anatomy, convention_effects, example_titles, printed, relevant_count,
+                                  teaching_examples, typed_grades, typed_ranking, worked)
 from dashboard.data.measures import by_mean, per_query, seed_ranges, seeds, summary, tested_on_every_topic
-from dashboard.data.significance import comparison, reading, report, results, session_file
-from dashboard.data.statistics import agreement, convention_ordering, letter_groups, ordering, power, reproduction
-from dashboard.data.teaching import (anatomy, convention_effects, example_titles, printed, relevant_count,
-                                     teaching_examples, typed_grades, typed_ranking, worked)
-from dashboard.data.topics import extremes, paired, side_by_side, side_by_side_texts, topic_labels, topic_table
+from dashboard.data.queries import extremes, paired, side_by_side, side_by_side_texts, topic_labels, topic_table
+from dashboard.data.repro import reproduction
+from dashboard.data.significance import comparison, letter_groups, power, reading, report, results, session_file
 from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_residual, provenance, residual_of,
                                   risk, risk_caption, risk_topics, tie_flips, tie_ranges, tie_summary)
 

@@ -2,7 +2,7 @@
 
 A page asks ``data.per_query(loaded, measures)``; the table is computed once per collection and arguments.
 Streamlit hashes what a cached function is given, so the collection itself (its bytes) must not be given
-to it: the decorator gives Streamlit the collection's key (:attr:`~dashboard.state.Loaded.key`: content
+to it: the decorator gives Streamlit the collection's key (:attr:`~dashboard.session.state.Loaded.key`: content
 digests, names and conventions) and the other arguments, and hands the collection to the function beside
 them, unhashed. The key and the collection can never disagree, since both come from the one argument.
 """
@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from dashboard.state import Loaded
+from dashboard.session.state import Loaded
 
 __all__ = ["on_collection"]
 

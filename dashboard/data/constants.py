@@ -28,7 +28,7 @@ TEST_CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in (*_CORRECTIONS, MAXT)}
 CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in _CORRECTIONS}
 FAMILIES = {"per_measure": "each measure", "all": "all measures together"}
 FAMILIES = {k: FAMILIES.get(k, k) for k in _FAMILIES}  # what a correction counts together
-RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboard.guard) whatever the size
+RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboard.server.guard) whatever the size
 INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
 
 # Parsed files are the largest values kept: at most FILES_KEPT of each, none for longer than FILES_TTL.

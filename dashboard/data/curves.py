@@ -12,7 +12,7 @@ from metrics import curves
 from dashboard.data.cache import on_collection
 from dashboard.data.files import _of
 from dashboard.data.measures import per_query, summary
-from dashboard.state import Loaded
+from dashboard.session.state import Loaded
 
 
 # ---- curves -----------------------------------------------------------------------------------------------

@@ -19,32 +19,33 @@ from metrics import Conventions, Qrels, RankscopeError, Run
 from metrics.review.collection import CollectionSummary, describe_collection
 from metrics.rankings import Rankings
 
-from dashboard import guard, stored
 from dashboard.data.cache import on_collection
 from dashboard.data.constants import FILES_KEPT, FILES_TTL, READ_SIDE_BY_SIDE
-from dashboard.state import Loaded, Upload
+from dashboard.server import guard
+from dashboard.session.state import Loaded, Upload
+from dashboard.store import parsed
 
 
 # ---- files and rankings ---------------------------------------------------------------------------------
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _qrels(digest: str, name: str, _upload: Upload) -> Qrels:
-    return stored.parse("qrels", _upload)  # the workspace's cache, else parsed under the guard (once)
+    return parsed.parse("qrels", _upload)  # the workspace's cache, else parsed under the guard (once)
 
 
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _run(digest: str, name: str, _upload: Upload) -> Run:
-    return stored.parse("run", _upload)  # a stored run: its cached parse, without reading the text again
+    return parsed.parse("run", _upload)  # a stored run: its cached parse, without reading the text again
 
 
 def read_qrels(upload: Upload) -> Qrels:
     """Parse (once per content) a qrels upload; raises :class:`metrics.ParseError`, or
-    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
+    :class:`dashboard.server.guard.LimitError` past the worker's memory ceiling or time limit."""
     return _qrels(upload.digest, upload.name, upload)
 
 
 def read_run(upload: Upload, system: str | None = None) -> Run:
     """Parse (once per content) a run upload, named ``system``; raises :class:`metrics.ParseError`, or
-    :class:`dashboard.guard.LimitError` past the worker's memory ceiling or time limit."""
+    :class:`dashboard.server.guard.LimitError` past the worker's memory ceiling or time limit."""
     run = _run(upload.digest, upload.name, upload)
     return run.renamed(system) if system and system != run.name else run
 
@@ -87,7 +88,7 @@ def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conven
 
 def rankings(loaded: Loaded) -> list[Rankings]:
     """Each run ranked once per content, name and conventions (shared by every page and session)."""
-    from dashboard.text import md
+    from dashboard.session.user_text import md
 
     out = []
     for name, up in loaded.runs:
@@ -172,13 +173,13 @@ def _documents_file(digest: str, name: str, _data: bytes):
 
 def read_topics(upload: Upload):
     """Parse (once per content, under the guard) a topics upload: topic id -> query text; raises
-    :class:`metrics.ParseError`, or :class:`dashboard.guard.LimitError` past a limit of the worker."""
+    :class:`metrics.ParseError`, or :class:`dashboard.server.guard.LimitError` past a limit of the worker."""
     return _topics_file(upload.digest, upload.name, upload.data)
 
 
 def read_documents(upload: Upload):
     """Parse (once per content, under the guard) a documents upload: docid -> title and text, with ``preview``;
-    raises :class:`metrics.ParseError`, or :class:`dashboard.guard.LimitError` past a limit of the worker."""
+    raises :class:`metrics.ParseError`, or :class:`dashboard.server.guard.LimitError` past a limit of the worker."""
     return _documents_file(upload.digest, upload.name, upload.data)
 
 

@@ -2,9 +2,9 @@
 :mod:`metrics.judgments`.
 
 Each set is evaluated through the same per-query tables as every other page (:func:`per_query` of the
-collection evaluated under that set, :func:`dashboard.state.under`), on the topics the paired tests use
+collection evaluated under that set, :func:`dashboard.session.state.under`), on the topics the paired tests use
 (:func:`tested_on_every_topic`); the caches (:func:`dashboard.data.cache.on_collection`) are keyed on
-:attr:`dashboard.state.Loaded.judges_key` (every set's digest, the runs, the conventions) and the options,
+:attr:`dashboard.session.state.Loaded.judges_key` (every set's digest, the runs, the conventions) and the options,
 or on the sets' digests alone for what reads only the judgments.
 """
 
@@ -16,11 +16,11 @@ import metrics
 from metrics.judgments import disagreement, labels, ppi, support, systems
 from metrics.judgments.sets import JudgmentSets
 
-from dashboard import state
 from dashboard.data.cache import on_collection
 from dashboard.data.files import read_qrels
 from dashboard.data.measures import per_query, tested_on_every_topic
-from dashboard.state import Loaded
+from dashboard.session import state
+from dashboard.session.state import Loaded
 
 TOP_K = 5
 

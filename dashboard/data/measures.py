@@ -15,10 +15,10 @@ import metrics
 from metrics.evaluate import per_query_frame
 from metrics.stats.significance.topics import paired_conventions
 
-from dashboard import stored
 from dashboard.data.cache import on_collection
 from dashboard.data.files import _ranked_run
-from dashboard.state import Loaded
+from dashboard.session.state import Loaded
+from dashboard.store import parsed
 
 
 # ---- measures ---------------------------------------------------------------------------------------------
@@ -26,9 +26,9 @@ from dashboard.state import Loaded
 def per_query(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     """Tidy per-query values (system, query, measure, value)."""
     pairs = metrics.resolve_measures(list(measures))
-    return pd.concat([stored.run_table("per_query", loaded, name, up, {"measures": list(measures)},
-                                       lambda name=name, up=up: per_query_frame(_ranked_run(loaded, name, up),
-                                                                                pairs))
+    return pd.concat([parsed.run_table("per_query", loaded, name, up, {"measures": list(measures)},
+                                     lambda name=name, up=up: per_query_frame(_ranked_run(loaded, name, up),
+                                                                              pairs))
                       for name, up in loaded.runs], ignore_index=True)  # a stored run's table: kept in the store
 
 
@@ -63,7 +63,7 @@ _Answered = namedtuple("_Answered", "queries")  # what paired_conventions reads 
 
 def _answered(loaded: Loaded) -> list[_Answered]:
     """Each run's evaluated topics (for a stored collection, kept in the store: nothing ranked again)."""
-    return [_Answered(stored.run_table("queries", loaded, name, up, {}, lambda name=name, up=up: pd.DataFrame(
+    return [_Answered(parsed.run_table("queries", loaded, name, up, {}, lambda name=name, up=up: pd.DataFrame(
         {"system": name, "query": _ranked_run(loaded, name, up).queries.astype(object)}))["query"].to_numpy())
         for name, up in loaded.runs]
 
@@ -116,3 +116,7 @@ def _seed_groups(loaded: Loaded) -> dict | None:
         return None
     return groups
 
+
+def labels(measures: tuple[str, ...]) -> list[str]:
+    """The labels the tables give ``measures`` (:func:`metrics.resolve_measures`)."""
+    return [label for label, _ in metrics.resolve_measures(list(measures))]

@@ -1,20 +1,24 @@
 """Paired tests between systems and what carries them: the corrected comparison (run in a worker for the
-resampling tests), the results table with its markers, the tests' result in sentences, and the report, which
-tests the same measures on the same topics (one rule, :mod:`metrics.review.report`), with the session file.
+resampling tests), the results table with its markers, the tests' result in sentences, compact letter groups,
+power and topic-set size, and the report, which tests the same measures on the same topics (one rule,
+:mod:`metrics.review.report`), with the session file.
 """
 
 from __future__ import annotations
 
+import pandas as pd
+
+import metrics
 from metrics.review import compare
 from metrics.teaching import worked as worked_module
 from metrics.review.report import compute_report
 from metrics.stats.significance import Comparison
 
-from dashboard import guard
 from dashboard.data.cache import on_collection
 from dashboard.data.constants import RESAMPLED, SEED, TESTS
-from dashboard.data.measures import per_query, summary, tested_on_every_topic
-from dashboard.state import Loaded
+from dashboard.data.measures import labels, per_query, summary, tested_on_every_topic
+from dashboard.server import guard
+from dashboard.session.state import Loaded
 
 
 @on_collection(max_entries=64, show_spinner="Testing…")
@@ -87,3 +91,27 @@ def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> byte
     digests = {"qrels": loaded.qrels.digest, **{name: up.digest for name, up in loaded.runs}}
     return exports.session_to_json({name: up.name for name, up in loaded.runs}, loaded.conventions, notes, view,
                                    qrels_name=loaded.qrels.name, digests=digests, manifest=manifest)
+
+
+@on_collection(max_entries=32, show_spinner="Grouping the systems…")
+def letter_groups(loaded: Loaded, measures: tuple[str, ...], test: str, correction: str, alpha: float,
+                  family: str = "per_measure") -> dict[str, pd.DataFrame]:
+    """Per tested measure, the compact letter display (system, mean, group) of the corrected tests of every
+    pair (:func:`comparison` without a baseline; :func:`metrics.stats.significance.grouped_leaderboard`): two
+    systems share a letter when their difference is not significant."""
+    from metrics.stats.significance import grouped_leaderboard
+
+    tested = comparison(loaded, tuple(measures), test, None, correction, float(alpha), family)
+    return {m: grouped_leaderboard(tested, m, higher_is_better=type(metrics.parse_measure(m)).higher_is_better)
+            for m in tested.measures}
+
+
+@on_collection(max_entries=32, show_spinner="Weighing the power…")
+def power(loaded: Loaded, measure: str, alpha: float, power: float, effect: float | None = None):
+    """Minimum detectable effects, topics needed for ``effect`` (t-test and ANOVA) and each pair's post hoc
+    power, on the topics of :func:`tested_on_every_topic` (:func:`metrics.stats.power.power_analysis`)."""
+    from metrics.stats.power import power_analysis
+
+    label = labels((measure,))[0]
+    return power_analysis(per_query(tested_on_every_topic(loaded), (measure,)), label, alpha=float(alpha),
+                          power=float(power), effect=None if effect is None else float(effect))

@@ -11,13 +11,13 @@ import metrics
 from metrics.judgments import coverage
 from metrics.review import topic_by_topic
 
-from dashboard import stored
 from dashboard.data.cache import on_collection
 from dashboard.data.constants import RESIDUALS
 from dashboard.data.files import _ranked_run, rankings, read_qrels, runs
 from dashboard.data.measures import per_query, tested_on_every_topic
 from dashboard.data.significance import comparison
-from dashboard.state import Loaded
+from dashboard.session.state import Loaded
+from dashboard.store import parsed
 
 
 # ---- can this conclusion be trusted: provenance, cautions, tie ranges, judged and residual, risk --------
@@ -62,9 +62,9 @@ def tie_ranges(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
     (:func:`metrics.stats.ties.tie_ranges`; NaN bounds for a measure without exact ones)."""
     from metrics.stats.ties import tie_ranges as ranges
 
-    return pd.concat([stored.run_table("tie_ranges", loaded, name, up, {"measures": list(measures)},
-                                       lambda name=name, up=up: ranges(None, [_ranked_run(loaded, name, up)],
-                                                                       list(measures), inexact="nan"))
+    return pd.concat([parsed.run_table("tie_ranges", loaded, name, up, {"measures": list(measures)},
+                                     lambda name=name, up=up: ranges(None, [_ranked_run(loaded, name, up)],
+                                                                     list(measures), inexact="nan"))
                       for name, up in loaded.runs], ignore_index=True)
 
 

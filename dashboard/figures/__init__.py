@@ -6,9 +6,10 @@ Okabe–Ito palette, safe for colour-blind readers); axes say what they measure 
 texts give the exact values. Text that comes from users (system names, topic and document ids) is
 HTML-escaped before it reaches a chart, because plotly interprets a subset of HTML.
 
-The builders live by page: ``summary`` (overview and data), ``curves`` (precision, recall, gain),
-``topics`` (per-topic differences and rankings), ``significance``, ``teaching``, ``trust`` (ties, judged
-share, risk), ``statistics`` (agreement and reproducibility) and ``judges`` (several judgment sets);
+The builders live by page, each module named after the page it draws for: ``curves`` (precision, recall,
+gain), ``queries`` (per-topic differences and rankings), ``significance``, ``learn``, ``trust`` (ties, judged
+share, risk), ``agreement``, ``repro`` and ``judges`` (several judgment sets); ``summary`` serves the overview
+and the data page;
 ``_style`` holds the palette, the layout and the escaping they share, ``_highlight`` the colour-and-grey
 drawing of many systems, ``_fit`` the texts fitted to the width a figure is drawn at, ``_describe`` each
 chart's text alternative (its title and a one-line summary of its data).
@@ -21,15 +22,15 @@ from dashboard.figures._fit import fitted
 from dashboard.figures._highlight import GREY, HIGHLIGHTED, highlight
 from dashboard.figures._style import (BETTER, GRADE_COLORS, MANY, OKABE_ITO, SAME, SHORT, UNJUDGED, WORSE, presented,
                                       safe, short, system_colors, wrapped)
+from dashboard.figures.agreement import agreement_heatmap, ordering_scatter
 from dashboard.figures.curves import at_k_chart, eleven_point_chart, gain_chart, pr_chart, rule_chart
 from dashboard.figures.judges import INTERVALS, confusion_heatmap, interval_chart, rank_chart
+from dashboard.figures.learn import anatomy_chart, answers_chart, convention_chart
+from dashboard.figures.queries import difference_bars, rankings_chart, scatter_chart
+from dashboard.figures.repro import REPRO_PANELS, REPRO_RUNS, effect_chart, order_chart
 from dashboard.figures.significance import (MATRIX_VALUES, SIGNIFICANT, effect_heatmap, pairwise_matrix, pvalue_heatmap,
                                             win_tie_loss_chart)
-from dashboard.figures.statistics import (REPRO_PANELS, REPRO_RUNS, agreement_heatmap, effect_chart, order_chart,
-                                          ordering_scatter)
 from dashboard.figures.summary import distribution_chart, grades_chart, seed_chart, seed_range_chart, summary_chart
-from dashboard.figures.teaching import anatomy_chart, answers_chart, convention_chart
-from dashboard.figures.topics import difference_bars, rankings_chart, scatter_chart
 from dashboard.figures.trust import RISK_PANELS, judged_residual_chart, risk_chart, risk_topics_chart, tie_range_chart
 
 __all__ = [

@@ -17,14 +17,14 @@ no MathJax; a Content-Security-Policy forbids the browser to fetch anything). It
 The modules, each importing only those before it: :mod:`~dashboard.report.markup` (escaping and building
 blocks), :mod:`~dashboard.report.sections` (the sections from the results on, and the figures),
 :mod:`~dashboard.report.page` (the page; :func:`build_report` and :func:`write_report` compute and render
-in one call) and :mod:`~dashboard.report.files` (every export of a report: tables, LaTeX, Markdown,
+in one call) and :mod:`~dashboard.report.bundle` (every export of a report: tables, LaTeX, Markdown,
 figures, manifest, session). Every piece of user text is escaped. Plotly is used, Streamlit never, so
 ``rankscope report`` runs without a server.
 """
 
 from __future__ import annotations
 
-from dashboard.report.files import report_files, write_files
+from dashboard.report.bundle import report_files, write_files
 from dashboard.report.page import build_report, render_report, write_report
 from dashboard.report.sections import report_figures
 

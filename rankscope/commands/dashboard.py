@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from dashboard import server_options
-from dashboard.server_options import ACCESS_MODES, SETTINGS
+from dashboard.server import config
+from dashboard.server.config import ACCESS_MODES, SETTINGS
 
 __all__ = ["register", "run"]
 
@@ -38,7 +38,7 @@ def register(subparsers) -> None:
 
 def command(port: int = 8501, address: str = "127.0.0.1", headless: bool = False) -> list[str]:
     """The ``streamlit run`` command line that serves the dashboard."""
-    from dashboard.server_options import flags
+    from dashboard.server.config import flags
 
     app = Path(importlib.util.find_spec("dashboard").origin).with_name("app.py")
     return [sys.executable, "-m", "streamlit", "run", str(app),
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     ----------
     args : argparse.Namespace
         ``port``, ``address``, ``headless``, ``workspace`` (exported to the server as
-        ``$RANKSCOPE_WORKSPACE``) and the settings of :data:`dashboard.server_options.SETTINGS` (exported as
+        ``$RANKSCOPE_WORKSPACE``) and the settings of :data:`dashboard.server.config.SETTINGS` (exported as
         their environment variables), as :func:`register` declares them.
 
     Returns
@@ -82,12 +82,12 @@ def run(args: argparse.Namespace) -> int:
         if given is not None:
             env[setting.env] = str(given)
     try:  # checked here, so that a bad value stops the command with one line
-        server_options.access_mode(env), server_options.undo_hours(env)
-    except server_options.SettingError as err:
+        config.access_mode(env), config.undo_hours(env)
+    except config.SettingError as err:
         raise RankscopeError(str(err)) from None
     location = getattr(args, "workspace", None) or env.get("RANKSCOPE_WORKSPACE") or "rankscope-workspace"
     env["RANKSCOPE_WORKSPACE"] = str(Path(location).resolve()) if "://" not in str(location) else str(location)
-    # Streamlit's own greeting is off (dashboard.server_options): the address is printed here
+    # Streamlit's own greeting is off (dashboard.server.config): the address is printed here
     print(f"rankscope dashboard: http://{args.address}:{args.port} (Ctrl+C stops it)", flush=True)
     if _EXEC_KEEPS_PROCESS:
         _become(argv, env)

@@ -232,11 +232,11 @@ def _notes(ws, args) -> int:
 
 
 def export_session(ws, cid: str) -> bytes:
-    """The session file (:mod:`dashboard.exports.session`) of collection ``cid``: its files' names and
+    """The session file (:mod:`dashboard.exports.session_file`) of collection ``cid``: its files' names and
     digests, its conventions, and its current notes (a topic's notes merged: tags in order, comments one
     per line, those on a system marked ``[system]``). Every stored file is read and checked against its digest
     first, as a report on the collection would: a missing or damaged one raises :class:`RankscopeError`."""
-    from dashboard.exports.session import session_to_json
+    from dashboard.exports.session_file import session_to_json
     from metrics.conventions import Conventions
 
     stored = ws.load(cid)
@@ -308,7 +308,7 @@ def _log(ws, args) -> int:
 
 
 def _purge(ws, args) -> int:
-    from dashboard.server_options import SettingError, undo_hours
+    from dashboard.server.config import SettingError, undo_hours
 
     try:
         hours = undo_hours() if args.older_than is None else args.older_than

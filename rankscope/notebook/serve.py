@@ -112,7 +112,7 @@ def open_dashboard(collection: "Collection", name: str | None = None, *,
         raise RankscopeError("the dashboard needs streamlit and the workspace: pip install 'rankscope[dashboard]'")
     location = _location(workspace)
     cid = store(collection, name, location)
-    from dashboard.stored import PARAM  # the query parameter the dashboard reads the collection from
+    from dashboard.store.sync import PARAM  # the query parameter the dashboard reads the collection from
 
     port = _free_port()
     process = _start(port, location)

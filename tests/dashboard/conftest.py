@@ -2,7 +2,7 @@
 page shows, its text as a reader sees it, an upload through a file uploader, a new workspace.
 
 The dashboard runs heavy work (large uploads, reports, resampling tests) in worker processes started from a
-fork server that imports ``metrics`` and scipy once (``dashboard.guard``). The first app of a test process
+fork server that imports ``metrics`` and scipy once (``dashboard.server.guard``). The first app of a test process
 starts that server here, before its first run, so that a run's time limit measures the page and not the
 import of the statistics libraries on a loaded machine.
 """
@@ -28,7 +28,7 @@ TIMEOUT = 120
 
 @functools.cache
 def _workers_ready() -> None:
-    from dashboard import guard
+    from dashboard.server import guard
 
     guard.call("the test's first worker", os.getpid)
 
@@ -59,7 +59,7 @@ def open_page(page: str, query: dict | None = None, at: AppTest | None = None, *
 
 def unescaped(text: str) -> str:
     """Text as a reader sees it once Markdown has read it: the backslash escapes and invisible word joiners
-    that :func:`dashboard.text.md` puts into user text taken out again."""
+    that :func:`dashboard.session.user_text.md` puts into user text taken out again."""
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")
 
 

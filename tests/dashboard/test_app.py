@@ -183,11 +183,11 @@ def test_the_root_url_keeps_the_links_parameters():
 def _click(chart: str, topic: str):
     import streamlit as st
 
-    from dashboard import components
+    from dashboard import widgets
 
     st.session_state.setdefault("view", "All topics")
     st.session_state[chart] = {"selection": {"points": [{"customdata": [topic, 0.1, 0.2]}]}}
-    components.open_topic(chart, "view", "One topic")
+    widgets.open_topic(chart, "view", "One topic")
     st.write(st.session_state["topic"], st.session_state["view"])
 
 
@@ -215,7 +215,7 @@ def _note(at: AppTest, topic: str, tags: list[str], comment: str) -> None:
 
 def test_review_notes_and_the_session_file_round_trip_through_the_ui():
     from dashboard import data, exports
-    from dashboard.state import Loaded
+    from dashboard.session.state import Loaded
 
     at = open_page("queries")
     _note(at, "414", ["hard topic", "<script>x</script>"], "bm25_rm3 finds FBIS3-17230 at rank 2")
@@ -257,7 +257,7 @@ def test_review_notes_and_the_session_file_round_trip_through_the_ui():
 
 def test_a_session_file_for_other_files_says_so_and_keeps_the_notes():
     from dashboard import data
-    from dashboard.state import example
+    from dashboard.session.state import example
 
     saved = data.session_file(example("lecture"), {"1": {"tags": ["x"], "comment": ""}}, {"page": "overview"})
     at = open_page("data")

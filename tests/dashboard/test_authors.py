@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-from dashboard.authors import AUTHOR_CHARS, AUTHOR_COOKIE, author_cookie_script, remembered_author  # noqa: E402
+from dashboard.session.typed_name import AUTHOR_CHARS, AUTHOR_COOKIE, author_cookie_script, remembered_author  # noqa: E402
 
 NAMES = ["ana", "Ana Lucía", "</script><script>alert(1)</script>", 'bo "the" \\ dev', "x\u2028y", "<!--", "李雷",
          "&amp; <b>", "a" * AUTHOR_CHARS]

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
 from dashboard.data.cache import on_collection  # noqa: E402
-from dashboard.state import Loaded, Upload  # noqa: E402
+from dashboard.session.state import Loaded, Upload  # noqa: E402
 
 QRELS = Upload.of("q.qrels", b"1 0 a 1\n")
 A = Loaded(qrels=QRELS, runs=(("a", Upload.of("a.run", b"1 Q0 a 1 1.0 a\n")),))
@@ -53,7 +53,7 @@ def test_uploads_hashed_side_by_side_keep_their_order_and_digests(monkeypatch):
     import threading
     import types
 
-    import dashboard.state as state
+    import dashboard.session.state as state
 
     threads = set()
 

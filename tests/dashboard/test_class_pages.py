@@ -14,7 +14,7 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.teaching.questions import Change, Question, Ranking  # noqa: E402
-from dashboard.data import classroom as classroom_data  # noqa: E402
+from dashboard.data import live_class as classroom_data  # noqa: E402
 from workspace.classroom import ClassAnswer, Classroom  # noqa: E402
 
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
@@ -103,7 +103,7 @@ def test_the_student_page_without_a_workspace_says_so(monkeypatch):
 
 
 def test_the_results_are_anonymous_and_safe_in_a_spreadsheet():
-    from dashboard.exports.classroom import class_csv
+    from dashboard.exports.class_results import class_csv
 
     questions = (Question("value", "AP", (Ranking((1, 0, 1, 0, 0), (1, 1)),)),
                  Question("change", "P@3", (Ranking((1, 0, 0)),), Change("grade", 2, 1)))

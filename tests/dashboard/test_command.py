@@ -83,7 +83,7 @@ def test_the_repositorys_streamlit_config_is_the_options_table():
     table as flags: the two must say the same."""
     import tomllib
 
-    from dashboard.server_options import OPTIONS
+    from dashboard.server.config import OPTIONS
 
     with open(Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml", "rb") as handle:
         config = tomllib.load(handle)
@@ -98,7 +98,7 @@ _NUDGE = """
 import sys
 from streamlit import config
 from streamlit.web import skills
-from dashboard.server_options import OPTIONS
+from dashboard.server.config import OPTIONS
 options = {**OPTIONS, "server.headless": False, **({} if sys.argv[1] == "ours" else {sys.argv[1]: False})}
 for name, value in options.items():
     config.set_option(name, value)

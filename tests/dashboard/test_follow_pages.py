@@ -87,8 +87,8 @@ def _seen(at):
 def test_a_switch_counts_once_its_page_and_link_show_and_a_lost_one_is_asked_for_again(ws, monkeypatch):
     """The revision counts as applied when a run shows the presenter's page and link, not when the switch is
     asked for: a switch a busy server lost (the page the browser showed ran instead) is asked for again, and
-    after :data:`dashboard.follow.TRIES` tries the revision is not asked for any more (no endless switching)."""
-    from dashboard import follow
+    after :data:`dashboard.panels.follow.TRIES` tries the revision is not asked for any more (no endless switching)."""
+    from dashboard.panels import follow
 
     cid = _stored(ws)
     link = {"collection": cid, "mark": "x1"}  # a parameter no widget holds: it goes in the link

@@ -1,4 +1,4 @@
-"""The worker of dashboard.guard: its value, its limits turned into one-line errors, and a parent that goes on."""
+"""The worker of dashboard.server.guard: its value, its limits turned into one-line errors, and a parent that goes on."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 import metrics
 import metrics.io
 import metrics.io.texts
-from dashboard import guard
+from dashboard.server import guard
 from sample_data import demo_paths
 
 RUN = demo_paths()[1][0]
@@ -152,7 +152,7 @@ def test_the_decompression_limit_is_a_quarter_of_the_ceiling_unless_set(monkeypa
 
 
 def test_a_session_file_goes_through_the_guard(monkeypatch):
-    from dashboard.exports.session import session_from_json
+    from dashboard.exports.session_file import session_from_json
 
     monkeypatch.setenv("RANKSCOPE_WORKER_FROM_MB", "0.000001")  # every input goes to a worker
     monkeypatch.setenv("RANKSCOPE_WORKER_SECONDS", "0.001")
@@ -179,7 +179,7 @@ def test_a_worker_started_during_a_session_does_not_run_the_app(monkeypatch):
     import types
     from pathlib import Path
 
-    app = Path(guard.__file__).with_name("app.py")
+    app = Path(guard.__file__).parents[1] / "app.py"
     script = types.ModuleType("__main__")
     script.__file__, script.__spec__ = str(app), None
     monkeypatch.setitem(sys.modules, "__main__", script)

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
-from dashboard import figures, leaderboard
+from dashboard import figures
+from dashboard.data import leaderboard
 from metrics import summarise
 from metrics.review.compare import summary_table
 from metrics.stats.significance import compare_systems

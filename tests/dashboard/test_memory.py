@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("streamlit", reason="the dashboard's streamlit is not installed")
 from streamlit.runtime.uploaded_file_manager import UploadedFile, UploadedFileRec  # noqa: E402
 
-from dashboard import memory  # noqa: E402
+from dashboard.server import memory  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_a_deep_copy_of_an_uploaded_file_shares_its_bytes_and_nothing_else():
 
 def test_the_server_setting_installs_it():
     """In a process of its own: the setting also changes pyarrow's allocator and starts a thread."""
-    code = ("from dashboard import memory; memory.install(); "
+    code = ("from dashboard.server import memory; memory.install(); "
             "from streamlit.runtime.uploaded_file_manager import UploadedFile; "
             "print(UploadedFile.__deepcopy__.__qualname__)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -7,10 +7,11 @@ to any of them in ``dashboard/`` must be one of:
 
 - a string literal (or literals joined with ``+``, or either of two literals: ``"a" if x else "b"``);
 - a module constant (an UPPER_CASE name), an item of one, or a loop variable over one;
-- a call of :func:`dashboard.components.md` with a literal template: the values it is given are escaped,
+- a call of :func:`dashboard.widgets.md` with a literal template: the values it is given are escaped,
   whatever they hold;
-- the text argument of a helper of :mod:`dashboard.components` that hands it on as it is (``start_here``,
-  the pickers' labels: :data:`PASS_THROUGH`), which its callers must give as above.
+- the text argument of a helper of :mod:`dashboard.widgets` that hands it on as it is (``start_here``,
+  the pickers' labels: :data:`PASS_THROUGH`), which its callers must give as above; likewise the declaration
+  of a kind of upload (:data:`dashboard.panels.uploads.KINDS`), whose label and help the uploader shows.
 
 An f-string, ``str.format``, ``%``, or a variable holding any of them, is refused. Text shown with
 ``st.text``, ``st.code`` or in a table is never read as Markdown and is not checked here.
@@ -29,29 +30,36 @@ MARKDOWN_FIRST = {"markdown", "caption", "info", "warning", "error", "success", 
                   "text_input", "text_area", "file_uploader", "date_input", "time_input", "color_picker",
                   "form_submit_button", "pills", "segmented_control", "data_editor_label"}
 MARKDOWN_KEYWORDS = {"body", "label", "help", "text"}  # keywords rendered as Markdown (``text``: st.progress)
-# helpers of dashboard.components whose result is Markdown made by md() from our own text
+# helpers of dashboard.widgets whose result is Markdown made by md() from our own text
 HELPERS = {"md", "md_paragraphs", "measure_help", "measure_label", "scrolls"}
-# helpers of dashboard.components that escape what they are given (a message): their callers are not checked
+# helpers of dashboard.widgets that escape what they are given (a message): their callers are not checked
 ESCAPING = {"error"}
-# helpers of dashboard.components that hand these parameters to Streamlit as they are: their callers' arguments
+# helpers of dashboard.widgets that hand these parameters to Streamlit as they are: their callers' arguments
 # are checked, and inside them the parameters may be used
 PASS_THROUGH = {"start_here": ("text",), "need_two_runs": ("why",), "pick_measures": ("label",),
                 "pick_measure": ("label",), "pick_system": ("label",), "pick_systems": ("label",),
-                "choose": ("label", "help"), "pick_topic": ("label",)}
+                "choose": ("label", "help"), "pick_topic": ("label",), "receive": ("kind",)}
+# the modules that define them, and the names their callers reach them by
+HELPER_MODULES = sorted((ROOT / "widgets").glob("*.py")) + [ROOT / "panels" / "uploads.py"]
+RECEIVERS = {"widgets", "uploads"}
 
 
 def _signatures() -> dict[str, list[str]]:
-    """The parameter names, in order, of each pass-through helper of dashboard/components.py."""
-    tree = ast.parse((ROOT / "components.py").read_text(encoding="utf-8"))
-    return {node.name: [a.arg for a in node.args.args + node.args.kwonlyargs] for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name in PASS_THROUGH}
+    """The parameter names, in order, of each pass-through helper of :data:`HELPER_MODULES`."""
+    found = {}
+    for path in HELPER_MODULES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found.update({node.name: [a.arg for a in node.args.args + node.args.kwonlyargs] for node in tree.body
+                      if isinstance(node, ast.FunctionDef) and node.name in PASS_THROUGH})
+    assert set(found) == set(PASS_THROUGH), "a pass-through helper is no longer where the check looks"
+    return found
 
 
 SIGNATURES = _signatures()
 
 
 def _upper(node: ast.expr) -> bool:
-    """A module constant: an UPPER_CASE name (``X``, ``components.X``), or an item of one (``X[key]``)."""
+    """A module constant: an UPPER_CASE name (``X``, ``widgets.X``), or an item of one (``X[key]``)."""
     if isinstance(node, ast.Subscript):
         return _upper(node.value)
     return isinstance(node, (ast.Name, ast.Attribute)) and getattr(node, "id", getattr(node, "attr", "")).isupper()
@@ -86,6 +94,8 @@ def _constant_loop_names(tree: ast.AST) -> set[int]:
 def _allowed(node: ast.expr, handed_on: frozenset[int] = frozenset()) -> bool:
     if id(node) in handed_on or _constant(node) or (isinstance(node, ast.Constant) and node.value is None):
         return True
+    if isinstance(node, ast.Attribute) and id(node.value) in handed_on:  # a field of a handed-on declaration
+        return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _allowed(node.left, handed_on) and _allowed(node.right, handed_on)
     if isinstance(node, ast.IfExp):
@@ -104,12 +114,12 @@ def _text_arguments(call: ast.Call):
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     receiver = getattr(func.value, "id", None) if isinstance(func, ast.Attribute) else None
-    if name in PASS_THROUGH and (receiver == "components" or receiver is None):
+    if name in PASS_THROUGH and (receiver in RECEIVERS or receiver is None):
         params = SIGNATURES[name]
         yield from (arg for param, arg in zip(params, call.args) if param in PASS_THROUGH[name])
         yield from (k.value for k in call.keywords if k.arg in PASS_THROUGH[name])
         return
-    if not isinstance(func, ast.Attribute) or (receiver == "components" and name in ESCAPING):
+    if not isinstance(func, ast.Attribute) or (receiver == "widgets" and name in ESCAPING):
         return
     if name == "status" and receiver != "st":  # st.status(label); a store's or a class's .status(code) is no text
         return
@@ -133,7 +143,7 @@ def violations() -> list[str]:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name == "md":
                 node.body = []  # the helper itself makes the text
-            if isinstance(node, ast.FunctionDef) and node.name in PASS_THROUGH and path.name == "components.py":
+            if isinstance(node, ast.FunctionDef) and node.name in PASS_THROUGH and path in HELPER_MODULES:
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Name) and inner.id in PASS_THROUGH[node.name]:
                         handed_on.add(id(inner))
@@ -160,12 +170,13 @@ def test_the_check_finds_what_it_forbids():
                 'st.progress(0.5, text=f"Reading {name}")', 'st.selectbox("x", [], help=f"{h}")',
                 'st.tabs([f"{a}", "b"])', 'st.write(name)', 'left.caption(md(template, name))',
                 'st.expander(f"About {m}")', 'st.page_link("p.py", label=name)',
-                'components.start_here(f"{n} systems")', 'components.pick_system("a", s, name)',
-                'components.choose("k", "Test", {}, help=f"{x}")'):
+                'widgets.start_here(f"{n} systems")', 'widgets.pick_system("a", s, name)',
+                'widgets.choose("k", "Test", {}, help=f"{x}")', 'uploads.receive(kind_of_user, loaded, seen)'):
         assert not check(bad), bad
-    for good in ('st.caption("Topics")', 'st.caption(components.md("Topics: {}", name))', 'st.info(NOTE)',
+    for good in ('st.caption("Topics")', 'st.caption(widgets.md("Topics: {}", name))', 'st.info(NOTE)',
                  'st.error("a" + "b")', 'st.button("Go" if x else "Stop")', 'st.text(name)', 'st.code(text)',
-                 'st.selectbox(md("{}", a), [], help=components.measure_help(m))', 'st.progress(0.5)',
-                 'components.error(err)', 'components.pick_system("a", names, "System A")',
-                 'components.start_here("Where B wins.")', 'st.info(SOURCES[x])'):
+                 'st.selectbox(md("{}", a), [], help=widgets.measure_help(m))', 'st.progress(0.5)',
+                 'widgets.error(err)', 'widgets.pick_system("a", names, "System A")',
+                 'widgets.start_here("Where B wins.")', 'st.info(SOURCES[x])',
+                 'uploads.receive(uploads.KINDS["runs"], loaded, seen, left)'):
         assert check(good), good

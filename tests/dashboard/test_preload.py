@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from dashboard import guard, preload
+from dashboard.server import guard, preload
 
 
 def test_the_preloaded_modules_are_imported_once_on_one_thread_then_the_fork_server_started(monkeypatch):

@@ -33,7 +33,7 @@ def _run(name: str) -> bytes:
 
 
 def _loaded(texts: bool = True):
-    from dashboard.state import Loaded, Upload
+    from dashboard.session.state import Loaded, Upload
 
     runs = tuple((name, Upload.of(f"{name}.run", _run(name))) for name in ("first", "second", "lucene", "weak"))
     extra = {"topics": Upload.of("topics.tsv", TOPICS), "documents": Upload.of("docs.jsonl", DOCUMENTS)} if texts else {}

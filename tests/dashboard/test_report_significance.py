@@ -13,7 +13,7 @@ from metrics.review.compare import summary_table  # noqa: E402
 from metrics.review.report import compute_report  # noqa: E402
 
 from dashboard import data  # noqa: E402
-from dashboard.state import Loaded, Upload  # noqa: E402
+from dashboard.session.state import Loaded, Upload  # noqa: E402
 from tests.metrics.test_report import DIFFERENT, MEASURES, SAME, collection  # noqa: E402
 
 

@@ -20,7 +20,8 @@ import pytest
 from scipy import stats
 
 import metrics
-from dashboard import figures, leaderboard
+from dashboard import figures
+from dashboard.data import leaderboard
 from dashboard.exports.tables import groups_latex
 from metrics import Conventions
 from metrics.io import system_name

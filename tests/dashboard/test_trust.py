@@ -19,7 +19,8 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import metrics  # noqa: E402
-from dashboard import figures, leaderboard  # noqa: E402
+from dashboard import figures
+from dashboard.data import leaderboard  # noqa: E402
 from metrics.review.cautions import comparison_cautions  # noqa: E402
 from metrics.review.provenance import build_provenance, provenance_of  # noqa: E402
 from metrics.stats.risk import risk_table  # noqa: E402

@@ -52,8 +52,8 @@ def test_the_runs_of_one_upload_are_read_side_by_side_and_kept_in_their_order(mo
     import threading
     import uuid
 
-    from dashboard import guard
     from dashboard.data import files
+    from dashboard.server import guard
 
     both = threading.Barrier(2, timeout=60)
     real = guard.parse
@@ -78,4 +78,4 @@ def test_the_runs_of_one_upload_are_read_side_by_side_and_kept_in_their_order(mo
     assert not at.exception
     shown = _shown(at)
     assert len(shown) == 1 and shown[0].startswith("broken.run:2:"), shown
-    assert [name for name, _ in at.session_state["rankscope_loaded"].runs] == ["side1", "side2"]  # dashboard.state
+    assert [name for name, _ in at.session_state["rankscope_loaded"].runs] == ["side1", "side2"]  # dashboard.session.state

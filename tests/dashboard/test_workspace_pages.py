@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import new_app, open_page, unescaped, upload  # noqa: E402
-from dashboard import review  # noqa: E402
+from dashboard.panels import note_editor  # noqa: E402
 from workspace import UnknownCollection  # noqa: E402
 
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n3 0 e 1\n"
@@ -296,7 +296,7 @@ def test_a_note_opened_after_another_save_edits_that_save_and_a_real_concurrent_
     bea.run()  # a rerun while bea's editor is open: told who saved, and when, before saving
     (theirs,) = [n for n in ws.notes(cid) if n.topic == "3"]
     said = " ".join(w.value for w in bea.warning)
-    assert f"Since you opened this note, ana saved a new version of it at {review.when(theirs.created_at)}" in \
+    assert f"Since you opened this note, ana saved a new version of it at {note_editor.when(theirs.created_at)}" in \
         said.replace("\\", "")
     assert _form_comment(bea, "3").value == ""  # the form still holds what bea opened
     _note(bea, "3", ["judgments doubtful"], "bea on 3")
@@ -304,8 +304,8 @@ def test_a_note_opened_after_another_save_edits_that_save_and_a_real_concurrent_
     assert sorted(n.author for n in heads) == ["ana", "bea"] and {n.base for n in heads} == {None}
     words = " ".join(w.value for w in bea.warning).replace("\\", "")
     times = sorted(heads, key=lambda n: n.revision)
-    assert (f"2 versions of this note were saved without seeing each other: ana at {review.when(times[0].created_at)}"
-            f" and bea at {review.when(times[1].created_at)}, each writing it anew") in words
+    assert (f"2 versions of this note were saved without seeing each other: ana at {note_editor.when(times[0].created_at)}"
+            f" and bea at {note_editor.when(times[1].created_at)}, each writing it anew") in words
     assert "at the same time" not in words
 
 
@@ -318,7 +318,7 @@ def test_conflict_words_name_the_revision_edited():
 
     start = note(4, "cy", "00:00")
     heads = [note(6, "bo", "00:16", 4, (4,)), note(5, "al", "00:03", 4, (4,))]
-    assert review.conflict_words(heads, [start, *heads]).startswith(
+    assert note_editor.conflict_words(heads, [start, *heads]).startswith(
         "2 versions of this note were saved without seeing each other: al at 2026-03-01 10:00:03 UTC and bo at "
         "2026-03-01 10:00:16 UTC, each editing revision 4 (cy, 2026-03-01 10:00:00 UTC). All are kept.")
 
@@ -409,15 +409,16 @@ def test_a_reopened_collection_reads_its_tables_from_the_store_identical_to_comp
     import streamlit as st
 
     import metrics
-    from dashboard import data, stored
+    from dashboard import data
     from dashboard.data import files
+    from dashboard.store import opened, sync
     from metrics.stats.ties import tie_ranges
 
     # no purge on each reopening: one that found a damaged table moves it aside to judge it again, and a read
     # in that moment finds no table and ranks the run (nothing is lost; not this test's subject)
-    monkeypatch.setattr(stored, "_purge_forever", lambda ws: None)
+    monkeypatch.setattr(opened, "_purge_forever", lambda ws: None)
     cid = _random_stored(ws, seed)
-    loaded = stored.loaded_of(ws.load(cid))
+    loaded = sync.loaded_of(ws.load(cid))
     measures = tuple(data.DEFAULT_MEASURES)
     qrels = metrics.read_qrels(loaded.qrels.data)
     runs = {name: metrics.read_run(up.data, name=name) for name, up in loaded.runs}
@@ -501,7 +502,7 @@ def test_uploads_are_parsed_once_and_the_store_is_handed_the_parse(ws, monkeypat
 
     import workspace.cache
     import workspace.ingest
-    from dashboard import guard
+    from dashboard.server import guard
 
     st.cache_resource.clear()
     st.cache_data.clear()

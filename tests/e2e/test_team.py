@@ -211,7 +211,7 @@ def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(tea
 
 
 def test_two_servers_opened_at_once_on_an_empty_workspace_seed_it_once(browser, tmp_path):  # noqa: F811
-    from dashboard import stored
+    from dashboard.store import opened
     from sample_data import teaching_examples
 
     location, files = str(tmp_path / "empty"), tmp_path / "empty" / "files"
@@ -228,7 +228,7 @@ def test_two_servers_opened_at_once_on_an_empty_workspace_seed_it_once(browser, 
         ws = open_workspace(location, files=str(files))
         names = sorted(c.name for c in ws.collections(archived=True))
         ws.close()
-        assert names == sorted([stored.DEMO] + [stored.EXAMPLE.format(n) for n in teaching_examples()])
+        assert names == sorted([opened.DEMO] + [opened.EXAMPLE.format(n) for n in teaching_examples()])
         for tab in tabs:
             tab.context.close()
     finally:

@@ -1,6 +1,6 @@
 """Three people upload their qrels and runs to one server at the same moment, every file read by the guard.
 
-The server reads every upload in a worker of :mod:`dashboard.guard` (``RANKSCOPE_WORKER_FROM_MB`` below any
+The server reads every upload in a worker of :mod:`dashboard.server.guard` (``RANKSCOPE_WORKER_FROM_MB`` below any
 file), as it reads large files. Three tabs (separate sessions) send their qrels before any is awaited, then
 their runs: each must show its own qrels, then its own system, with no exception. When each worker imported
 and ran the whole app before reading its file, uploads at once waited on one another, and the third

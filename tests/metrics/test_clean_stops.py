@@ -161,7 +161,7 @@ def test_other_commands_stop_cleanly(collection, command):
 
 
 def test_write_files_leaves_the_old_file_when_writing_fails(tmp_path, monkeypatch):
-    files = pytest.importorskip("dashboard.report.files", reason="the dashboard extra (plotly) is not installed")
+    files = pytest.importorskip("dashboard.report.bundle", reason="the dashboard extra (plotly) is not installed")
     (tmp_path / "summary.csv").write_bytes(b"old summary")
     real = os.fdopen
 

@@ -61,7 +61,7 @@ def test_the_same_file_gets_the_same_name_everywhere(tmp_path, capsys, name):
 @pytest.mark.parametrize("name", list(NAMES))
 def test_the_dashboard_names_an_upload_by_the_same_rule(name):
     pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-    from dashboard.state import Loaded, Upload, with_runs
+    from dashboard.session.state import Loaded, Upload, with_runs
 
     loaded = with_runs(Loaded(source="uploads"), [Upload.of(name, RUN)])
     assert loaded.systems == (system_name(name),)

@@ -18,7 +18,8 @@ pytest.importorskip("plotly", reason="the notebook's figures need the dashboard 
 pytest.importorskip("streamlit", reason="the overview's markers come from the dashboard extra (streamlit)")
 multitest = pytest.importorskip("statsmodels.stats.multitest", reason="the oracle of Holm's correction is statsmodels")
 
-from dashboard import data, figures, state  # noqa: E402
+from dashboard import data, figures
+from dashboard.session import state  # noqa: E402
 from rankscope.notebook import Collection  # noqa: E402
 from sample_data import demo_paths  # noqa: E402
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from dashboard.exports.session import session_from_json
+from dashboard.exports.session_file import session_from_json
 from tests.workspace.conftest import ROOT, child_env
 from tests.workspace.helpers import qrels_bytes, run_bytes
 

@@ -168,9 +168,9 @@ def test_two_processes_seeding_one_empty_workspace_seed_it_once(target):
         for child in children:
             processes.stop(child, grace=2)
     assert seen == [0, 0]  # both found the workspace empty, both tried
-    from dashboard import stored
+    from dashboard.store import opened
     from sample_data import teaching_examples
 
     with target.open() as ws:
         names = sorted(c.name for c in ws.collections(archived=True))
-    assert names == sorted([stored.DEMO] + [stored.EXAMPLE.format(n) for n in teaching_examples()])
+    assert names == sorted([opened.DEMO] + [opened.EXAMPLE.format(n) for n in teaching_examples()])

@@ -53,13 +53,13 @@ def add(ws, runs: int, lines: int) -> None:
 def seed(ws, ready: str, go: str) -> None:
     """Seed the workspace as a dashboard server does on an empty one, once ``go`` exists (after making
     ``ready``), so that two of these race; prints the number of collections it saw before."""
-    from dashboard import stored
+    from dashboard.store import opened
 
     seen = len(ws.collections(archived=True))
     open(ready, "w").close()
     while not os.path.exists(go):
         threading.Event().wait(0.005)
-    stored._seed(ws)
+    opened._seed(ws)
     print(seen, flush=True)
 
 
