@@ -233,10 +233,38 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_every_path_the_document_names_exists():
+def test_every_module_and_name_the_document_names_exists():
+    """Every dotted name of ours in backquotes (``metrics.stats.ties``, ``workspace.notes.merged``) is a module,
+    or a name a module defines."""
+    import importlib
+
     text = DOC.read_text(encoding="utf-8")
-    paths = set(re.findall(r"`((?:metrics|dashboard|rankscope|sample_data|tests|benchmarks)/[\w/.]*)`", text))
-    assert paths, "ARCHITECTURE.md names no file"
+    names = set(re.findall(r"`((?:metrics|dashboard|workspace|rankscope|sample_data)(?:\.\w+)+)(?:\([^`]*\))?`", text))
+    assert names, "ARCHITECTURE.md names no module"
+    missing = []
+    for name in sorted(names):
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            try:
+                found = importlib.import_module(".".join(parts[:i]))
+            except ImportError:
+                continue
+            for attribute in parts[i:]:
+                found = getattr(found, attribute, None)
+            if found is None:
+                missing.append(name)
+            break
+        else:
+            missing.append(name)
+    assert missing == []
+
+
+@pytest.mark.parametrize("document", ["ARCHITECTURE.md", "pyproject.toml"])
+def test_every_path_the_document_names_exists(document):
+    text = (ROOT / document).read_text(encoding="utf-8")
+    paths = set(re.findall(r"(?<![\w/.])((?:metrics|dashboard|rankscope|sample_data|workspace|tests|benchmarks|docs)/"
+                           r"[\w/.-]*\w)", text))
+    assert paths, f"{document} names no file"
     assert sorted(p for p in paths if not (ROOT / p).exists()) == []
 
 
@@ -333,3 +361,14 @@ def test_the_floor_checker_sees_an_upward_import(tmp_path):
     path.write_text("def f():\n    from metrics.evaluate import evaluate\n")
     breaks = floor_breaks({"metrics.io.m": path, "metrics.review.m": path})
     assert len(breaks) == 1 and "metrics.io (floor" in breaks[0] and "imports metrics.evaluate" in breaks[0]
+
+
+def test_the_dashboard_opens_the_workspace_in_one_place():
+    """Only ``dashboard/store/opened.py`` opens a workspace; every other part uses the one it hands out."""
+    opening = []
+    for module, path in _modules("dashboard").items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (_dotted(node.func) or "").rpartition(".")[2] == "open_workspace":
+                opening.append(module)
+    assert sorted(set(opening)) == ["dashboard.store.opened"]

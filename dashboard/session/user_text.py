@@ -25,7 +25,7 @@ def md(template: str, *values, **named) -> str:
 
     Every text Streamlit reads as Markdown (``st.markdown``, captions, alerts, spinners, titles, expander and
     tab labels, widget labels, ``help``) is either a literal of ours or made here (a static test,
-    ``tests/dashboard/test_one_text_path.py``, checks it). ``template`` is a literal in :meth:`str.format`
+    ``tests/dashboard/session/test_one_text_path.py``, checks it). ``template`` is a literal in :meth:`str.format`
     syntax, our Markdown; each value is formatted with its field's format spec, then every location in it
     loses its credentials (:func:`metrics.io.redaction.redact`) and every ASCII punctuation character is
     escaped with a backslash and every line break made a space (a number is shown as formatted), so that

@@ -34,7 +34,7 @@ def need_two_runs(loaded: state.Loaded, why: str) -> bool:
         return False
     if len(loaded.systems) >= 2:
         return True
-    st.info(why)  # our literal, checked at each call (tests/dashboard/test_one_text_path.py)
+    st.info(why)  # our literal, checked at each call (tests/dashboard/session/test_one_text_path.py)
     return False
 
 

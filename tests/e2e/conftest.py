@@ -43,11 +43,34 @@ def need_browser() -> None:
     pytest.skip(f"missing: {', '.join(MISSING)}", allow_module_level=True)
 
 
+def every_page(stored: bool = True) -> list[tuple[str, str]]:
+    """``(address, title)`` of every page of the page table (:data:`dashboard.pages.PAGES`) that a server serves
+    (``stored``: one with a workspace), hidden ones included; the root address is left out, since it opens the
+    overview, which is visited at its own address."""
+    from dashboard.pages import served
+
+    return [(p.url_path, p.title) for p in served(stored) if not p.default]
+
+
 @pytest.fixture(scope="module")
 def server():
     proc, port = None, processes.free_port()
     try:
         proc = processes.serve_dashboard(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if proc is not None:
+            processes.stop(proc)
+
+
+@pytest.fixture(scope="module")
+def stored_server(tmp_path_factory):
+    """The dashboard on a fresh workspace (seeded with the demo collection), so that every page of the page
+    table is there, the collections page among them."""
+    env = {**os.environ, "RANKSCOPE_WORKSPACE": str(tmp_path_factory.mktemp("workspace"))}
+    proc, port = None, processes.free_port()
+    try:
+        proc = processes.serve_dashboard(port, env=env)
         yield f"http://127.0.0.1:{port}"
     finally:
         if proc is not None:

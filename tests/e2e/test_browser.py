@@ -11,8 +11,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import (ARGS, CHROMIUM, ROOT, VIEWPORT, browser, charts_drawn, drop_files,  # noqa: F401
-                                need_browser, page, server, settled)
+from tests.e2e.conftest import ROOT, VIEWPORT, charts_drawn, drop_files, need_browser, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
@@ -22,19 +21,18 @@ PAGES = ["Overview", "Curves", "Gain", "Queries", "Significance", "Learn", "Repo
 # the charts visible on each page (a page with tabs shows those of its first tab)
 CHARTS = {"Data": 1, "Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Significance": 1, "Learn": 2, "Report": 0}
 pytestmark = pytest.mark.browser
-_settled, _charts_drawn = settled, charts_drawn  # the names the other modules import
 
 
 def _visit(page, name: str) -> None:
     page.locator('[data-testid="stSidebarNavLink"]', has_text=name).click()
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text(name)
-    _settled(page)
-    _charts_drawn(page, CHARTS[name])
+    settled(page)
+    charts_drawn(page, CHARTS[name])
 
 
 def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
     page.goto(server)  # a first visit opens on the overview of the demo collection
-    _settled(page)
+    settled(page)
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
     expect(page.get_by_text("demo collection", exact=False).first).to_be_visible()
     _visit(page, "Data")
@@ -50,14 +48,14 @@ def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
 def test_upload_two_runs_and_qrels_then_every_page(server, page):
     demo = ROOT / "sample_data" / "demo"
     page.goto(f"{server}/data")
-    _settled(page)
+    settled(page)
     drop_files(page, "Qrels", str(demo / "qrels.txt"))  # by its label: the place of an uploader may vary
     # own qrels replace the demo: the page now asks for runs
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
-    _settled(page)
+    settled(page)
     drop_files(page, "Runs", [str(demo / "runs" / "bm25.run.gz"), str(demo / "runs" / "dense_precise.run.gz")])
     expect(page.get_by_text("2 systems · qrels qrels.txt")).to_be_visible()
-    _settled(page)
+    settled(page)
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
     expect(page.get_by_text("dense_precise").first).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
@@ -65,25 +63,25 @@ def test_upload_two_runs_and_qrels_then_every_page(server, page):
         _visit(page, name)
     # a broken run: its message, and both runs still there
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
-    _settled(page)
+    settled(page)
     _uploader(page, "Runs").set_input_files(
         files=[{"name": "broken.run", "mimeType": "text/plain", "buffer": b"401 Q0 d 1 2.0 x\n401 Q0 e 2\n"}])
-    _settled(page)
+    settled(page)
     expect(page.locator('[data-testid="stAlertContentError"]').first).to_contain_text("broken.run:2")
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
 
 
 def test_a_link_opens_the_view_and_a_click_opens_a_topic(server, page):
     page.goto(f"{server}/queries?measure=AP&a=bm25&b=weak_tfidf&view=One+topic&topic=430")
-    _settled(page)
+    settled(page)
     expect(page.locator(".gtitle:visible").filter(has_text="Topic 430")).to_be_visible()
     page.goto(f"{server}/queries?measure=AP&a=bm25&b=dense_precise")
-    _settled(page)
+    settled(page)
     bars = page.locator('[data-testid="stPlotlyChart"]').first.locator(".barlayer .point path")
     expect(bars.first).to_be_visible()
     box = bars.first.bounding_box()  # plotly takes clicks on its drag layer, above the bars: click where one is
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    _settled(page)
+    settled(page)
     expect(page.get_by_role("tab", name="One topic")).to_have_attribute("aria-selected", "true")
     expect(page.locator(".gtitle:visible").filter(has_text="the top 20 of each ranking")).to_be_visible()
     expect(page).to_have_url(re.compile(r"(?=.*[?&]view=One)(?=.*[?&]topic=)"))  # the address bar follows the rerun
@@ -103,7 +101,7 @@ def _upload_until(page, uploader, path, title: str) -> None:
     heading = page.locator('[data-testid="stMain"] h1').first
     for attempt in range(3):
         uploader.set_input_files(str(path))
-        _settled(page)
+        settled(page)
         try:
             expect(heading).to_have_text(title, timeout=30_000)
             return
@@ -117,13 +115,13 @@ def _upload_until(page, uploader, path, title: str) -> None:
 
 def test_notes_travel_in_the_session_file(server, browser, page, tmp_path):
     page.goto(f"{server}/queries?view=One+topic&topic=414")
-    _settled(page)
+    settled(page)
     page.get_by_label("Comment").fill("bm25_rm3 finds the grade-2 document at rank 2")
     page.get_by_role("button", name="Save the note on topic 414").click()
-    _settled(page)
+    settled(page)
     expect(page.get_by_text("1 topic noted")).to_be_visible()
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Report").click()
-    _settled(page)
+    settled(page)
     with page.expect_download() as download:
         page.get_by_role("button", name="Session file").click()
     saved = tmp_path / "session.json"
@@ -132,7 +130,7 @@ def test_notes_travel_in_the_session_file(server, browser, page, tmp_path):
 
     other = browser.new_context(viewport=VIEWPORT).new_page()  # a colleague, on the same demo collection
     other.goto(f"{server}/data")
-    _settled(other)
+    settled(other)
     other.get_by_text("Other collections and session files").click()
     _upload_until(other, _uploader(other, "Session file"), saved, "Overview")
     expect(other.get_by_text("1 topic noted")).to_be_visible()

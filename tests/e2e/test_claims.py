@@ -14,7 +14,6 @@ import pytest
 
 from tests import processes
 from tests.e2e.conftest import author_tab, need_browser, settled
-from tests.e2e.conftest import browser  # noqa: F401  (fixture)
 
 need_browser()
 pytestmark = pytest.mark.browser

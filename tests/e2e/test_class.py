@@ -16,7 +16,9 @@ import re
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import browser  # noqa: F401  (fixture; skips or fails without Chromium)
+from tests.e2e.conftest import need_browser
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
@@ -55,13 +57,13 @@ _SETTLED = """() => document.querySelector('[data-testid="stApp"]')
   && !document.querySelector('[data-stale="true"], [data-testid="stStatusWidget"], [data-testid="stSkeleton"]')"""
 
 
-def _settled(page) -> None:
+def settled(page) -> None:
     page.wait_for_function(_SETTLED, timeout=60_000)
 
 
 def _fits(page, width: int) -> None:
     """Nothing on the page reaches past the right edge, and the page does not scroll sideways."""
-    _settled(page)
+    settled(page)
     page.wait_for_function(f"() => document.documentElement.scrollWidth <= {width}", timeout=30_000)
     past = page.evaluate(f"""() => [...document.querySelectorAll('[data-testid="stMain"] *')]
         .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > {width} + 1
@@ -73,7 +75,7 @@ def _fits(page, width: int) -> None:
 def _accessible(page) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    _settled(page)
+    settled(page)
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
 

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from tests.e2e.test_browser import _settled, browser, server  # noqa: F401  (fixtures)
+from tests.e2e.conftest import need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1024, "height": 768}
@@ -58,7 +60,7 @@ def test_a_class_types_a_ranking_and_changes_a_grade(server, browser):  # noqa: 
     page = context.new_page()
     try:
         page.goto(f"{server}/learn?present=1&source=my+own")
-        _settled(page)
+        settled(page)
         expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Learn")
         # presentation mode: no sidebar, the pages in the top bar, larger type
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
@@ -77,14 +79,14 @@ def test_a_class_types_a_ranking_and_changes_a_grade(server, browser):  # noqa: 
             expected = {m: f"{v:.4f}" for m, v in _by_hand(typed).items()}
             expect(page.locator('[data-testid="stExpander"] summary', has_text=f"AP = {expected['AP']}")
                    ).to_be_visible()
-            _settled(page)
+            settled(page)
             assert _shown(page, measures) == expected, typed
             _fits(page)
 
         # the mode stays on from page to page, through the top bar
         page.locator('[data-testid="stTopNavLink"]:visible', has_text="Curves").first.click()
         expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Curves")
-        _settled(page)
+        settled(page)
         expect(page).to_have_url(re.compile(r"[?&]present=true(&|$)"))
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
         _fits(page)
@@ -99,7 +101,7 @@ def test_presentation_mode_at_full_hd_keeps_the_page_inside_the_screen(server, b
     page = context.new_page()
     try:
         page.goto(f"{server}/overview?present=true")
-        _settled(page)
+        settled(page)
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
         expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
         box = page.locator('[data-testid="stDataFrame"]').first.bounding_box()

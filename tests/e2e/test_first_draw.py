@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import _settled, browser  # noqa: F401  (fixtures and checks)
+from tests.e2e.conftest import need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +30,12 @@ def test_a_fresh_servers_data_page_shows_the_conventions_at_once(browser, attemp
     try:
         page = context.new_page()
         page.goto(f"{server}/data")
-        _settled(page)
+        settled(page)
         level = page.get_by_role("spinbutton", name="Relevant from grade")
         depth = page.get_by_role("spinbutton", name="Depth (0 = all)")
         assert (level.input_value(), depth.input_value()) == ("1", "0")  # the demo's conventions, read at once
         page.locator('[data-testid="stCheckbox"]', has_text="Judged only").locator("label").first.click()
-        _settled(page)
+        settled(page)
         expect(page.locator('[data-testid="stCheckbox"]', has_text="Judged only").locator("input")).to_be_checked()
         assert (level.input_value(), depth.input_value()) == ("1", "0")
     finally:

@@ -17,7 +17,10 @@ import pytest
 from metrics import aggregate, evaluate, system_name
 from sample_data import demo_paths
 from tests import processes
-from tests.e2e.test_browser import ROOT, VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.conftest import VIEWPORT, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 from tests.e2e.test_soak import CHART_DATA
 
 pytestmark = pytest.mark.browser
@@ -51,7 +54,7 @@ def _demo_means(measure: str) -> dict[str, float]:
 
 def _shows_the_demo_means(tab) -> None:
     expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
-    _settled(tab)
+    settled(tab)
     expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
     expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
     measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
@@ -68,7 +71,7 @@ def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(ser
     try:
         tab = first.new_page()
         tab.goto(f"{url}/data")
-        _settled(tab)
+        settled(tab)
         expect(tab.get_by_text("demo collection", exact=False).first).to_be_visible()
         figures = tab.locator('[data-testid="stMetricValue"]')
         expect(figures).to_have_count(3)
@@ -84,7 +87,7 @@ def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(ser
         expect(error).to_contain_text(f"bomb.qrels.gz: needs more than {CEILING_MB} MB")
         expect(error).to_contain_text("RANKSCOPE_WORKER_MEMORY_MB")
         assert "\n" not in error.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
-        _settled(tab)
+        settled(tab)
         expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
         expect(tab.get_by_text("demo collection", exact=False).first).to_be_visible()
         expect(tab.locator('[data-testid="stMetricValue"]').first).to_have_text(systems)

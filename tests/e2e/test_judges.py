@@ -12,8 +12,10 @@ import pytest
 sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (the kappa oracle) is not installed")
 from scipy.stats import kendalltau  # noqa: E402
 
-from tests.dashboard.test_judges_page import LLM, REF, RUNS, _grades, _means  # noqa: E402
-from tests.e2e.test_browser import _charts_drawn, _settled, browser, page, server  # noqa: E402,F401  (fixtures)
+from tests.dashboard.app_pages.test_judges import LLM, REF, RUNS, _grades, _means  # noqa: E402
+from tests.e2e.conftest import charts_drawn, need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 
@@ -39,26 +41,26 @@ def test_two_uploaded_judgment_sets_show_kappa_and_tau_as_the_oracles_compute_th
     tau = kendalltau([a[s] for s in "abc"], [b[s] for s in "abc"]).statistic
 
     page.goto(f"{server}/data")
-    _settled(page)
+    settled(page)
     _uploader(page, "Qrels").set_input_files(files=[{"name": "nist.qrels", "mimeType": "text/plain", "buffer": REF}])
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
-    _settled(page)
+    settled(page)
     _uploader(page, "Runs").set_input_files(files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}
                                                    for name, text in RUNS.items()])
     expect(page.get_by_text("3 systems · qrels nist.qrels")).to_be_visible()
-    _settled(page)
+    settled(page)
     _uploader(page, "More judgment sets").set_input_files(files=[{"name": "llm.qrels", "mimeType": "text/plain",
                                                                   "buffer": LLM}])
     expect(page.get_by_text("judged by nist (of 2 judgment sets)")).to_be_visible()
-    _settled(page)
+    settled(page)
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Judges").click()
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Judges")
-    _settled(page)
-    _charts_drawn(page, 1)  # the first tab's: the confusion of the two sets' grades
+    settled(page)
+    charts_drawn(page, 1)  # the first tab's: the confusion of the two sets' grades
     expect(_metric(page, "Cohen's κ")).to_have_text(f"{kappa:.4f}")
     page.get_by_role("tab", name="Systems").click()
-    _settled(page)
+    settled(page)
     expect(_metric(page, "Kendall's τ_b, nist and llm")).to_have_text(f"{tau:.4f}")
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)

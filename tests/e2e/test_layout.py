@@ -14,24 +14,19 @@ each page is visited once per window size; every wait is on the page, never a sl
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from tests import processes
-from tests.e2e.conftest import ROOT, browser, drawn, need_browser  # noqa: F401  (fixture)
+from dashboard.pages import listed
+from tests.e2e.conftest import drawn, every_page, need_browser
 
 need_browser()
 
 pytestmark = pytest.mark.browser
 LAYOUT = (Path(__file__).with_name("layout.js")).read_text(encoding="utf-8")
-# each page's address and its title (the label it has in the sidebar)
-PAGES = [("overview", "Overview"), ("data", "Data"), ("curves", "Curves"), ("gain", "Gain"), ("queries", "Queries"),
-         ("significance", "Significance"), ("agreement", "Agreement"), ("judges", "Judges"),
-         ("reproducibility", "Reproducibility"),
-         ("trust", "Trust"), ("learn", "Learn"), ("report", "Report"), ("collections", "Collections")]
+PAGES = every_page(stored=True)  # each page's address and its title, from the page table
 # window size, the address's query, and whether axe-core runs there too
 VIEWS = {"projector-1024x768": ({"width": 1024, "height": 768}, "?present=1", True),
          "laptop-1366x768": ({"width": 1366, "height": 768}, "", True),
@@ -44,19 +39,6 @@ _ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyCh
   .map(c => [[...(c.querySelector('.gtitle')?.childNodes || [])].map(n => n.textContent).join(' '),
              c.closest('[data-testid="stElementContainer"]')?.nextElementSibling
                ?.querySelector('[data-testid="stCaptionContainer"]')?.textContent || ''])"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The dashboard on a workspace of its own (``rankscope dashboard`` always has one)."""
-    env = {**os.environ, "RANKSCOPE_WORKSPACE": str(tmp_path_factory.mktemp("workspace"))}
-    proc, port = None, processes.free_port()
-    try:
-        proc = processes.serve_dashboard(port, env=env)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if proc is not None:
-            processes.stop(proc)
 
 
 def _words(text: str) -> list[str]:
@@ -85,7 +67,8 @@ def _alternatives(page) -> list[str]:
 
 
 @pytest.mark.parametrize("view", list(VIEWS))
-def test_every_page_fits_and_is_accessible(server, browser, view):  # noqa: F811
+def test_every_page_fits_and_is_accessible(stored_server, browser, view):
+    server = stored_server
     from playwright.sync_api import expect
 
     viewport, query, accessible = VIEWS[view]
@@ -109,7 +92,8 @@ def test_every_page_fits_and_is_accessible(server, browser, view):  # noqa: F811
     assert not faults, f"{len(faults)} faults at {view}:\n" + "\n".join(faults)
 
 
-def test_each_page_address_is_its_label(server, browser):  # noqa: F811
+def test_each_page_address_is_its_label(stored_server, browser):
+    server = stored_server
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=VIEWS["laptop-1366x768"][0])
@@ -119,11 +103,13 @@ def test_each_page_address_is_its_label(server, browser):  # noqa: F811
         page.goto(server)
         drawn(page)
         links = page.locator('[data-testid="stSidebarNavLink"]')
-        expect(links).to_have_count(len(PAGES))
+        navigation = listed(stored=True)  # the pages the navigation lists, from the page table
+        expect(links).to_have_count(len(navigation))
         # a link's text is its icon's name, then its label
         shown = {links.nth(i).inner_text().split()[-1]: links.nth(i).get_attribute("href") for i in range(links.count())}
         assert {label: href.rstrip("/").rsplit("/", 1)[-1] for label, href in shown.items()} == {
-            label: label.lower() for _, label in PAGES}
+            p.title: p.url_path for p in navigation}
+        assert all(p.url_path == p.title.lower() for p in navigation)  # each address is its label
     finally:
         context.close()
 

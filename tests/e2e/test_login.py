@@ -20,7 +20,9 @@ import urllib.request
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixture)
+from tests.e2e.conftest import VIEWPORT, need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
@@ -122,7 +124,7 @@ def _choose(tab, cid: str) -> None:
     box.click()
     box.press_sequentially(cid)
     tab.get_by_role("option").filter(has_text=cid).click()
-    _settled(tab)
+    settled(tab)
 
 
 def _runs_uploader(tab):
@@ -146,18 +148,18 @@ def _sign_in(browser, team: Team, who: str):  # noqa: F811
     context.route("**/*", _offline)
     tab = context.new_page()
     tab.goto(team.url)
-    _settled(tab)
+    settled(tab)
     tab.get_by_role("button", name="Sign in").click()
     tab.locator('input[name="sub"]').fill(who)  # the provider's form: the identity is typed there, not here
     tab.get_by_role("button", name="Authorize").click()
     expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text(who)
-    _settled(tab)
+    settled(tab)
     return tab
 
 
 def _go(tab, url: str) -> None:
     tab.goto(url)
-    _settled(tab)
+    settled(tab)
 
 
 def _press(tab, name: str, toast: str) -> None:
@@ -173,7 +175,7 @@ def _press(tab, name: str, toast: str) -> None:
         except AssertionError:
             if attempt == 2 or not button.is_visible():
                 raise
-    _settled(tab)
+    settled(tab)
 
 
 def _page(team: Team, page: str, cid: str, extra: str = "") -> str:
@@ -253,7 +255,7 @@ def test_a_viewer_reads_and_changes_nothing(team, browser, tmp_path):  # noqa: F
     run.write_bytes(_run("dense", 1))
     _runs_uploader(bea).set_input_files(str(run))
     expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")  # two systems now
-    _settled(bea)
+    settled(bea)
     expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))  # saved elsewhere: her own
     assert [c.id for c in team.lineage(cid)] == [cid]  # no version added to ana's collection
     ws = team.open()
@@ -278,7 +280,7 @@ def test_an_editor_adds_versions_and_writes_notes_as_themself(team, browser, tmp
     run.write_bytes(_run("dense", 1))
     _runs_uploader(bea).set_input_files(str(run))
     expect(bea.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
-    _settled(bea)
+    settled(bea)
     expect(bea).not_to_have_url(re.compile(rf"[?&]collection={cid}(&|$)"))
     versions = team.lineage(cid)
     assert sorted((c.version, c.created_by) for c in versions) == [(1, ANA), (2, BEA)]
@@ -304,7 +306,7 @@ def test_an_owner_renames_archives_deletes_restores_and_shares(team, browser):  
     assert ws.collection(cid).name == "renamed by bea" and ws.collection(cid).archived
     ws.close()
     bea.get_by_text("Show archived").click()
-    _settled(bea)
+    settled(bea)
     _choose(bea, cid)  # listed again: choose it
     _press(bea, "Unarchive", "Unarchived.")
     bea.get_by_role("button", name="Delete…").click()

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.dashboard.test_many_systems import collection
-from tests.e2e.test_browser import _settled, browser, page, server  # noqa: F401  (fixtures)
+from tests.dashboard.app_pages.test_many_systems import collection
+from tests.e2e.conftest import need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 RUNS = 100
@@ -25,16 +27,16 @@ def test_a_hundred_runs_uploaded_at_once_make_a_leaderboard_of_a_hundred_systems
 
     qrels, runs = collection(systems=RUNS)
     page.goto(f"{server}/data")
-    _settled(page)
+    settled(page)
     _uploader(page, "Qrels").set_input_files(files=[{"name": "many.qrels", "mimeType": "text/plain",
                                                       "buffer": qrels}])
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
-    _settled(page)
+    settled(page)
     files = [{"name": f"{name}.run", "mimeType": "text/plain", "buffer": body} for name, body in runs.items()]
     files += [{"name": name, "mimeType": "text/plain", "buffer": body} for name, body in BROKEN.items()]
     _uploader(page, "Runs").set_input_files(files=files)
     expect(page.get_by_text(f"{RUNS} systems · qrels many.qrels")).to_be_visible()
-    _settled(page)
+    settled(page)
     errors = page.locator('[data-testid="stAlertContentError"]')
     expect(errors).to_have_count(len(BROKEN))  # one line each, naming the file and the line
     expect(errors.filter(has_text="broken-fields.run:2")).to_have_count(1)
@@ -44,12 +46,12 @@ def test_a_hundred_runs_uploaded_at_once_make_a_leaderboard_of_a_hundred_systems
 
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
-    _settled(page)
+    settled(page)
     expect(page.get_by_text(f"20 of {RUNS - 1} systems besides the baseline", exact=False)).to_be_visible()
     top = page.get_by_label("Top N", exact=True)
     top.fill(str(RUNS))
     top.press("Enter")
-    _settled(page)
+    settled(page)
     expect(page.get_by_text(f"{RUNS - 1} of {RUNS - 1} systems besides the baseline", exact=False)).to_be_visible()
     grid = page.locator('[data-testid="stDataFrame"]').first
     expect(grid).to_be_visible()
@@ -57,6 +59,6 @@ def test_a_hundred_runs_uploaded_at_once_make_a_leaderboard_of_a_hundred_systems
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
     page.get_by_label("Find systems", exact=True).fill("splade")
     page.get_by_label("Find systems", exact=True).press("Enter")
-    _settled(page)
+    settled(page)
     expect(page.get_by_text(f"{RUNS // 5} of {RUNS - 1} systems besides the baseline", exact=False)).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)

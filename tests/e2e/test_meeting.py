@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.e2e.test_browser import ROOT, _settled, browser, page, server  # noqa: F401  (fixtures)
+from tests.e2e.conftest import ROOT, need_browser, settled
+
+need_browser()
 
 CRANFIELD = (ROOT.parent / "shared" / "data" / "cranfield").resolve()
 QRELS = CRANFIELD / "derived" / "cranfield.graded.qrels"
@@ -95,7 +97,7 @@ def _select(tab, label: str, option: str) -> None:
     box.press_sequentially(option)  # filters the options to the one wanted
     tab.get_by_role("option", name=option, exact=True).click()
     expect(box).to_have_value(option)
-    _settled(tab)
+    settled(tab)
 
 
 def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
@@ -106,26 +108,26 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
 
     runs = _runs(tmp_path)
     page.goto(server)
-    _settled(page)
+    settled(page)
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
-    _settled(page)
+    settled(page)
     _uploader(page, "Qrels").set_input_files(str(QRELS))
     expect(page.get_by_text("at least one run", exact=False).first).to_be_visible()
-    _settled(page)
+    settled(page)
     # A and B loaded last: the pages' defaults (the first two systems) are not the chosen pair
     _uploader(page, "Runs").set_input_files([str(runs[name]) for name in ("tfidf", "titles", A, B)])
     expect(page.get_by_text("4 systems · qrels cranfield.graded.qrels")).to_be_visible()
-    _settled(page)
+    settled(page)
     _uploader(page, "Topics (optional)").set_input_files(str(TOPICS))
-    _settled(page)
+    settled(page)
     _uploader(page, "Documents (optional)").set_input_files(str(DOCUMENTS))
-    _settled(page)
+    settled(page)
     expect(page.get_by_text("cran.qry, 225 query texts")).to_be_visible()
     expect(page.get_by_text("cran.all.1400, 1,400 documents")).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
     page.locator('[data-testid="stSidebarNavLink"]', has_text="Queries").click()
-    _settled(page)
+    settled(page)
     _select(page, "System A", A)
     _select(page, "System B", B)
 
@@ -140,7 +142,7 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
 
     # one click opens it: the drill-down shows A and B, the query text, the documents' titles
     page.get_by_role("button", name=f"Open the worst topic, {worst.query}").click()
-    _settled(page)
+    settled(page)
     expect(page.get_by_role("tab", name="One topic")).to_have_attribute("aria-selected", "true")
     expect(page.locator('[data-testid="stMain"] h3').filter(has_text=f"Topic {worst.query}")).to_be_visible()
     expect(page.locator('[data-testid="stText"]:visible').filter(has_text=queries[worst.query][:40])).to_be_visible()
@@ -170,7 +172,7 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
     page.keyboard.press("Escape")
     expect(tags).to_contain_text("hard topic")
     page.get_by_role("button", name=f"Save the note on topic {worst.query}").click()
-    _settled(page)
+    settled(page)
     expect(page.get_by_text("1 topic noted")).to_be_visible()
     # the address bar follows the page after its rerun: wait for it (every parameter, in any order)
     expect(page).to_have_url(re.compile("".join(rf"(?=.*[?&]{key}={re.escape(value)}(&|$))"
@@ -178,7 +180,7 @@ def test_the_meeting_on_cranfield(server, page, tmp_path):  # noqa: F811
 
     # the tag filters the list of topics: the worst one alone
     page.get_by_role("tab", name="All topics").click()
-    _settled(page)
+    settled(page)
     _select(page, "Review tag", "hard topic")
     table = page.locator('[data-testid="stDataFrame"]:visible').filter(has_text="B − A").first
     expect(table).to_contain_text(queries[worst.query][:30])

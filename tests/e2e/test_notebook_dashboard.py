@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import metrics
-from tests.e2e.conftest import ROOT, browser, need_browser, page, settled  # noqa: F401
+from tests.e2e.conftest import ROOT, need_browser, settled
 from tests.processes import group_members
 
 need_browser()

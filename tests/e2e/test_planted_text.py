@@ -20,13 +20,14 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.conftest import VIEWPORT, every_page, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 WORDS = ("Qimg", "Qraw", "Qlink", "Qbold", "Qem", "Qcode", "Qhead", "Qred", "Qmath", "Qx")
-PAGES = {"Overview": "overview", "Data": "data", "Curves": "curves", "Gain": "gain", "Significance": "significance",
-         "Agreement": "agreement", "Reproducibility": "reproducibility", "Trust": "trust", "Learn": "learn", "Report": "report",
-         "Collections": "collections"}
+PAGES = every_page(stored=True)  # every page a server with a workspace serves, from the page table
 # what a payload word must never be the whole text of: an element Markdown or HTML would make around it
 FOUND = """([port, words]) => {
   const shaped = new Set(["a", "img", "strong", "em", "b", "i", "code", "del", "s", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -152,16 +153,16 @@ def test_planted_text_is_shown_as_text_and_fetches_nothing(server, planted, list
     seen: set[str] = set()
     try:
         tab = context.new_page()
-        for title, path in PAGES.items():
+        for path, title in PAGES:
             visits.append(title)
             tab.goto(f"{server}/{path}?collection={cid}")
             expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text(title)
-            _settled(tab)
+            settled(tab)
             _check(tab, listener, visits, seen)
         for topic_id in ("1", "2", topic):  # one topic: its text, its documents, its notes and their history
             visits.append(f"queries, topic {topic_id}")
             tab.goto(f"{server}/queries?collection={cid}&view=One+topic&topic={quote(topic_id, safe='')}")
-            _settled(tab)
+            settled(tab)
             _check(tab, listener, visits, seen)
         from workspace import open_workspace
 
@@ -169,7 +170,7 @@ def test_planted_text_is_shown_as_text_and_fetches_nothing(server, planted, list
             ws.save_note(cid, "1", None, "later", "later", author=_payload(listener[0], "changer"), base=first.revision)
         visits.append("queries, changed by another")
         tab.goto(f"{server}/queries?collection={cid}&view=One+topic&topic=1")
-        _settled(tab)
+        settled(tab)
         _check(tab, listener, visits, seen)
         for query, page in ((f"collection={quote(_payload(listener[0], 'link'), safe='')}", None),
                             (f"collection={cid}&measure={quote(_payload(listener[0], 'measure'), safe='')}", "Overview"),
@@ -181,7 +182,7 @@ def test_planted_text_is_shown_as_text_and_fetches_nothing(server, planted, list
                 expect(tab.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
             else:
                 expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text(page)
-                _settled(tab)
+                settled(tab)
             _check(tab, listener, visits, seen)
     finally:
         context.close()

@@ -20,14 +20,15 @@ from pathlib import Path
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.conftest import VIEWPORT, every_page, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 from tests.workspace.conftest import ROOT, child_env, fresh_database, postgres_server  # noqa: F401 (fixture)
 from tests.workspace.helpers import qrels_bytes, run_bytes
 
 pytestmark = pytest.mark.browser
-PAGES = {"Overview": "overview", "Data": "data", "Curves": "curves", "Gain": "gain", "Queries": "queries",
-         "Significance": "significance", "Agreement": "agreement", "Reproducibility": "reproducibility", "Trust": "trust",
-         "Learn": "learn", "Report": "report", "Collections": "collections"}
+PAGES = every_page(stored=True)  # every page a server with a workspace serves, from the page table
 SECRET = {way: f"Sx{way[:3]}{secrets.token_hex(5)}" for way in (
     "userinfo", "at_left", "at_right", "password", "sslpassword", "token", "key", "secret", "typo", "driver",
     "port", "ipv6", "ftp", "run_url", "usage", "server", "server_query", "broken_server", "link")}
@@ -120,7 +121,7 @@ def _page_text(tab, url: str, title: str | None = None) -> str:
         expect(tab.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
     else:
         expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text(title)
-        _settled(tab)
+        settled(tab)
     return tab.evaluate("() => document.body.innerText")
 
 
@@ -135,7 +136,7 @@ def test_no_page_and_no_server_log_shows_a_secret(outputs, browser, tmp_path):  
     try:
         tab = context.new_page()
         (_, good), (_, bad) = servers
-        shown = {title: _page_text(tab, f"{good}/{path}?collection={cid}", title) for title, path in PAGES.items()}
+        shown = {title: _page_text(tab, f"{good}/{path}?collection={cid}", title) for path, title in PAGES}
         assert "1 of 1 collection" in shown["Collections"] and "judged topic(s) are missing" in shown["Data"]
         link = f"postgresql://postgres:{SECRET['link']}@{where}/{name}"
         shown["unknown link"] = _page_text(tab, f"{good}/overview?collection={link}")

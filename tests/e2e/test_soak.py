@@ -4,7 +4,7 @@ Eight browser tabs (separate contexts: separate Streamlit sessions) open the sam
 uploads are sent before any result is awaited, so the server parses, ranks and evaluates eight collections
 concurrently in its own threads, with one shared cache. Each tab must then show its own systems and, on
 the overview chart, its own means, equal to what :mod:`metrics` computes for that tab's files. Twenty
-sessions at once are driven through AppTest in :mod:`tests.dashboard.test_sessions`, and twenty browsers
+sessions at once are driven through AppTest in :mod:`tests.dashboard.exports.test_session_file`, and twenty browsers
 by ``benchmarks/dashboard_load.py``.
 """
 
@@ -13,8 +13,11 @@ from __future__ import annotations
 import pytest
 
 from metrics import aggregate, evaluate
-from tests.dashboard.test_sessions import _files
-from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect, server  # noqa: F401 (fixtures)
+from tests.dashboard.exports.test_session_file import _files
+from tests.e2e.conftest import VIEWPORT, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -40,7 +43,7 @@ def test_eight_tabs_upload_at_once_and_each_sees_its_own_numbers(server, browser
         for tab in tabs:
             tab.goto(f"{server}/data")  # the uploaders are on the data page; the root opens the overview
         for tab in tabs:
-            _settled(tab)
+            settled(tab)
         files = []
         for i, tab in enumerate(tabs):  # every tab's qrels go up before any is awaited
             qrels, runs = _files(i)
@@ -56,7 +59,7 @@ def test_eight_tabs_upload_at_once_and_each_sees_its_own_numbers(server, browser
             tab.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
         for i, tab in enumerate(tabs):
             expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
-            _settled(tab)
+            settled(tab)
             expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
             expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
             measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_browser import _charts_drawn, _settled, browser, page, server  # noqa: F401  (fixtures)
+from tests.e2e.conftest import charts_drawn, need_browser, settled
+
+need_browser()
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +25,7 @@ def test_statistics_page_draws_its_charts(server, page, path, title, charts):  #
 
     page.goto(f"{server}/{path}")
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text(title)
-    _settled(page)
-    _charts_drawn(page, charts)
+    settled(page)
+    charts_drawn(page, charts)
     expect(page.locator('[data-testid="stMain"] .js-plotly-plot').first).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)

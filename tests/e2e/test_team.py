@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from tests import processes
-from tests.e2e.conftest import author_tab
-from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
+from tests.e2e.conftest import VIEWPORT, author_tab, need_browser, settled
+
+need_browser()
 from tests.workspace.conftest import fresh_database, postgres_server  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
@@ -85,7 +86,7 @@ def _save_note(tab, topic: str, comment: str, wait: bool = True) -> None:
     form.locator("textarea").fill(comment)
     tab.get_by_role("button", name=f"Save the note on topic {topic}").click()
     if wait:
-        _settled(tab)
+        settled(tab)
 
 
 def _stored_note(team: Team, topic: str, comment: str, timeout: float = 60.0) -> None:
@@ -111,15 +112,15 @@ def test_a_link_shows_another_browser_the_same_collection_and_view(team, browser
     run = tmp_path / "dense.run"
     run.write_bytes(_run("dense", 1))
     ana.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
-    _settled(ana)
+    settled(ana)
     expect(ana.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
     expect(ana).to_have_url(re.compile(r"[?&]collection=\w"))  # a new version: the address bar follows the rerun
     expect(ana).not_to_have_url(re.compile(rf"[?&]collection={team.cid}(&|$)"))
     new = _collection_of(ana.url)
     ana.locator('[data-testid="stSidebarNavLink"]', has_text="Queries").click()
-    _settled(ana)
+    settled(ana)
     ana.get_by_role("tab", name="One topic").click()
-    _settled(ana)
+    settled(ana)
     expect(ana).to_have_url(re.compile(rf"(?=.*[?&]collection={new}(&|$))(?=.*[?&]view=One\+topic(&|$))"))
     link = ana.url
 
@@ -149,7 +150,7 @@ def test_two_servers_and_eight_pages_writing_notes_at_once_keep_every_note_once(
         for i, (tab, topic) in enumerate(zip(tabs, WRITERS)):
             _save_note(tab, topic, f"note {i} on topic {topic}", wait=False)  # all in flight together
         for tab in tabs:
-            _settled(tab)
+            settled(tab)
         ws = made.open()
         notes = ws.notes(made.cid)
         assert sorted(n.comment for n in notes) == sorted(f"note {i} on topic {t}" for i, t in enumerate(WRITERS))
@@ -173,13 +174,13 @@ def test_a_killed_server_keeps_completed_writes_and_the_interrupted_one_whole_or
     big.write_bytes("".join(f"{t} Q0 doc{j} {j + 1} {1e6 - j} big\n" for t in TOPICS for j in range(50_000))
                     .encode())  # 1M lines: long enough to be cut short
     tab.locator('[data-testid="stSidebarNavLink"]', has_text="Data").click()
-    _settled(tab)
+    settled(tab)
     tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(big))
     time.sleep(1.5)
     team.kill(team.servers[0])  # during the upload
     server = team.serve()
     tab.goto(f"{server}/queries?collection={team.cid}&view=One+topic&topic=4")
-    _settled(tab)
+    settled(tab)
     _save_note(tab, "4", "interrupted " + "x" * 5000, wait=False)
     team.kill(team.servers[0])  # during the note's save
     team.serve()
@@ -205,7 +206,7 @@ def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(tea
     team.serve(port)
     for tab in (ana, bea):
         tab.goto(link)
-        _settled(tab)
+        settled(tab)
         expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text("1 system · qrels team.qrels")
         expect(tab.locator('[data-testid="stForm"] textarea').first).to_have_value("seen by everyone")
 
@@ -223,7 +224,7 @@ def test_two_servers_opened_at_once_on_an_empty_workspace_seed_it_once(browser, 
         for tab, url in zip(tabs, urls):  # both first sessions start before either has seeded
             tab.goto(url, wait_until="commit")
         for tab in tabs:
-            _settled(tab)
+            settled(tab)
             expect(tab.get_by_role("heading", name="Overview")).to_be_visible()
         ws = open_workspace(location, files=str(files))
         names = sorted(c.name for c in ws.collections(archived=True))

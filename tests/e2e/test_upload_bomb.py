@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.conftest import VIEWPORT, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 from tests.e2e.test_guard import _shows_the_demo_means
 
 pytestmark = pytest.mark.browser
@@ -59,7 +62,7 @@ def test_a_topics_bomb_is_refused_in_one_line_and_the_server_stays_small(server,
     try:
         tab = first.new_page()
         tab.goto(f"{url}/data")
-        _settled(tab)
+        settled(tab)
         figures = tab.locator('[data-testid="stMetricValue"]')
         expect(figures).to_have_count(3)
         shown = [figures.nth(i).inner_text() for i in range(3)]
@@ -77,7 +80,7 @@ def test_a_topics_bomb_is_refused_in_one_line_and_the_server_stays_small(server,
         expect(error).to_contain_text("bomb.topics.gz: expands")
         expect(error).to_contain_text("the decompression limit of the dashboard (RANKSCOPE_UNZIP_")
         assert "\n" not in error.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()  # one line
-        _settled(tab)
+        settled(tab)
         expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
         expect(tab.get_by_text("query texts", exact=False)).to_have_count(0)  # no topics were loaded
         for i, text in enumerate(shown):  # the collection as it was

@@ -15,7 +15,10 @@ import random
 import pytest
 
 from tests import processes
-from tests.e2e.test_browser import VIEWPORT, _settled, browser, expect  # noqa: F401 (fixture)
+from tests.e2e.conftest import VIEWPORT, need_browser, settled
+
+need_browser()
+from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = pytest.mark.browser
 SESSIONS = 3
@@ -50,7 +53,7 @@ def test_three_sessions_upload_at_once_and_each_gets_its_files(server, browser):
         for tab in tabs:
             tab.goto(f"{server}/data")
         for tab in tabs:
-            _settled(tab)  # a file handed to the uploader while the page's first run still draws is dropped
+            settled(tab)  # a file handed to the uploader while the page's first run still draws is dropped
         for i, tab in enumerate(tabs):  # every session's qrels go up before any is awaited
             _upload(tab, 1, f"session{i}.qrels", _files(i)[0])
         for i, tab in enumerate(tabs):
@@ -60,7 +63,7 @@ def test_three_sessions_upload_at_once_and_each_gets_its_files(server, browser):
             _upload(tab, 0, f"session{i}.run", _files(i)[1])
         for i, tab in enumerate(tabs):
             expect(tab.get_by_text(f"1 system · qrels session{i}.qrels", exact=False).first).to_be_visible()
-            _settled(tab)
+            settled(tab)
             expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
             expect(tab.locator('[data-testid="stAlert"]', has_text="dashboard's worker")).to_have_count(0)
     finally:

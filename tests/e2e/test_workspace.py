@@ -11,8 +11,9 @@ import re
 
 import pytest
 
-from tests.e2e.test_browser import VIEWPORT, _settled, browser  # noqa: F401  (fixtures)
-from tests.e2e.conftest import author_tab, drop_files
+from tests.e2e.conftest import VIEWPORT, author_tab, drop_files, need_browser, settled
+
+need_browser()
 from tests.e2e.test_team import QRELS, TOPICS, Team, _run, _save_note
 
 pytestmark = pytest.mark.browser
@@ -45,7 +46,7 @@ def test_a_note_opened_after_another_browser_saved_it_is_no_conflict(team, brows
     alice = _tab(browser, f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=1", "alice")
     _save_note(alice, "1", "alice: judged too leniently")
     bob.get_by_role("tab", name="One topic").click()  # bob opens topic 1 after alice's save
-    _settled(bob)
+    settled(bob)
     expect(bob.locator('[data-testid="stMain"] h3').filter(has_text="Topic 1")).to_be_visible()
     expect(_form(bob)).to_have_value("alice: judged too leniently")  # he sees her note in the form
     _save_note(bob, "1", "alice: judged too leniently\nbob: agreed, and ties matter")
@@ -85,17 +86,17 @@ def test_the_typed_name_is_kept_across_reloads_and_new_tabs_of_one_browser(team,
     ana = _tab(browser, link, name)
     ana.wait_for_function("document.cookie.includes('rankscope_author=')")  # kept by this browser
     ana.reload()
-    _settled(ana)
+    settled(ana)
     box = "Your name (for notes and saved collections)"
     expect(ana.get_by_role("textbox", name=box)).to_have_value(name)
     again = ana.context.new_page()  # a new tab of the same browser
     again.goto(link)
-    _settled(again)
+    settled(again)
     expect(again.get_by_role("textbox", name=box)).to_have_value(name)
     _save_note(again, "5", "saved under the remembered name")
     stranger = browser.new_context(viewport=VIEWPORT).new_page()  # another browser knows nothing of it
     stranger.goto(link)
-    _settled(stranger)
+    settled(stranger)
     expect(stranger.get_by_role("textbox", name=box)).to_have_value("")
     ws = team.open()
     (note,) = [n for n in ws.notes(team.cid) if n.topic == "5"]
@@ -119,7 +120,7 @@ def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection
 
     def upload(label: str, *names: str) -> None:
         drop_files(cy, label, [str(tmp_path / n) for n in names])
-        _settled(cy)
+        settled(cy)
 
     upload("Qrels", "sitting.qrels")
     upload("Runs", "one.run", "two.run")

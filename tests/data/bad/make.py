@@ -2,7 +2,7 @@
 
 The files are committed; this script documents how each was made and rebuilds them byte for byte.
 What each must produce (the exact error message, or the rows read and the lint warnings) is written by
-hand in ``cases.json`` beside it and checked by ``tests/metrics/test_bad_inputs.py``; this script never
+hand in ``cases.json`` beside it and checked by ``tests/metrics/io/test_bad_inputs.py``; this script never
 writes expectations.
 """
 

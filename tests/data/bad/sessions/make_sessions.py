@@ -3,7 +3,7 @@
 Each file is the same valid session file with one field made hostile. The files are committed; this script
 documents how each was made and rebuilds them byte for byte. What each must produce (the exact message,
 or for a legal file the conventions it applies) is written by hand in ``sessions.json`` beside it and
-checked by ``tests/dashboard/test_sessions.py``; this script never writes expectations.
+checked by ``tests/dashboard/exports/test_session_file.py``; this script never writes expectations.
 """
 
 from __future__ import annotations

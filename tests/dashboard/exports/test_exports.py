@@ -1,0 +1,264 @@
+"""Exports: CSV and Parquet tables (with the manifest), the LaTeX wrapper, figures as PNG and SVG, review
+notes and session files (round trip, and a clear error for every way a session file can be wrong)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import xml.etree.ElementTree as ET
+import zipfile
+
+import pandas as pd
+import pytest
+
+pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
+
+import metrics  # noqa: E402
+from metrics import RankscopeError, ValidationError  # noqa: E402
+from metrics.review.manifest import Manifest, build_manifest  # noqa: E402
+
+from dashboard import exports  # noqa: E402
+from tests.metrics.review.test_compare import assert_sound_latex  # noqa: E402
+
+QRELS = b"1 0 a 1\n1 0 b 1\n2 0 c 1\n2 0 d 0\n3 0 e 1\n"
+RUNS = {"bm25_rm3%": b"1 Q0 a 1 2 x\n1 Q0 z 2 1 x\n2 Q0 c 1 2 x\n3 Q0 e 1 1 x\n",
+        "a&b #1 {x} ~^\\": b"1 Q0 z 1 2 y\n1 Q0 a 2 1 y\n2 Q0 d 1 2 y\n3 Q0 q 1 1 y\n"}
+
+
+@pytest.fixture(scope="module")
+def per_query() -> pd.DataFrame:
+    return metrics.evaluate(QRELS, RUNS, ["AP", "P@1", "num_rel_ret"])
+
+
+@pytest.fixture(scope="module")
+def summary(per_query) -> pd.DataFrame:
+    return metrics.summarise(per_query)
+
+
+@pytest.fixture(scope="module")
+def manifest() -> Manifest:
+    return build_manifest(QRELS, RUNS, ["AP", "P@1", "num_rel_ret"], qrels_name="qrels.txt",
+                          file_names={"bm25_rm3%": "bm25_rm3%.run", "a&b #1 {x} ~^\\": "ab.run"})
+
+
+# ---- tables ---------------------------------------------------------------------------------------------
+
+
+def test_csv_and_parquet_round_trip_with_the_manifest(per_query, summary, manifest):
+    back = pd.read_csv(io.BytesIO(exports.per_query_csv(per_query)), dtype={"query": str})
+    pd.testing.assert_frame_equal(back, per_query.astype({"system": object, "query": object, "measure": object}),
+                                  check_dtype=False)
+    data = exports.per_query_parquet(per_query, manifest)
+    pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(data)), per_query, check_dtype=False)
+    assert Manifest.from_dict(exports.parquet_metadata(data)) == manifest
+    assert exports.parquet_metadata(exports.summary_parquet(summary, metadata={"k": 1})) == {"k": 1}
+    assert exports.parquet_metadata(exports.parquet_bytes(summary)) is None
+    back = pd.read_csv(io.BytesIO(exports.summary_csv(summary)))
+    assert list(back.columns) == list(summary.columns) and len(back) == len(summary)
+    assert json.loads(exports.manifest_json(manifest)) == manifest.to_dict()
+    with pytest.raises(ValidationError, match="missing"):
+        exports.summary_csv(per_query.drop(columns="value"))
+    with pytest.raises(ValidationError, match="DataFrame"):
+        exports.csv_bytes([1, 2])
+    with pytest.raises(ValidationError, match="not a Parquet file"):
+        exports.parquet_metadata(b"PAR1 but not really")
+
+
+def test_zip_keeps_names_and_bytes():
+    files = {"a.csv": b"x\n1\n", "figures/b.svg": b"<svg/>"}
+    with zipfile.ZipFile(io.BytesIO(exports.zip_bytes(files))) as archive:
+        assert archive.namelist() == list(files) and archive.read("figures/b.svg") == b"<svg/>"
+    for bad in ("../x", "/etc/x", ""):
+        with pytest.raises(ValidationError, match="relative"):
+            exports.zip_bytes({bad: b""})
+
+
+def test_the_latex_wrapper_goes_through_metrics_compare(summary, manifest):
+    from metrics.review.compare import SummaryTable, to_latex
+
+    markers = {("bm25_rm3%", "AP"): "better", ("bm25_rm3%", "P@1"): "worse"}
+    baseline = "a&b #1 {x} ~^\\"
+    latex = exports.results_latex(summary, markers, baseline=baseline, test="t", correction="holm", alpha=0.05,
+                                  show_ci=True, caption="Runs 50% & more", manifest=manifest)
+    expected = to_latex(SummaryTable.from_markers(summary, markers, baseline=baseline, test="t", correction="holm",
+                                                  alpha=0.05), ci=True, caption="Runs 50% & more", manifest=manifest)
+    assert latex == expected
+    assert_sound_latex(latex, columns=4)
+    assert r"bm25\_rm3\%" in latex and r"a\&b \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}" in latex
+    assert r"$^{\dagger}$ / $^{\ddagger}$: significantly better / worse than the baseline" in latex
+    assert exports.baseline_markers is metrics.review.compare.baseline_markers
+    # dashboard.data passes a summary merged with its own test columns: extra columns are ignored
+    extra = summary.assign(p_adjusted=0.5, significant=False, marker="")
+    assert exports.results_latex(extra, markers, baseline=baseline) == exports.results_latex(summary, markers,
+                                                                                                baseline=baseline)
+
+
+# ---- review notes -------------------------------------------------------------------------------------------
+
+
+def test_notes_are_values_in_one_shape():
+    notes = exports.set_note({}, "401", "hard, pool", " judge again ")
+    assert notes == {"401": {"tags": ["hard", "pool"], "comment": "judge again"}}
+    more = exports.set_note(notes, 402, ["<b>x</b>", "<b>x</b>"], None)
+    assert list(more) == ["401", "402"] and more["402"] == {"tags": ["<b>x</b>"], "comment": ""}
+    assert notes == {"401": {"tags": ["hard", "pool"], "comment": "judge again"}}  # not changed in place
+    assert exports.set_note(more, "401", None, "") == {"402": {"tags": ["<b>x</b>"], "comment": ""}}
+    frame = exports.notes_frame(more)
+    assert frame.to_dict("list") == {"topic": ["401", "402"], "tags": ["hard, pool", "<b>x</b>"],
+                                     "comment": ["judge again", ""]}
+    with pytest.raises(ValidationError, match="topic"):
+        exports.set_note({}, ["x"], "a")
+
+
+# ---- session files -----------------------------------------------------------------------------------------
+
+
+def test_a_session_carries_its_manifest(manifest):
+    data = exports.session_to_json({"bm25_rm3%": "bm25_rm3%.run"}, None, {"1": "x"}, {"page": "overview"},
+                                   qrels_name="qrels.txt", manifest=manifest)
+    session = exports.session_from_json(data)
+    assert session.manifest == manifest
+    assert session.digests == {"qrels": manifest.qrels.sha256, "bm25_rm3%": manifest.runs[0].sha256}
+    assert exports.session_from_json(exports.session_to_json(
+        dict(session.runs), session.conventions, session.notes, session.view, qrels_name=session.qrels,
+        digests=session.digests, manifest=session.manifest)).manifest == manifest
+
+
+def test_session_files_round_trip():
+    conventions = metrics.Conventions(preset="trec_eval-10", depth=100, complete=True)
+    notes = {"401": {"tags": ["hard", "ties"], "comment": "check the qrels <b>"}, "402": "pool too shallow"}
+    view = {"page": "significance", "measure": "nDCG@10", "systems": ["bm25", "dense"], "alpha": 0.05,
+            "topic": None, "show_ci": True}
+    data = exports.session_to_json({"bm25": "bm25.run.gz", "dense": "dense.run"}, conventions, notes, view,
+                                   qrels_name="qrels.txt", digests={"qrels": "0" * 64})
+    session = exports.session_from_json(data)
+    assert session.runs == (("bm25", "bm25.run.gz"), ("dense", "dense.run")) and session.qrels == "qrels.txt"
+    assert session.conventions == conventions
+    assert session.notes == {"401": {"tags": ["hard", "ties"], "comment": "check the qrels <b>"},
+                             "402": {"tags": [], "comment": "pool too shallow"}}
+    assert session.view == view and session.digests == {"qrels": "0" * 64}
+    assert exports.session_from_json(data.decode()) == session
+    assert session.manifest is None
+
+
+def _session(**changes) -> bytes:
+    document = json.loads(exports.session_to_json(["bm25"], None, {"1": "x"}, {"page": "data"}))
+    for path, value in changes.items():
+        target = document
+        keys = path.split("__")
+        for key in keys[:-1]:
+            target = target[key]
+        if value is KeyError:
+            del target[keys[-1]]
+        else:
+            target[keys[-1]] = value
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "invalid JSON"),
+    (b"\xff\xfe{}", "UTF-8"),
+    (exports.session_to_json(["bm25"])[:-20], "invalid JSON"),
+    (b"[1, 2]", "JSON object"),
+    (b'{"format": "rankscope-session", "format": "x"}', "duplicate"),
+    (b'{"format": "rankscope-session", "version": 1, "x": NaN}', "NaN"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested|JSON object"),
+    (b" " * (9 * 1024 * 1024), "limit"),
+    (_session(format="something-else"), "'format'"),
+    (_session(version=2), "version"),
+    (_session(extra=1), "unknown field"),
+    (_session(notes=KeyError), "missing field"),
+    (_session(loaded__runs=[{"system": "a", "file": "a"}, {"system": "a", "file": "b"}]), "twice"),
+    (_session(loaded__runs=[{"system": 3, "file": "a"}]), "must be text"),
+    (_session(loaded__runs=[{"system": "x" * 300, "file": "a"}]), "longer than"),
+    (_session(loaded__runs="bm25"), "must be a list"),
+    (_session(conventions__depth="10"), "wrong type"),
+    (_session(conventions__preset="trec_eval-11"), "preset"),
+    (_session(conventions__color="red"), "unknown convention"),
+    (_session(notes={"1": {"tags": "a", "comment": 3}}), "comment"),
+    (_session(notes={"1": {"tag": ["a"]}}), "unknown key"),
+    (_session(notes={"1": {"comment": "x" * 30_000}}), "longer than"),
+    (_session(view={"page": {"nested": 1}}), "view.page"),
+    (_session(view={"bad key!": 1}), "plain name"),
+    (_session(view={"n": 1e400}), "NaN|finite|valid JSON number"),
+    (_session(digests={"qrels": "not-a-digest"}), "SHA-256"),
+    (_session(digests={"someone": "0" * 64}), "neither"),
+    (_session(manifest=[1]), "'manifest' must be an object"),
+    (_session(manifest={"rankscope_version": "0"}), "manifest: 'manifest' is missing"),
+])
+def test_a_bad_session_file_raises_validation_error(data, message):
+    with pytest.raises(ValidationError, match=message):
+        exports.session_from_json(data)
+
+
+def test_saving_a_bad_session_raises():
+    with pytest.raises(ValidationError):
+        exports.session_to_json(["a"], None, None, {"page": object()})
+    with pytest.raises(ValidationError):
+        exports.session_to_json("bm25")
+
+
+# ---- images ---------------------------------------------------------------------------------------------
+
+
+def _small_figure(*names: str):
+    from dashboard import figures
+
+    names = names or ("a",)
+    points = pd.DataFrame({"system": [n for n in names for _ in range(3)], "recall": [0.0, 0.5, 1.0] * len(names),
+                           "precision": [1.0, 0.5, 0.2] * len(names)})
+    return figures.eleven_point_chart(points, figures.system_colors(list(names)), "test")
+
+
+def test_the_image_page_loads_nothing_from_the_network():
+    from dashboard.exports.images import _page_generator
+
+    page = _page_generator().generate_index()
+    assert "http://" not in page and "https://" not in page and "mathjax" not in page.lower()
+    assert "plotly.min.js" in page
+
+
+def chromium_or_skip() -> None:
+    """Skip when there is no browser for kaleido, except under CI=true, where that is a failure."""
+    if exports.browser_path() is None or not os.path.exists(exports.browser_path()):
+        if os.environ.get("CI") == "true":
+            pytest.fail("image export must be tested in CI; missing Debian's chromium", pytrace=False)
+        pytest.skip("missing: Chrome or Chromium to render images (apt-get install chromium)")
+
+
+def test_figures_export_to_png_and_svg():
+    chromium_or_skip()
+    images = exports.figure_images({"one": _small_figure(), "two": _small_figure("a", "</svg><b>&")},
+                                   width=400, height=300)
+    assert list(images) == ["one.png", "one.svg", "two.png", "two.svg"]
+    for name in ("one", "two"):
+        png, svg = images[f"{name}.png"], images[f"{name}.svg"]
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert (width, height) == (400, 300)
+        root = ET.fromstring(svg)  # well-formed XML
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    legend = "".join(ET.fromstring(images["two.svg"]).itertext())
+    assert "</svg><b>&" in legend  # the name is text in the SVG, not markup
+    assert exports.figure_png(_small_figure(), width=200, height=100, scale=2)[16:24] == \
+        (400).to_bytes(4, "big") + (200).to_bytes(4, "big")
+    assert ET.fromstring(exports.figure_svg(_small_figure())).attrib["width"] == "700"
+
+
+def test_image_export_without_kaleido_or_a_browser_is_a_clear_error(monkeypatch):
+    import importlib.util
+
+    fig = _small_figure()
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "kaleido" else real(name, *a))
+    with pytest.raises(RankscopeError, match="needs kaleido"):
+        exports.figure_png(fig)
+    monkeypatch.setattr(importlib.util, "find_spec", real)
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    with pytest.raises(RankscopeError, match="Chrome or Chromium|browser failed"):
+        exports.figure_svg(fig)
+    with pytest.raises(ValidationError, match="format"):
+        exports.figure_image(fig, "gif")
+    with pytest.raises(ValidationError, match="plotly figure"):
+        exports.figure_images({"x": object()})
