@@ -32,6 +32,7 @@ Higher scores are better unless said otherwise (``higher_is_better``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -101,7 +102,8 @@ def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, higher_is_better: boo
     if not pivots.any():
         return float("nan")
     agreed = (above_y & (x[None, :] > x[:, None])).sum(axis=1)  # C_i
-    return float(2.0 * np.sum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
+    # summed exactly (fsum), so that the order the systems come in cannot move even the last bit
+    return float(2.0 * math.fsum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
 
 
 def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = True) -> float:
