@@ -11,13 +11,14 @@
 * :mod:`~metrics.judgments.ppi`: prediction-powered means when humans judged few topics and an automatic
   judge many;
 * :mod:`~metrics.judgments.systems`: every run evaluated under every set through the one pipeline, the
-  systems' orders, tau-b, tau_AP, top-k agreement, rank changes, and the pairwise conclusions under each set;
+  systems' orders, tau-b, tau_AP, top-k agreement and rank changes;
+* :mod:`~metrics.judgments.conclusions`: every pair of systems tested under every set, what the reference
+  found and what each other set finds of it;
 * :mod:`~metrics.judgments.comparison`: all of it in one call (:func:`compare_judges`).
 
-Built on the core (readers, rankings, measures, :func:`metrics.evaluate`). Only ``systems`` and
-``comparison``, which compare what the sets say about the *systems*, also use :mod:`metrics.stats`
-(:mod:`~metrics.stats.agreement`'s tau-b and tau_AP, :func:`~metrics.stats.significance.compare_systems`)
-and the report's rule for the topics of paired tests (:func:`metrics.stats.significance.topics.paired_conventions`);
+Built on the core (readers, rankings, measures, :func:`metrics.evaluate`). Only ``systems``,
+``conclusions`` and ``comparison``, which compare what the sets say about the *systems*, also use :mod:`metrics.stats`
+(:mod:`~metrics.stats.agreement`'s tau-b and tau_AP, :func:`~metrics.stats.significance.compare_systems`);
 nothing here imports :mod:`metrics.teaching`. The package imports none of its modules when it is imported
 (``import metrics`` reads :mod:`~metrics.judgments.coverage` only): :func:`compare_judges` and
 :func:`judgment_sets` are loaded on first use.
