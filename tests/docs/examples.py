@@ -11,7 +11,9 @@ which MyST does not show). Each runs in the page's own folder, a copy of the dem
   the commands after it read it;
 * anything else (``text``, output shown without its command) is not run.
 
-``% exit: N`` above a block says the status its commands end with (default 0); ``% checked by: PATH``
+``% exit: N`` above a block says the status its commands end with (default 0); ``% wrote: FILE`` that the
+block is what the commands before it wrote to that file (compared as a console block's output); ``% checked
+by: PATH``
 says that another test runs the block (the judgment sets' example needs Cranfield from ``../shared``): the
 runner checks that that test reads this page, and runs nothing.
 """
@@ -100,6 +102,7 @@ class Page:
         self.cwd = folder
         self.env: dict[str, str] = {}
         self.namespace: dict = {"__name__": "__docs__"}
+        self.stderr = ""  # what the last command printed on stderr
 
     @contextlib.contextmanager
     def inside(self):
@@ -123,6 +126,11 @@ class Page:
         if "file" in block.notes:
             (self.cwd / block.notes["file"]).parent.mkdir(parents=True, exist_ok=True)
             (self.cwd / block.notes["file"]).write_text(block.text, encoding="utf-8")
+        if "wrote" in block.notes:
+            written = (self.cwd / block.notes["wrote"]).read_text(encoding="utf-8")
+            assert _matches(block.text.splitlines(), written.splitlines()), \
+                f"{block.where()}: {block.notes['wrote']} holds\n{written}\nnot\n{block.text}"
+            return
         status = int(block.notes.get("exit", "0"))
         with self.inside():
             if block.language == "python":
@@ -163,16 +171,17 @@ class Page:
     def _command(self, line: str, where: str, status: int) -> str:
         """Run one command line; what it printed on stdout."""
         printed, code = run_line(line, self)
-        assert code in (None, status), f"{where}: `{line}` ended with status {code}, not {status}:\n{printed}"
+        assert code in (None, status), \
+            f"{where}: `{line}` ended with status {code}, not {status}:\n{printed}\n[stderr]\n{self.stderr}"
         return printed
 
 
 def _matches(expected: list[str], printed: list[str]) -> bool:
     """Whether ``printed`` is ``expected`` line for line (trailing spaces aside), a ``...`` line standing
-    for any number of lines."""
+    for any number of lines and ``...`` in a line for any text (an id drawn at random)."""
     expected = [e.rstrip() for e in expected]
     printed = [p.rstrip() for p in printed]
-    pattern = "\n".join(".*?" if e == "..." else re.escape(e) for e in expected)
+    pattern = "\n".join(".*?" if e == "..." else "[^\n]*?".join(map(re.escape, e.split("..."))) for e in expected)
     return re.fullmatch(pattern.replace("\n.*?\n", "(?:\n.*?)?\n"), "\n".join(printed), re.S) is not None
 
 
@@ -182,6 +191,7 @@ NOT_RUN = (
     (lambda argv: argv[:1] == ["dashboard"], "starts a web server (tests/e2e run it)"),
     (lambda argv: any(a.startswith("postgresql://") for a in argv), "needs a PostgreSQL server (tests/workspace)"),
     (lambda argv: "--scheduler" in argv, "needs a Dask cluster (tests/distributed)"),
+    (lambda argv: "--exports" in argv, "draws every chart as PNG and SVG in Chromium, 20 s (tests/dashboard)"),
     (lambda argv: any(a.startswith("irds:") for a in argv) or "--dataset" in argv,
      "reads ir_datasets' local store (tests/metrics/io run it on one made for them)"),
 )
@@ -241,8 +251,8 @@ def run_line(line: str, page: Page) -> tuple[str, int | None]:
             code = main(argv)
         except SystemExit as exit_:  # argparse: a usage error
             code = exit_.code
-    printed = out.buffer.getvalue().decode("utf-8")
-    return printed + (f"\n[stderr]\n{err.getvalue()}" if code and err.getvalue() else ""), code
+    page.stderr = err.getvalue()
+    return out.buffer.getvalue().decode("utf-8"), code
 
 
 def _expand(words: str, page: Page) -> list[str]:
