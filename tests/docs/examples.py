@@ -11,7 +11,8 @@ which MyST does not show). Each runs in the page's own folder, a copy of the dem
   the commands after it read it;
 * anything else (``text``, output shown without its command) is not run.
 
-``% exit: N`` above a block says the status its commands end with (default 0); ``% wrote: FILE`` that the
+``% not run: REASON`` above a Python block leaves it compiled but not run, REASON naming the test that runs
+what it does (the dashboard's server); ``% exit: N`` above a block says the status its commands end with (default 0); ``% wrote: FILE`` that the
 block is what the commands before it wrote to that file (compared as a console block's output); ``% checked
 by: PATH``
 says that another test runs the block (the judgment sets' example needs Cranfield from ``../shared``): the
@@ -133,7 +134,12 @@ class Page:
             return
         status = int(block.notes.get("exit", "0"))
         with self.inside():
-            if block.language == "python":
+            if block.language == "python" and "not run" in block.notes:
+                compile(block.text, block.where(), "exec")  # a syntax error still fails
+                named = re.search(r"\btests/\S+\.py", block.notes["not run"])
+                assert named and (ROOT / named.group(0)).is_file(), \
+                    f"{block.where()}: '% not run:' names the test that runs it instead"
+            elif block.language == "python":
                 exec(compile(block.text, block.where(), "exec"), self.namespace)
             elif block.language == "pycon":
                 self._doctest(block)
