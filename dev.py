@@ -7,6 +7,8 @@
 ``setup`` creates ``.venv`` (once) and installs the test dependencies and Chromium, without running anything.
 ``test`` creates ``.venv`` (once), installs the test dependencies, installs Debian's Chromium when it is
          missing and this runs as root, and runs the whole test suite. Extra arguments go to pytest.
+``docs`` creates ``.venv`` (once), installs what builds the documentation and builds the site into ``site/``,
+         every warning an error; ``--serve`` then serves it at http://127.0.0.1:8000 (``--port N``).
 
 Both are idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
 Only the standard library is used here, so this works with nothing but python3.
@@ -88,8 +90,29 @@ def main(argv: list[str]) -> int:
         # both cores; the browser tests on one of them, one after another (tests/conftest.py)
         workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto", "--dist", "loadgroup"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
+    if command == "docs":
+        ensure_venv()
+        ensure_installed("docs")
+        return docs(argv[1:])
     print(__doc__)
     return 0 if command in ("help", "-h", "--help") else 2
+
+
+def docs(args: list[str]) -> int:
+    """Build the site (Sphinx, from docs/) into site/, warnings as errors; with --serve, serve it on loopback."""
+    site = ROOT / "site"
+    status = sh(PYTHON, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", ROOT / "docs", site,
+                check=False)
+    if status or "--serve" not in args:
+        if not status:
+            print(f"built {site / 'index.html'}", flush=True)
+        return status
+    port = args[args.index("--port") + 1] if "--port" in args else "8000"
+    print(f"serving http://127.0.0.1:{port}/ (Ctrl-C stops)", flush=True)
+    try:
+        return sh(PYTHON, "-m", "http.server", port, "--bind", "127.0.0.1", "--directory", site, check=False)
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

@@ -107,8 +107,11 @@ def _section(cls, qrels: str, run: str, worked_through: dict) -> str:
 
 
 def anchor(cls) -> str:
-    """The id of a measure's section: ``measure-`` and its name in lower case (``measure-ndcg``)."""
-    return f"measure-{cls.name.lower()}"
+    """The id of a measure's section: ``measure-`` and its name as docutils writes an id (``measure-ndcg``,
+    ``measure-ap-resid``)."""
+    from docutils.nodes import make_id
+
+    return make_id(f"measure-{cls.name}")
 
 
 def _math(latex: str) -> str:

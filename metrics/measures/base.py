@@ -87,8 +87,8 @@ class Trec:
 class Measure:
     """Base class of every measure; subclasses declare themselves with class attributes.
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     name, aliases : str, tuple of str
         Canonical name (ir_measures style) and other accepted names.
     pretty_name, description, latex : str
