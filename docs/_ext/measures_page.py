@@ -19,7 +19,7 @@ from text import escape
 # relevant documents the ranking misses (they count in recall, AP and the ideal ranking).
 GRADES = (3, 0, 2, None, 1, 0, 0, 2, None, 1)
 MISSED = (2, 1)
-CUTOFF = 5  # the cutoff of the example spelling of a measure that takes one
+CUTOFF = len(GRADES)  # the cutoff of the example spelling of a measure that takes one: the whole ranking
 
 TEXT = """# Measures
 
@@ -85,7 +85,8 @@ def example_spelling(cls) -> str:
 def _section(cls, qrels: str, run: str, worked_through: dict) -> str:
     import metrics
 
-    spelling = example_spelling(cls)
+    mine = [w for w in worked_through.values() if type(metrics.parse_measure(w.measure)) is cls]
+    spelling = mine[0].measure if mine else example_spelling(cls)  # the teaching module's own, where it has one
     label = metrics.resolve_measures([spelling])[0][0]
     value = float(metrics.evaluate(qrels, {"example": run}, [spelling])["value"].iloc[0])
     rows = [("names", ", ".join(f"`{n}`" for n in (cls.name, *cls.aliases))),
@@ -100,7 +101,6 @@ def _section(cls, qrels: str, run: str, worked_through: dict) -> str:
              f"{escape(cls.description)}\n", _math(cls.latex),
              "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows),
              f"On the worked example, `{label}` = **{_number(value)}**."]
-    mine = [w for w in worked_through.values() if type(metrics.parse_measure(w.measure)) is cls]
     for w in mine:
         parts.append(f"Worked through (`{w.measure}`):\n\n" + _math(w.substituted))
     return "\n".join(parts) + "\n"

@@ -12,9 +12,9 @@ import pytest
 from tests.docs import examples
 
 
-@pytest.mark.parametrize("page", examples.pages())
-def test_every_example_of_the_page_runs(page, tmp_path):
-    found = examples.blocks(page)
+@pytest.mark.parametrize("doc", examples.pages())  # not "page": pytest-playwright's fixture of that name
+def test_every_example_of_the_page_runs(doc, tmp_path):
+    found = examples.blocks(doc)
     state = examples.Page(examples.demo_folder(tmp_path / "demo"))
     for block in found:
         state.run(block)
