@@ -23,7 +23,7 @@ extensions = ["sphinx.ext.autodoc", "numpydoc", "myst_parser", "rankscope_site"]
 
 root_doc = "index"
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
-exclude_patterns = ["_ext", "examples", "_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_ext", "_build", "**.ipynb_checkpoints"]
 templates_path: list[str] = []
 
 myst_enable_extensions = ["attrs_block", "attrs_inline", "colon_fence", "dollarmath", "deflist"]
