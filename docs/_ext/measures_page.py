@@ -90,7 +90,7 @@ def _section(cls, qrels: str, run: str, worked_through: dict) -> str:
     label = metrics.resolve_measures([spelling])[0][0]
     value = float(metrics.evaluate(qrels, {"example": run}, [spelling])["value"].iloc[0])
     rows = [("names", ", ".join(f"`{n}`" for n in (cls.name, *cls.aliases))),
-            ("parameters", "; ".join(_param(p, cls) for p in cls.params) or "none"),
+            ("parameters", ", ".join(f"`{p.name}`" for p in cls.params) or "none"),
             ("direction", "higher is better" if cls.higher_is_better else "lower is better"),
             ("over topics", _AGGREGATION[cls.aggregation]),
             ("range", _bounds(cls.bounds)),
@@ -99,7 +99,8 @@ def _section(cls, qrels: str, run: str, worked_through: dict) -> str:
             ("ir_measures", ", ".join(_ir_measures(s, cls) for s in cls.ir_measures) or "none")]
     parts = [f"({anchor(cls)})=\n### {escape(cls.pretty_name or cls.name)}: `{cls.name}`\n",
              f"{escape(cls.description)}\n", _math(cls.latex),
-             "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows),
+             "| declared | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows),
+             "".join(f"- {_param(p, cls)}\n" for p in cls.params),
              f"On the worked example, `{label}` = **{_number(value)}**."]
     for w in mine:
         parts.append(f"Worked through (`{w.measure}`):\n\n" + _math(w.substituted))
