@@ -153,18 +153,24 @@ def documented_as(target: str, module: str | None = None) -> list[str]:
 def attribute_docstring(dotted: str) -> list[str]:
     """The lines of the docstring written after the assignment of the constant ``dotted`` (``module.NAME``),
     followed through the ``from ... import NAME`` of the modules that re-export it; none when there is none."""
-    from sphinx.pycode import ModuleAnalyzer
-
     module, name = dotted.rsplit(".", 1)
     for _ in range(10):  # re-exported at most a few times over
-        analyzer = ModuleAnalyzer.for_module(module)
-        docs = analyzer.find_attr_docs()
-        if ("", name) in docs:
-            return list(docs[("", name)])
-        source = next((node.module for node in ast.walk(ast.parse(analyzer.code))
-                       if isinstance(node, ast.ImportFrom) and node.module
-                       and any(alias.name == name and alias.asname in (None, name) for alias in node.names)), None)
-        if source is None:
+        docs, imports = _source_facts(module)
+        if name in docs:
+            return list(docs[name])
+        if name not in imports:
             return []
-        module = source
+        module = imports[name]
     return []
+
+
+@lru_cache(maxsize=None)
+def _source_facts(module: str) -> tuple[dict, dict]:
+    """A module's attribute docstrings (name -> lines) and the modules its names are imported from."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    analyzer = ModuleAnalyzer.for_module(module)
+    docs = {name: lines for (scope, name), lines in analyzer.find_attr_docs().items() if not scope}
+    imports = {alias.asname or alias.name: node.module for node in ast.walk(ast.parse(analyzer.code))
+               if isinstance(node, ast.ImportFrom) and node.module for alias in node.names}
+    return docs, imports
