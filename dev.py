@@ -7,8 +7,10 @@
 ``setup`` creates ``.venv`` (once) and installs the test dependencies and Chromium, without running anything.
 ``test`` creates ``.venv`` (once), installs the test dependencies, installs Debian's Chromium when it is
          missing and this runs as root, and runs the whole test suite. Extra arguments go to pytest.
-``docs`` creates ``.venv`` (once), installs what builds the documentation and builds the site into ``site/``,
-         every warning an error; ``--serve`` then serves it at http://127.0.0.1:8000 (``--port N``).
+``docs`` creates ``.venv`` (once), installs what builds the documentation and builds the site into
+         ``dashboard/static/docs/``, every warning an error: the dashboard serves it there, and each page's
+         "start here" line links to its section; ``--serve`` also serves it at http://127.0.0.1:8000
+         (``--port N``).
 
 Both are idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
 Only the standard library is used here, so this works with nothing but python3.
@@ -98,9 +100,12 @@ def main(argv: list[str]) -> int:
     return 0 if command in ("help", "-h", "--help") else 2
 
 
+SITE = ROOT / "dashboard" / "static" / "docs"  # served by the dashboard at /app/static/docs/ (git-ignored)
+
+
 def docs(args: list[str]) -> int:
-    """Build the site (Sphinx, from docs/) into site/, warnings as errors; with --serve, serve it on loopback."""
-    site = ROOT / "site"
+    """Build the site (Sphinx, from docs/) into SITE, warnings as errors; with --serve, serve it on loopback."""
+    site = SITE
     status = sh(PYTHON, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", ROOT / "docs", site,
                 check=False)
     if status or "--serve" not in args:

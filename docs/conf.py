@@ -1,4 +1,5 @@
-"""The documentation site's configuration (Sphinx): ``python3 dev.py docs`` builds it into ``site/``.
+"""The documentation site's configuration (Sphinx): ``python3 dev.py docs`` builds it into
+``dashboard/static/docs/``, where the dashboard serves it.
 
 The pages are Markdown (MyST); the Python reference is the numpydoc docstrings of the public API; the
 measures page and the command-line reference are written from the code when the site is built
