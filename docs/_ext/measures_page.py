@@ -58,7 +58,8 @@ def measures_page() -> str:
     table = anatomy(rankings, "1")
     num_rel = sum(1 for g in GRADES if g) + len(MISSED)
     worked_through = {w.measure: w for w in worked(table, num_rel)}
-    shown = table[["rank", "docid", "grade", "precision", "recall", "ap", "dcg", "ndcg", "err"]]
+    shown = table[["rank", "docid", "grade", "precision", "recall", "ap", "dcg", "ndcg", "err"]].copy()
+    shown["grade"] = ["-" if g != g else str(int(g)) for g in shown["grade"]]  # NaN: not judged
     out = [TEXT.format(grades=", ".join("-" if g is None else str(g) for g in GRADES),
                        missed=" and ".join(map(str, MISSED)), num_rel=num_rel, anatomy=_table(shown))]
     out.append("## Every measure\n\n" + " · ".join(f"[{cls.name}](#{anchor(cls)})" for cls in metrics.list_measures())
