@@ -40,6 +40,8 @@ numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()  # docs/_ext checks the docstrings of the public API itself
 nitpicky = True  # an unresolved reference is a warning; rankscope_site lets the ones outside the API be
 
+smartquotes = False  # "--output" stays two hyphens, quotes as typed: commands are copied from the pages
+
 html_theme = "pydata_sphinx_theme"
 html_title = "rankscope"
 html_math_renderer = "mathml"

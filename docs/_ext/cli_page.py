@@ -1,7 +1,7 @@
 """The command-line reference, written from the parser itself (:func:`rankscope.cli.build_parser`).
 
-Every command and subcommand with its usage line, its description and a table of its arguments: the
-flags, what each takes (its metavar or choices), its default and its help text, all as argparse holds them,
+Every command and subcommand with its usage line, its description and each of its arguments: the flags,
+what each takes (its metavar or choices), its default and its help text, all as argparse holds them,
 so a renamed flag or a new one is on the page as soon as it is in the code.
 """
 
@@ -61,14 +61,15 @@ def _command(title: str, parser: argparse.ArgumentParser, level: int) -> str:
     parts = [f"({anchor(title)})=\n{'#' * level} `{title}`\n", f"```text\n{usage}\n```\n"]
     if parser.description:
         parts.append(escape(parser.description) + "\n")
-    rows = []
+    entries = []
     for action in parser._actions:
         if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) or action.help == argparse.SUPPRESS:
             continue
-        rows.append(f"| {_names(action)} | {_takes(action)} | {_default(action)} | "
-                    f"{escape(formatter._expand_help(action) if action.help else '')} |")
-    if rows:
-        parts.append("| argument | takes | default | what |\n|---|---|---|---|\n" + "\n".join(rows) + "\n")
+        takes = [t for t in (_takes(action), _default(action)) if t]
+        entries.append(f"{_names(action)}{' (' + '; '.join(takes) + ')' if takes else ''}\n"
+                       f": {escape(formatter._expand_help(action)) if action.help else ''}\n")
+    if entries:
+        parts.append("\n".join(entries))
     if parser.epilog:
         parts.append(escape(parser.epilog) + "\n")
     out = "\n".join(parts)
@@ -85,16 +86,18 @@ def _names(action: argparse.Action) -> str:
 
 def _takes(action: argparse.Action) -> str:
     if action.nargs == 0:
-        return "(a switch)"
+        return "a switch"
     if action.choices:
-        return " \\| ".join(f"`{c}`" for c in action.choices)
-    metavar = action.metavar or (action.dest.upper() if action.option_strings else action.dest)
-    return f"`{metavar}`" if isinstance(metavar, str) else " ".join(f"`{m}`" for m in metavar)
+        return "one of " + ", ".join(f"`{c}`" for c in action.choices)
+    if not action.option_strings:
+        return ""
+    metavar = action.metavar or action.dest.upper()
+    return "takes " + (f"`{metavar}`" if isinstance(metavar, str) else " ".join(f"`{m}`" for m in metavar))
 
 
 def _default(action: argparse.Action) -> str:
     if action.nargs == 0 or action.default in (None, argparse.SUPPRESS, [], ()):
         return ""
-    return f"`{action.default}`"
+    return f"default `{action.default}`"
 
 
