@@ -227,9 +227,8 @@ def run_line(line: str, page: Page) -> tuple[str, int | None]:
         commands = re.findall(r"^``(\w+)``", (ROOT / "dev.py").read_text(encoding="utf-8"), re.M)
         assert words[2] in commands, f"dev.py has no command {words[2]!r} (it has {commands})"
         return "", None
-    if words[:3] == ["python", "-m", "sample_data.generate"]:  # regenerates the shipped files, byte for byte
-        import sample_data  # (tests/sample_data/test_sample_data.py): a copy is the same, and 4 s faster
-
+    if words[:3] == ["python", "-m", "sample_data.generate"]:  # regenerates the shipped files byte for byte
+        # (tests/sample_data/test_sample_data.py): a copy of them is the same, and 4 s faster
         assert words[3:4] == ["--out"] and len(words) == 5, f"sample_data.generate takes --out DIR: {line}"
         demo_folder(page.cwd / _expand(shlex.quote(words[4]), page)[0])
         return "", 0
