@@ -7,7 +7,7 @@ Each file is a valid session file (``dashboard.exports.session_to_json``) with o
 a tag and a short comment each, so 100,000 noted topics make a file of about 7 MB, under the 8 MiB
 limit of a session file. Every row is the best of ``--repeat`` calls of ``session_from_json`` on the same
 bytes, in CPU time (``time.process_time``), after one untimed warm-up call. The last column, seconds per
-MB, stays flat when reading is linear; the README's limit is about 1 s per MB.
+MB, stays flat when reading is linear; the documented limit (docs/reference/limits.md) is about 1 s per MB.
 """
 
 from __future__ import annotations

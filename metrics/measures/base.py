@@ -87,8 +87,8 @@ class Trec:
 class Measure:
     """Base class of every measure; subclasses declare themselves with class attributes.
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     name, aliases : str, tuple of str
         Canonical name (ir_measures style) and other accepted names.
     pretty_name, description, latex : str
@@ -114,7 +114,7 @@ class Measure:
         The parameter ``@`` sets: ``cutoff`` (``P@5``), or another (ir_measures' ``IPrec@0.5`` is a recall).
     ir_measures : tuple of str
         How ir_measures spells this measure, one example per spelling (``("P@5", "SetP")``); empty where
-        ir_measures has no such measure. The README's table of names and the oracle tests read them.
+        ir_measures has no such measure. The measures page's table of names and the oracle tests read them.
     ir_measures_differs : dict
         Spelling -> how ir_measures' values for it differ from this measure's, in one sentence; a spelling
         not in it gives equal values (the oracle tests check both).

@@ -191,10 +191,11 @@ def test_the_command_is_listed_with_its_exit_statuses():
 
 
 def _readme_section() -> str:
+    """The section of the documentation on regression checks (docs/guides/organisers.md)."""
     from pathlib import Path
 
-    text = (ROOT / "README.md").read_text()
-    return text.split("### Regression checks in CI", 1)[1].split("\n### ", 1)[0]
+    text = (ROOT / "docs" / "guides" / "organisers.md").read_text()
+    return text.split("## Regression checks in CI", 1)[1].split("\n## ", 1)[0]
 
 
 def test_the_readme_example_is_a_file_check_accepts():
@@ -279,10 +280,16 @@ def test_the_demo_example_prints_what_the_readme_shows_and_pytrec_eval_and_scipy
     from scipy import stats
     from statsmodels.stats.multitest import multipletests
 
+    import shutil
+
     root = ROOT
-    done = check(root / "docs" / "examples" / "expectations.yaml", "--junit", tmp_path / "demo.xml", cwd=tmp_path)
+    section = _readme_section()  # the page's expectations file, checked in a copy of the demo collection
+    shutil.copytree(root / "sample_data" / "demo", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "expectations.yaml").write_text(section.split("% file: expectations.yaml\n```yaml\n", 1)[1]
+                                                .split("```", 1)[0])
+    done = check(tmp_path / "expectations.yaml", "--junit", tmp_path / "demo.xml", cwd=tmp_path)
     assert done.returncode == 1
-    shown = _readme_section().split("docs/examples/expectations.yaml`):\n\n```\n", 1)[1].split("```", 1)[0]
+    shown = section.split("$ rankscope check expectations.yaml --junit claims.xml\n", 1)[1].split("```", 1)[0]
     assert done.stdout == shown
 
     demo = root / "sample_data" / "demo"

@@ -53,7 +53,7 @@ def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:
         Written as comment lines at the top (:func:`metrics.review.manifest.comment_lines`).
     provenance : Provenance, optional
         Its one line (:meth:`metrics.review.provenance.Provenance.compact`) written at the top as a ``%%`` comment
-        (the manifest's comment lines start with ``% ``).
+        (the manifest's comment lines start with ``%`` and a space).
 
     Returns
     -------

@@ -36,7 +36,7 @@ def wait_gone(pids, timeout: float = 20.0) -> list[int]:
 def local_cluster(trim: str | None = None):
     """A LocalCluster of two single-threaded worker processes (with their nannies), no dashboard.
 
-    ``trim``: the ``MALLOC_TRIM_THRESHOLD_`` its nannies give the workers; by default none, as the README
+    ``trim``: the ``MALLOC_TRIM_THRESHOLD_`` its nannies give the workers; by default none, as docs/guides/organisers.md
     advises (Dask's own default, 65536, makes the command line print a note). A nanny sets the variable in
     its own process too, the one calling this: set it only under ``monkeypatch``.
     """

@@ -152,7 +152,7 @@ def dask_client():
         else:
             import dask
 
-            # workers as the README advises; Dask's default MALLOC_TRIM_THRESHOLD_ would also be left in this
+            # workers as docs/guides/organisers.md advises; Dask's default MALLOC_TRIM_THRESHOLD_ would also be left in this
             # process's environment by the nannies, for every later cluster's workers to inherit
             with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
                 cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
