@@ -202,10 +202,11 @@ def _settings(comparison, args: argparse.Namespace) -> dict:
 def _family_text(comparison) -> str:
     """One line that says which tests were corrected together."""
     sizes = comparison.family_sizes
-    if comparison.test == "tukey":
-        return (f"Tukey's HSD adjusts each measure's p-values for all {next(iter(sizes.values()), 0)} pairs of "
-                f"the {len(comparison.systems)} systems.")
-    if comparison.correction == "none":
+    test = comparison.declared_test
+    if test.adjusts_itself:
+        return (f"The {test.phrase} adjusts each measure's p-values for all {next(iter(sizes.values()), 0)} pairs "
+                f"of the {len(comparison.systems)} systems.")
+    if not comparison.declared_correction.corrects:
         return "p-values are not corrected for multiple comparisons (p_adj = p)."
     if comparison.family == "all":
         return f"{comparison.correction} correction over all {next(iter(sizes.values()), 0)} tests together."

@@ -158,8 +158,10 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
     if "test" not in entry:
         needing = [k for k in entry if k not in ("better", "than", "measure")]
         if needing:
-            raise ValueError(f"{needing[0]!r} needs a test (test: t, wilcoxon, sign, permutation, bootstrap or "
-                             f"tukey), found none")
+            from metrics.stats.significance import TESTS
+
+            raise ValueError(f"{needing[0]!r} needs a test (test: {', '.join(TESTS[:-1])} or {TESTS[-1]}), "
+                             "found none")
         return Better(entry["better"], entry["than"], entry["measure"])
     options = {k: entry[k] for k in ("correction", "alpha", "pairs") if k in entry}
     return Better(entry["better"], entry["than"], entry["measure"], entry["test"], **options,

@@ -11,7 +11,7 @@ from scipy import stats
 
 from metrics.errors import ValidationError
 from metrics.stats.significance import compare_systems, permutation_test, sign_flip_matrix
-from metrics.stats.significance._maxt import maxt_adjust
+from metrics.stats.significance.corrections.maxt import maxt_adjust
 
 
 def _slow_maxt(D: np.ndarray, signs: np.ndarray, exact: bool) -> np.ndarray:
