@@ -94,6 +94,7 @@ class IPrec(Measure):
     """
 
     name = "IPrec"
+    exact_under_ties = True
     at = "recall"
     ir_measures = ("IPrec@0.5",)
     perfect = 1.0
@@ -127,6 +128,7 @@ class IPrecAvg(Measure):
     """
 
     name = "IPrecAvg"
+    exact_under_ties = True
     perfect = 1.0
     aliases = ("AP11pt",)
     pretty_name = "11-point interpolated AP"

@@ -23,6 +23,7 @@ import pandas as pd
 
 from metrics.checks import COUNT, Options, checked
 from metrics.errors import ValidationError
+from metrics.measures.per_query import PerQuery
 from metrics.rankings import Rankings
 from metrics.teaching.anatomy import anatomy
 
@@ -117,10 +118,7 @@ def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, miss
     """
     from metrics.stats.significance import align_scores, win_tie_loss
 
-    needed = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
-    if needed:
-        raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
-                              f"missing {needed}")
+    per_query = PerQuery.of(per_query).frame
     rows = per_query[per_query["measure"] == measure]
     if rows.empty:
         raise ValidationError(f"no values of {measure!r} in the table")

@@ -10,6 +10,7 @@ import pandas as pd
 
 from metrics.checks import LEVEL, checked
 from metrics.errors import MissingTopicsError, ValidationError
+from metrics.measures.per_query import PerQuery
 from metrics.stats.significance._corrections import adjust_families, test_and_correction
 from metrics.stats.significance._inputs import (FAMILIES, FAMILY_ALIASES, FILL, canonical, check_options, listing,
                                                 snap, sorted_queries)
@@ -17,16 +18,6 @@ from metrics.stats.significance._kernels import analyse, describe
 from metrics.stats.significance._results import COLUMNS, Comparison
 from metrics.stats.significance.corrections import Correction
 from metrics.stats.significance.tests import Test
-
-
-def _frame_checked(per_query: Any) -> pd.DataFrame:
-    if not isinstance(per_query, pd.DataFrame):
-        raise ValidationError(f"expected a per-query DataFrame, got {type(per_query).__name__}")
-    missing = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
-    if missing:
-        raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
-                              f"missing {missing}")
-    return per_query
 
 
 def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
@@ -73,7 +64,7 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
 
     Parameters
     ----------
-    per_query : pandas.DataFrame
+    per_query : pandas.DataFrame or PerQuery
         Columns ``system``, ``query``, ``measure``, ``value``, as :func:`metrics.evaluate` returns.
         System, query and measure names are compared as text.
     measures : str or sequence of str, optional
@@ -155,7 +146,7 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
     test, correction, family, opts = _checked_options(test, correction, family, n_resamples=n_resamples,
                                                       seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
                                                       zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
-    frame, systems = _chosen_systems(_frame_checked(per_query), systems)
+    frame, systems = _chosen_systems(PerQuery.of(per_query).frame, systems)
     measures = _chosen_measures(frame, measures)
     baseline, ia, ib = _pairs(systems, baseline)
     tables = _score_tables(frame, measures, systems, fill)

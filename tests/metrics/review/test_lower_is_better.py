@@ -1,0 +1,49 @@
+"""Where lower values are better, the results table, the report and the claims say so: the best cell, the
+markers against a baseline, the report's letter display, a rank claim; over every measure the registry declares
+lower-is-better (:data:`tests.lower_is_better.LOWER_IS_BETTER`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from metrics import summarise
+from metrics.review.claims.check import check_claims
+from metrics.review.claims.kinds import HOLDS, Better, Rank
+from metrics.review.compare import summary_table
+from metrics.review.report import compute_report
+from metrics.stats.significance import compare_systems
+from tests.lower_is_better import LOWER_IS_BETTER, per_query
+
+DEMO = Path(__file__).resolve().parents[3] / "sample_data" / "demo"
+
+
+@pytest.mark.parametrize("label", LOWER_IS_BETTER)
+def test_the_results_table_marks_the_lowest_value_best_and_better(label):
+    frame = per_query(label)
+    table = summary_table(compare_systems(frame, baseline="worst"), summarise(frame))
+    assert table.best[label].tolist() == [False, False, True]  # worst, middle, best: the lowest is bold
+    assert table.markers.loc["best", label] == "†" and table.markers.loc["middle", label] == "†"
+
+
+@pytest.mark.parametrize("label", LOWER_IS_BETTER)
+def test_a_rank_claim_counts_the_lowest_value_first(label):
+    results = check_claims(per_query(label), [Rank("best", label, 1), Better("best", "worst", label, test="t")])
+    assert [r.status for r in results] == [HOLDS, HOLDS]
+
+
+@pytest.fixture(scope="module")
+def report():
+    runs = [DEMO / "runs" / f"{name}.run.gz" for name in ("bm25", "dense_precise", "weak_tfidf")]
+    return compute_report(DEMO / "qrels.txt", runs, measures=list(LOWER_IS_BETTER), n_resamples=100)
+
+
+@pytest.mark.parametrize("label", LOWER_IS_BETTER)
+def test_the_report_orders_its_letter_display_lowest_first(report, label):
+    board = report.grouped_leaderboard(label)
+    means = report.summary[report.summary["measure"] == label].set_index("system")["value"]
+    assert board["system"].tolist() == means.sort_values(kind="stable").index.tolist()
+    assert np.all(np.diff(board["mean"].to_numpy()) >= 0)
+    assert report.table.best[label].tolist() == (means == means.min()).tolist()
