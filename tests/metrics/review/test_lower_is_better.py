@@ -47,3 +47,17 @@ def test_the_report_orders_its_letter_display_lowest_first(report, label):
     assert board["system"].tolist() == means.sort_values(kind="stable").index.tolist()
     assert np.all(np.diff(board["mean"].to_numpy()) >= 0)
     assert report.table.best[label].tolist() == (means == means.min()).tolist()
+
+
+@pytest.mark.parametrize("label", LOWER_IS_BETTER)
+def test_topic_by_topic_counts_a_lower_value_as_a_win(label):
+    from metrics.review.topic_by_topic import extremes, paired_topics, topic_table
+
+    frame = per_query(label)
+    frame.loc[(frame["system"] == "best") & (frame["query"] == "q03"), "value"] = 0.9  # best's one loss
+    pair = paired_topics(frame, label, "worst", "best")  # B = best: lower on all topics but q03
+    assert (pair.wins, pair.ties, pair.losses) == (11, 0, 1)
+    assert pair.frame["diff"].iloc[0] == pair.frame["diff"].min() and pair.frame["query"].iloc[-1] == "q03"
+    best, worst = extremes(pair)
+    assert best.diff < 0 and worst.query == "q03" and worst.diff > 0
+    assert topic_table(pair)["topic"].iloc[0] == "q03"  # worst first: B's loss
