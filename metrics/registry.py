@@ -21,12 +21,14 @@ everything else that is chosen by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 from metrics.errors import ValidationError
 
-__all__ = ["Declaration", "Registry"]
+__all__ = ["Declaration", "Registry", "import_declarations"]
 
 
 class Declaration:
@@ -127,3 +129,11 @@ class Registry(Generic[D]):
         if found is None or (among is not None and not among(found)):
             raise ValidationError(f"unknown {self.what} {value!r}; choose one of {list(self.names(among))}")
         return found
+
+
+def import_declarations(package: str, path: Iterable[str]) -> None:
+    """Import every module of a package of declarations but its ``base``, in order of name, so that each
+    declaration registers itself: a new file is a new choice, with no other edit."""
+    for name in sorted(m.name for m in pkgutil.iter_modules(path)):
+        if name != "base":
+            importlib.import_module(f"{package}.{name}")

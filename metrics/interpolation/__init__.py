@@ -8,13 +8,9 @@ A rule says how many relevant documents a ranking must have retrieved to be at r
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from metrics.registry import import_declarations
 from metrics.interpolation.base import RULE_REGISTRY, Rule, register
 
 __all__ = ["RULE_REGISTRY", "Rule", "register"]
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module != "base":
-        importlib.import_module(f"{__name__}.{_module}")
+import_declarations(__name__, __path__)

@@ -9,13 +9,9 @@ captions and reports, and the dashboard's picker all read it. A new correction i
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from metrics.registry import import_declarations
 from metrics.stats.significance.corrections.base import CORRECTION_REGISTRY, Correction, register
 
 __all__ = ["CORRECTION_REGISTRY", "Correction", "register"]
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module != "base":
-        importlib.import_module(f"{__name__}.{_module}")
+import_declarations(__name__, __path__)

@@ -9,13 +9,9 @@ reports, and the dashboard's picker all read it. A new test is one more file her
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from metrics.registry import import_declarations
 from metrics.stats.significance.tests.base import TEST_REGISTRY, Test, register
 
 __all__ = ["TEST_REGISTRY", "Test", "register"]
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    if _module != "base":
-        importlib.import_module(f"{__name__}.{_module}")
+import_declarations(__name__, __path__)
