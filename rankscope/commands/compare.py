@@ -167,12 +167,12 @@ def _risk_text(risk, level: float, comparison) -> str:
     unlike the comparison's tests) and the systems ZRisk and GeoRisk are computed against."""
     first = risk.iloc[0]
     systems = risk["system"].nunique() + 1
-    if comparison.test == "tukey":
-        tests = "adjusted by Tukey's HSD"
-    elif comparison.correction == "none":
+    if comparison.declared_test.adjusts_itself:
+        tests = f"adjusted by the {comparison.declared_test.phrase} itself"
+    elif not comparison.declared_correction.corrects:
         tests = "not corrected either"
     else:
-        tests = f"{comparison.correction}-corrected"
+        tests = comparison.declared_correction.adjusted
     head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "L x (1+alpha)"]
     rows = [head] + [[str(r.measure), str(r.system), f"{r.urisk:+.4f}", f"{r.trisk:+.3f}", f"{r.p_value:.4g}",
                       r.flag, f"{r.zrisk:+.3f}", f"{r.georisk:.4f}", f"{r.wins}/{r.ties}/{r.losses}",

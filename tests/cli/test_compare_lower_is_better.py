@@ -6,14 +6,14 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from pathlib import Path
 
 import pytest
 
 from rankscope.cli import main
 from tests.lower_is_better import LOWER_IS_BETTER
+from tests.paths import ROOT
 
-DEMO = Path(__file__).resolve().parents[2] / "sample_data" / "demo"
+DEMO = ROOT / "sample_data" / "demo"
 RUNS = [str(DEMO / "runs" / f"{name}.run.gz") for name in ("bm25", "dense_precise", "weak_tfidf")]
 
 

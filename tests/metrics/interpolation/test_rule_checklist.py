@@ -16,10 +16,10 @@ import pytest
 
 from metrics.conventions import Conventions
 from metrics.interpolation import RULE_REGISTRY
-from tests.metrics import test_interpolation as interpolation
+from tests.metrics.curves import test_interpolation as interpolation
 
 try:
-    from tests.metrics.test_oracle_pytrec_eval import FAMILIES as PYTREC_FAMILIES
+    from tests.metrics.measures.test_oracle_pytrec_eval import FAMILIES as PYTREC_FAMILIES
 except pytest.skip.Exception:  # pytrec_eval is not installed: its tests are skipped, so they check nothing
     PYTREC_FAMILIES = None
 
@@ -32,7 +32,7 @@ def test_every_rule_has_an_oracle():
         checked.add(Conventions().interpolation)
     unchecked = [rule.name for rule in RULE_REGISTRY if rule.name not in checked]
     assert unchecked == [], (f"no value test for the interpolation rule(s) {', '.join(unchecked)}: compare it with "
-                             "trec_eval's output (TREC_EVAL_OUTPUTS) or a slow loop in tests/metrics/test_interpolation.py")
+                             "trec_eval's output (TREC_EVAL_OUTPUTS) or a slow loop in tests/metrics/curves/test_interpolation.py")
 
 
 def test_the_checked_rules_are_declared():

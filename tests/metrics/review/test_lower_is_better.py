@@ -4,8 +4,6 @@ lower-is-better (:data:`tests.lower_is_better.LOWER_IS_BETTER`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,8 +14,9 @@ from metrics.review.compare import summary_table
 from metrics.review.report import compute_report
 from metrics.stats.significance import compare_systems
 from tests.lower_is_better import LOWER_IS_BETTER, per_query
+from tests.paths import ROOT
 
-DEMO = Path(__file__).resolve().parents[3] / "sample_data" / "demo"
+DEMO = ROOT / "sample_data" / "demo"
 
 
 @pytest.mark.parametrize("label", LOWER_IS_BETTER)

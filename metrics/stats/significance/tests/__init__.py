@@ -4,7 +4,7 @@
 :func:`~metrics.stats.significance.paired_test`, the command line's ``--test``, the claims, the captions and
 reports, and the dashboard's picker all read it. A new test is one more file here (see
 :class:`~metrics.stats.significance.tests.base.Test`) and a value test against its oracle in
-``tests/metrics/stats/significance/test_oracles.py``.
+``tests/metrics/stats/test_significance_oracles.py``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every declared test and correction, run through compare_systems (the path its declaration drives), against
 an oracle that does not share its code: scipy, statsmodels, or a slow textbook loop.
 
-:data:`TEST_ORACLES` and :data:`CORRECTION_ORACLES` are what ``test_checklist.py`` reads: a declared test or
+:data:`TEST_ORACLES` and :data:`CORRECTION_ORACLES` are what ``test_significance_checklist.py`` reads: a declared test or
 correction without an entry here fails there. The data are small, on a decimal grid (ties and zero
 differences), with every pair of four systems.
 """
@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from metrics.stats.significance import compare_systems
-from tests.metrics.test_maxt import _slow_maxt
+from tests.metrics.stats.maxt_reference import slow_maxt
 
 K, SEED, RESAMPLES = 4, 3, 999
 N = 14  # topics: up to EXACT_MAX (20) the randomisation test enumerates every sign pattern; beyond 13 with
@@ -128,7 +128,7 @@ CORRECTION_ORACLES = {
     "bh": _statsmodels("fdr_bh"),
     "by": _statsmodels("fdr_by"),
     "none": lambda p, D: p,
-    "maxt": lambda p, D: _slow_maxt(D, _every_flip(D), exact=True),  # Westfall & Young's algorithm, in loops
+    "maxt": lambda p, D: slow_maxt(D, _every_flip(D), exact=True),  # Westfall & Young's algorithm, in loops
 }
 """Each declared correction's adjusted p-values of a family, from its raw p-values (statsmodels) or from the
 differences of its tests (max-T's textbook loop over every sign pattern)."""
