@@ -21,8 +21,9 @@ What to judge next:
   one judgment at a time);
 * :mod:`~metrics.judgments.pools`: depth-k, RBP and RRF pools, as trectools defines them;
 * :mod:`~metrics.judgments.adaptive`: move-to-front and MaxMean;
-* :mod:`~metrics.judgments.uncertainty` and :mod:`~metrics.judgments.decide`: the decision between runs
-  (minimal test collections): each pair's probability that its order holds, and the documents it needs;
+* :mod:`~metrics.judgments.uncertainty`, :mod:`~metrics.judgments.variance` and
+  :mod:`~metrics.judgments.decide`: the decision between runs (minimal test collections): each pair's
+  probability that its order holds, and the documents it needs;
 * :mod:`~metrics.judgments.pooling`: a pool by name with its statistics (:func:`make_pool`);
 * :mod:`~metrics.judgments.simulation`: judging replayed from complete judgments (:func:`simulate`).
 

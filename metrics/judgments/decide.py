@@ -36,6 +36,7 @@ from metrics.errors import ValidationError
 from metrics.judgments.candidates import NOT_JUDGED, Candidates
 from metrics.judgments.methods import Option, Proposer, check_pairs, method
 from metrics.judgments.uncertainty import model_of
+from metrics.judgments.variance import cross_terms, same_document_pairs
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,9 +51,6 @@ EXACT_LIMIT = 16
 """The most unjudged documents a pair's difference may depend on for its probability to be enumerated exactly
 (2^16 assignments)."""
 TIE = 1e-12
-TENSOR_CELLS = 1 << 22
-"""AP's cross terms of a topic are computed all at once (pairs x shared documents^2 cells) up to this size,
-else by a walk down the ranks (:func:`_cross_walk`)."""
 """A difference this close to 0 is a tie: neither order holds."""
 PROBABILITY_COLUMNS = ("better", "worse", "difference", "sd", "probability", "method", "unjudged", "decided")
 
@@ -179,7 +177,7 @@ class Decision(Proposer):
             system, rank = self.system[lo:hi][open_], self.rank[lo:hi][open_]
             omega = self.omega[lo:hi][open_]
             by_doc = np.argsort(self.candidate[lo:hi][open_], kind="stable")
-            i, j = _same_group(self.candidate[lo:hi][open_][by_doc])  # two runs' positions of one document
+            i, j = same_document_pairs(self.candidate[lo:hi][open_][by_doc])  # two runs' positions of a document
             i, j = by_doc[i], by_doc[j]
             cell = system[i] * s + system[j]
             self.lin[t] = np.bincount(cell, weights=omega[i] * omega[j], minlength=s * s).reshape(s, s) \
@@ -217,7 +215,8 @@ class Decision(Proposer):
 
     def _cross_in(self, t: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """``sum_{i<j} 1 / (max(ra_i, ra_j) * max(rb_i, rb_j))`` over the unjudged documents of topic ``t`` that
-        runs ``a[k]`` and ``b[k]`` both retrieve, for every k at once (see :meth:`_cross_walk`)."""
+        runs ``a[k]`` and ``b[k]`` both retrieve, for every k at once
+        (:func:`~metrics.judgments.variance.cross_terms`)."""
         out = np.zeros(len(a))
         pairs = np.flatnonzero(self.shared[t, a, b] >= 2)  # fewer than two shared documents: no term
         if not len(pairs):
@@ -234,13 +233,8 @@ class Decision(Proposer):
         length = np.diff(np.r_[opens, len(system)])
         lists = np.full((s, int(length.max())), -1, dtype=np.int64)  # each run's unjudged documents, best first
         lists[np.repeat(system[opens], length), np.arange(len(system)) - np.repeat(opens, length)] = local
-        shared = int(self.shared[t, a, b].max())
-        if len(a) * shared * shared <= TENSOR_CELLS:
-            out[pairs] = _cross_tensor(ranks, lists, a, b, shared)
-        else:
-            out[pairs] = _cross_walk(ranks, lists, a, b, int(rank.max()))
+        out[pairs] = cross_terms(ranks, lists, a, b, int(self.shared[t, a, b].max()))
         return out
-
 
     # ---- the pairs ------------------------------------------------------------------------------------
     def probabilities(self) -> "pd.DataFrame":
@@ -481,68 +475,3 @@ def _normal(mean: np.ndarray, sd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         above = np.where(sd > 0, ndtr(mean / sd), (mean > TIE).astype(np.float64))
         below = np.where(sd > 0, ndtr(-mean / sd), (mean < -TIE).astype(np.float64))
     return above, below
-
-
-def _same_group(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every ordered pair ``(i, j)`` of positions of one group, ``i == j`` included (``group`` sorted).
-
-    Examples
-    --------
-    >>> [x.tolist() for x in _same_group(np.array([4, 4, 7]))]
-    [[0, 0, 1, 1, 2], [0, 1, 0, 1, 2]]
-    """
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.zeros(0, dtype=np.int64)
-    size = np.diff(np.r_[starts, len(group)])
-    count = np.repeat(size, size)  # the size of each position's group
-    i = np.repeat(np.arange(len(group)), count)
-    first = np.repeat(np.repeat(starts, size), count)
-    return i, first + np.arange(len(i)) - np.repeat(np.cumsum(count) - count, count)
-
-
-def _cross_walk(ranks: np.ndarray, lists: np.ndarray, a: np.ndarray, b: np.ndarray, deepest: int) -> np.ndarray:
-    """:meth:`Decision._cross_in` for many pairs: runs ``a`` walked down their ranks; at each document (rank
-    ``ra`` in ``a``, ``rb`` in ``b``) the documents seen before it add ``(#{rb_i < rb} / rb + sum_{rb_i > rb}
-    1 / rb_i) / ra``, read from two Fenwick trees per pair over the ranks of ``b`` (a count, and a sum of
-    ``1 / rank``): work in pairs x depth x log(depth)."""
-    bits = deepest.bit_length()
-    width = 1 << (bits + 1)
-    counts, weights = np.zeros((len(a), width)), np.zeros((len(a), width))
-    seen = np.zeros(len(a))
-    total = np.zeros(len(a))
-    for j in range(lists.shape[1]):
-        doc = lists[a, j]
-        rb = np.where(doc >= 0, ranks[b, np.maximum(doc, 0)], 0)
-        k = np.flatnonzero(rb > 0)
-        if not len(k):
-            continue
-        r, ra = rb[k], ranks[a[k], doc[k]]
-        below, lighter = np.zeros(len(k)), np.zeros(len(k))  # count of rb_i < r; sum of 1/rb_i, rb_i <= r
-        at, upto = r - 1, r.copy()
-        for _ in range(bits):
-            below += counts[k, at]
-            lighter += weights[k, upto]
-            at &= at - 1
-            upto &= upto - 1
-        total[k] += (below / r + (seen[k] - lighter)) / ra
-        seen[k] += 1.0 / r
-        at = r.copy()
-        for _ in range(bits + 1):
-            inside = at < width
-            counts[k[inside], at[inside]] += 1.0
-            weights[k[inside], at[inside]] += 1.0 / r[inside]
-            at += at & -at
-    return total
-
-
-def _cross_tensor(ranks: np.ndarray, lists: np.ndarray, a: np.ndarray, b: np.ndarray, shared: int) -> np.ndarray:
-    """:meth:`Decision._cross_in` for few pairs, directly: each pair's shared documents in the order of ``a``
-    (at most ``shared``), every two of them at once."""
-    doc = lists[a]
-    rb = np.where(doc >= 0, ranks[b[:, None], np.maximum(doc, 0)], 0)
-    keep = np.argsort(rb == 0, axis=1, kind="stable")[:, :shared]  # the shared ones first, in a's order
-    rb = np.take_along_axis(rb, keep, axis=1).astype(np.float64)
-    ra = np.take_along_axis(ranks[a[:, None], np.maximum(doc, 0)], keep, axis=1).astype(np.float64)
-    both = (rb[:, :, None] > 0) & (rb[:, None, :] > 0) & np.triu(np.ones((shared, shared), dtype=bool), 1)
-    with np.errstate(divide="ignore"):
-        terms = 1.0 / (ra[:, None, :] * np.maximum(rb[:, :, None], rb[:, None, :]))
-    return np.where(both, terms, 0.0).sum(axis=(1, 2))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from metrics.checks import Integer, Number, Options, Rule, check
+from metrics.checks import Integer, Number, Rule, check
 from metrics.errors import ValidationError
 from metrics.judgments.candidates import NOT_JUDGED, Candidates
 

@@ -24,6 +24,7 @@ FORMATS = {"tsv": "order, topic, docid, weight and why, tab-separated, with a he
            "trec": "run lines 'topic Q0 docid order weight method' (order: the judging order)",
            "json": "the documents, the pool's statistics and, for decide, the pairs"}
 MOST = 1_000_000_000
+REPLAYED = ("measure", "prior", "confidence")  # the decision's options a replay reads too
 SHOWN_PAIRS = 20  # pairs printed on the terminal, the least sure first (json holds every one)
 
 
@@ -38,7 +39,7 @@ def _options():
 
 
 def register(subparsers) -> None:
-    methods = "; ".join(f"{m.name}: {m.help} ({m.reference})" for m in METHODS.values())
+    methods = "; ".join(f"{m.name}: {m.help} [{m.reference}]" for m in METHODS.values())
     p = subparsers.add_parser(
         "pool", help="what to judge next: depth-k, RBP and RRF pools, move-to-front, MaxMean, and the documents "
                      "a decision between runs needs",
@@ -63,9 +64,10 @@ def register(subparsers) -> None:
     for option, owners in _options().values():
         choices = list(option.rule.values) if isinstance(option.rule, Options) else None
         default = "" if option.default is None else f"; default {option.default}"
+        who = ", ".join(owners) + (" and --simulate" if option.name in REPLAYED else "")
         p.add_argument(option.flag, dest=option.name, type=option.type, choices=choices, default=None,
                        metavar=option.metavar or option.name.split("_")[-1].upper(),
-                       help=f"{', '.join(owners)}: {option.help}{default}".replace("%", "%%"))
+                       help=f"{who}: {option.help}{default}".replace("%", "%%"))
     p.add_argument("--step", type=int, metavar="N", help="--simulate: judgments between two checks (default: one "
                                                          "per topic)")
     p.add_argument("--format", choices=list(FORMATS), default="tsv",
@@ -96,7 +98,7 @@ def _given_options(args, methods: list[str]) -> dict:
         value = getattr(args, name)
         if value is None:
             continue
-        if not set(owners) & set(methods) and not (args.simulate and name in ("measure", "prior", "confidence")):
+        if not set(owners) & set(methods) and not (args.simulate and name in REPLAYED):
             raise ValidationError(f"{option.flag}: applies to --method {' or '.join(owners)}, not {', '.join(methods)}")
         given[name] = value
     return given
@@ -184,7 +186,7 @@ def _simulate(args, runs, complete, methods, options, conventions) -> int:
     from metrics.judgments.simulation import simulate
     from rankscope.commands import write_output
 
-    decision = {k: options.pop(k) for k in ("measure", "prior", "confidence") if k in options}
+    decision = {k: options.pop(k) for k in REPLAYED if k in options}
     found = simulate(runs, complete, methods=methods, depth=args.depth, step=args.step, budget=args.budget,
                      order=args.order, conventions=conventions, **decision, **options)
     measure = decision.get("measure", METHODS["decide"].settings({})["measure"])

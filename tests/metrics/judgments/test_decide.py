@@ -16,7 +16,7 @@ import pytest
 from scipy.stats import norm
 
 from metrics.io import read_qrels, read_run
-from metrics.judgments import decide
+from metrics.judgments import decide, variance
 from metrics.judgments.candidates import gather
 from metrics.judgments.decide import Decision
 
@@ -121,7 +121,7 @@ def moments(found):
 @pytest.mark.parametrize("seed", range(12))
 def test_expectation_variance_and_probability_equal_exact_enumeration(seed, measure, walk, monkeypatch):
     if walk:  # AP's cross terms by the walk down the ranks, not the direct sum
-        monkeypatch.setattr(decide, "TENSOR_CELLS", 0)
+        monkeypatch.setattr(variance, "TENSOR_CELLS", 0)
     topics = 1 + seed % 3
     prior = (0.2, 0.5, 0.7)[seed % 3]
     runs, qrels, rankings, grades, unjudged = tiny(seed, topics=topics)
