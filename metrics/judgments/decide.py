@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 __all__ = ["Decision", "EXACT_LIMIT", "PRIOR", "PROBABILITY_COLUMNS"]
 
 PRIOR = 0.05
-"""The default probability that an unjudged document is relevant. Pools hold few relevant documents (2.4% of
-Cranfield's and NPL's depth-100 pools of eight runs); at 0.5, thousands of unjudged documents each counted half
-relevant outweigh the judgments, and replays on both collections decide most pairs the wrong way round."""
+"""The default probability that an unjudged document is relevant: about the share of relevant documents in a
+depth-100 pool (2.4% of Cranfield's, 5.5% of NPL's with eight runs). At 0.5 thousands of unjudged documents,
+each counted half relevant, outweigh the judgments: replaying the depth-k order on either collection, 18 of the
+21 pairs decided after 5,000 judgments were decided the wrong way round."""
 EXACT_LIMIT = 16
 """The most unjudged documents a pair's difference may depend on for its probability to be enumerated exactly
 (2^16 assignments)."""
