@@ -226,7 +226,7 @@ class Rankings:
         (['2'], [0, 2], [-1, 1])
         """
         if isinstance(queries, (str, bytes)):
-            raise ValidationError("queries must be a sequence of query ids, not one string")
+            raise ValidationError("queries: expected a sequence of query ids, found one string")
         wanted = np.asarray([str(q) for q in queries], dtype=object)
         return self.take(np.flatnonzero(np.isin(self.queries.astype(str), wanted.astype(str))))
 
