@@ -9,8 +9,8 @@ topics by ir_datasets id from its local store (:mod:`metrics.io.irds`, ir_datase
 written whole or not at all (:mod:`metrics.io.files`), the redaction of credentials from any text shown
 (:mod:`metrics.io.redaction`) and spreadsheet-safe CSV (:mod:`metrics.io.spreadsheet`).
 
-Nothing here imports anything of :mod:`metrics` but :mod:`metrics.errors`: this is the floor the other parts
-stand on (ARCHITECTURE.md).
+Nothing here imports anything of :mod:`metrics` but :mod:`metrics.errors` and the rules of
+:mod:`metrics.checks`: this is the floor the other parts stand on (ARCHITECTURE.md).
 """
 
 from __future__ import annotations
