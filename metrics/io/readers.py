@@ -46,8 +46,8 @@ import pyarrow.compute as pc
 
 from metrics.checks import Options, check
 from metrics.errors import InputTooLarge, ParseError, ValidationError
-from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import block_starts, dedupe, take_rows
+from metrics.io.arrays import block_starts, take_rows, to_numpy
+from metrics.io.duplicates import dedupe
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
