@@ -14,14 +14,13 @@ left out (both come with the test extra's dependencies). Last, each checker's me
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable  # no __future__ annotations: pydantic reads the classes' annotations as written
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from session_scaling import session_file  # noqa: E402
+from session_scaling import best_time, session_file  # noqa: E402
 
 from dashboard.exports.session import MAX_NAME, MAX_RUNS, SESSION  # noqa: E402
 from metrics.checks import Field, ListOf, MapOf, Object, Text, read  # noqa: E402
@@ -111,16 +110,6 @@ def pydantic_checker() -> Callable[[Any], None]:
 CHECKERS = {"rankscope": rankscope_checker, "jsonschema": jsonschema_checker, "pydantic": pydantic_checker}
 
 
-def best_time(check: Callable[[Any], None], document: Any, repeat: int) -> float:
-    check(document)
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        check(document)
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=100_000, help="noted topics in the file")
@@ -138,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print(f"{name:>10} {'not installed':>15}")
             continue
-        seconds = best_time(check, document, args.repeat)
+        seconds = best_time(document, args.repeat, check)
         try:
             check(bad)
             message = "(none)"

@@ -36,10 +36,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrics.checks.rules import Miss, Rule, Text, shown
+from metrics.checks.rules import Rule, Text
+from metrics.checks.words import Miss, shown
 from metrics.errors import ValidationError
 
-__all__ = ["Field", "LONGEST_NUMBER", "ListOf", "MapOf", "Object", "Tree", "load_json", "read"]
+__all__ = ["Container", "Field", "LONGEST_NUMBER", "ListOf", "MapOf", "Object", "Tree", "load_json", "read"]
 
 LONGEST_NUMBER = 64
 """The most characters a number of a JSON document may have: a longer one is refused before it is converted."""
@@ -179,8 +180,57 @@ class Field:
     null: bool = False
 
 
+class Container(Rule):
+    """What the four containers share: a value of their kind (``kind``) within their bounds (``sized``) is
+    read inside by ``contents``; it is taken when nothing inside is refused; ``what`` replaces the words of
+    ``described``."""
+
+    what: str | None = None
+
+    def accepts(self, value: Any) -> bool:
+        try:
+            self.read(value)
+        except Miss:
+            return False
+        return True
+
+    def read(self, value: Any) -> Any:
+        if value is None and self.none:
+            return None
+        if not self.kind(value) or not self.sized(value):
+            raise Miss(self, value)
+        return self.contents(value)
+
+    def describe(self, json: bool = False) -> str:
+        return self._or_none(self.what or self.described(), json)
+
+    def sized(self, value: Any) -> bool:
+        return True
+
+    def described(self) -> str:
+        raise NotImplementedError
+
+    def contents(self, value: Any) -> Any:
+        raise NotImplementedError
+
+
+class Counted(Container):
+    """A container of ``shortest`` to ``longest`` items or entries."""
+
+    shortest: int = 0
+    longest: int = 0
+
+    def sized(self, value: Any) -> bool:
+        return self.shortest <= len(value) <= self.longest
+
+    def counted(self, noun: str, unit: str) -> str:
+        if self.shortest:
+            return f"{noun} of {self.shortest} to {self.longest} {unit}"
+        return f"{noun} of at most {self.longest} {unit}"
+
+
 @dataclass(frozen=True)
-class Object(Rule):
+class Object(Container):
     """A mapping with named fields: ``{name: rule or Field}``, every one required unless its :class:`Field`
     says otherwise.
 
@@ -202,25 +252,13 @@ class Object(Rule):
         declared = {name: spec if isinstance(spec, Field) else Field(spec) for name, spec in self.fields.items()}
         object.__setattr__(self, "_declared", declared)
 
-    def accepts(self, value: Any) -> bool:
-        try:
-            self.read(value)
-        except Miss:
-            return False
-        return True
-
     def kind(self, value: Any) -> bool:
         return isinstance(value, Mapping)
 
-    def describe(self, json: bool = False) -> str:
-        text = self.what or f"a mapping with the fields {', '.join(self._declared)}"
-        return self._or_none(text, json)
+    def described(self) -> str:
+        return f"a mapping with the fields {', '.join(self._declared)}"
 
-    def read(self, value: Any) -> Any:
-        if value is None and self.none:
-            return None
-        if not isinstance(value, Mapping):
-            raise Miss(self, value)
+    def contents(self, value: Any) -> Any:
         declared = self._declared
         for name in self.first:
             if name in value:
@@ -233,19 +271,16 @@ class Object(Rule):
             elif self.extra:
                 out[key] = item
             else:
-                miss = Miss(self, key, expected=f"one of the fields {', '.join(declared)}", found="an unknown field")
-                miss.path.append(key)
-                raise miss
+                raise _at(Miss(self, key, expected=f"one of the fields {', '.join(declared)}",
+                               found="an unknown field"), (key,))
         for name, spec in declared.items():
             if spec.required and name not in value:
-                miss = Miss(spec.rule, None, found="no such field")
-                miss.path.append(name)
-                raise miss
+                raise _at(Miss(spec.rule, None, found="no such field"), (name,))
         return out
 
 
 @dataclass(frozen=True)
-class ListOf(Rule):
+class ListOf(Counted):
     """A list (or tuple) of ``shortest`` to ``longest`` items, each taken by ``item``; read as a list."""
 
     item: Rule
@@ -255,36 +290,19 @@ class ListOf(Rule):
     none: bool = False
     label: str | None = None
 
-    def accepts(self, value: Any) -> bool:
-        try:
-            self.read(value)
-        except Miss:
-            return False
-        return True
-
     def kind(self, value: Any) -> bool:
         return isinstance(value, (list, tuple))
 
-    def describe(self, json: bool = False) -> str:
-        if self.what:
-            text = self.what
-        elif self.shortest:
-            text = f"a list of {self.shortest} to {self.longest} items"
-        else:
-            text = f"a list of at most {self.longest} items"
-        return self._or_none(text, json)
+    def described(self) -> str:
+        return self.counted("a list", "items")
 
-    def read(self, value: Any) -> Any:
-        if value is None and self.none:
-            return None
-        if not isinstance(value, (list, tuple)) or not self.shortest <= len(value) <= self.longest:
-            raise Miss(self, value)
+    def contents(self, value: Any) -> Any:
         item = self.item
         return [_inside(item, v, i) for i, v in enumerate(value)]
 
 
 @dataclass(frozen=True)
-class MapOf(Rule):
+class MapOf(Counted):
     """A mapping of ``shortest`` to ``longest`` entries, each key taken by ``keys`` and each value by ``values``."""
 
     keys: Rule
@@ -295,36 +313,19 @@ class MapOf(Rule):
     none: bool = False
     label: str | None = None
 
-    def accepts(self, value: Any) -> bool:
-        try:
-            self.read(value)
-        except Miss:
-            return False
-        return True
-
     def kind(self, value: Any) -> bool:
         return isinstance(value, Mapping)
 
-    def describe(self, json: bool = False) -> str:
-        if self.what:
-            text = self.what
-        elif self.shortest:
-            text = f"a mapping of {self.shortest} to {self.longest} entries"
-        else:
-            text = f"a mapping of at most {self.longest} entries"
-        return self._or_none(text, json)
+    def described(self) -> str:
+        return self.counted("a mapping", "entries")
 
-    def read(self, value: Any) -> Any:
-        if value is None and self.none:
-            return None
-        if not isinstance(value, Mapping) or not self.shortest <= len(value) <= self.longest:
-            raise Miss(self, value)
+    def contents(self, value: Any) -> Any:
         keys, values = self.keys, self.values
         return {_inside(keys, k, k): _inside(values, v, k) for k, v in value.items()}
 
 
 @dataclass(frozen=True)
-class Tree(Rule):
+class Tree(Container):
     """Plain data of any shape: mappings with text keys, lists, text (taken by ``text``), numbers, true,
     false and null, at most ``longest`` values in all and ``deepest`` levels deep. Walked with a stack, never
     by recursion; handed on as it is."""
@@ -336,25 +337,13 @@ class Tree(Rule):
     none: bool = False
     label: str | None = None
 
-    def accepts(self, value: Any) -> bool:
-        try:
-            self.read(value)
-        except Miss:
-            return False
-        return True
-
     def kind(self, value: Any) -> bool:
         return isinstance(value, Mapping)
 
-    def describe(self, json: bool = False) -> str:
-        text = self.what or f"a mapping of plain values, at most {self.longest} in all and {self.deepest} levels deep"
-        return self._or_none(text, json)
+    def described(self) -> str:
+        return f"a mapping of plain values, at most {self.longest} in all and {self.deepest} levels deep"
 
-    def read(self, value: Any) -> Any:
-        if value is None and self.none:
-            return None
-        if not isinstance(value, Mapping):
-            raise Miss(self, value)
+    def contents(self, value: Any) -> Any:
         count, stack = 1, [(value, (), 0)]
         while stack:
             item, path, depth = stack.pop()
@@ -380,5 +369,6 @@ class Tree(Rule):
 
 
 def _at(miss: Miss, path: tuple) -> Miss:
+    """``miss`` at ``path`` below where it is raised (the path is gathered innermost first)."""
     miss.path.extend(reversed(path))
     return miss

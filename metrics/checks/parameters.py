@@ -32,7 +32,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from metrics.checks.rules import Integer, Miss, Number, Rule, shown
+from metrics.checks.rules import Integer, Number, Rule
+from metrics.checks.words import Miss, shown
 from metrics.errors import Refused
 
 __all__ = ["COUNT", "LEVEL", "SEED", "check", "checked", "refuse"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from metrics.checks import Field, Integer, Kind, ListOf, MapOf, Number, Object, OneOf, Text, read, refuse, shown, where
-from metrics.checks.rules import SHOWN_ITEMS
+from metrics.checks.words import SHOWN_ITEMS
 from metrics.conventions import FIELDS, Conventions
 from metrics.errors import ParseError, RankscopeError, Refused
 from metrics.review.claims.kinds import RULES, SETTINGS, Better, Claim, Rank, Threshold
