@@ -20,7 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from metrics.errors import RankscopeError, ValidationError
+from metrics.checks import refuse
+from metrics.errors import RankscopeError, Refused, ValidationError
 from metrics.measures.base import Measure
 from metrics.measures.parse import parse_measure
 from metrics.measures.base import list_measures
@@ -178,8 +179,8 @@ class PerQuery:
     Raises
     ------
     ValidationError
-        Not a DataFrame, or a required column missing: ``expected a per-query table with columns system,
-        query, measure, value; missing ['value']``.
+        Not a DataFrame, or a required column missing: ``per_query: expected a per-query table with columns
+        system, query, measure, value, found no column value``.
 
     Examples
     --------
@@ -196,11 +197,11 @@ class PerQuery:
 
         wanted = ", ".join(columns)
         if not isinstance(frame, pd.DataFrame):
-            raise ValidationError(f"expected a per-query table (a DataFrame with columns {wanted}), "
-                                  f"got {type(frame).__name__}")
+            raise refuse("per_query", f"a per-query table (a DataFrame with columns {wanted})", frame)
         missing = [c for c in columns if c not in frame.columns]
         if missing:
-            raise ValidationError(f"expected a per-query table with columns {wanted}; missing {missing}")
+            raise Refused("per_query", f"a per-query table with columns {wanted}",
+                          f"no column {' or '.join(missing)}")
         self.frame = frame
 
     @classmethod

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.checks import refuse
 from metrics.errors import ValidationError
 from metrics.stats.significance.corrections import CORRECTION_REGISTRY, Correction
 from metrics.stats.significance.tests import TEST_REGISTRY, Test
@@ -68,11 +69,11 @@ def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
     try:
         p = np.asarray(p_values, dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValidationError(f"p-values must be numbers: {err}") from None
+        raise ValidationError(f"p-values: expected numbers, found {err}") from None
     if p.ndim != 1:
         raise ValidationError(f"expected a 1-D array of p-values, got shape {p.shape}")
     if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
-        raise ValidationError("p-values must be numbers between 0 and 1")
+        raise ValidationError("p-values: expected numbers from 0 to 1, found others")
     return correction.adjust(p) if p.size else p.copy()
 
 
@@ -99,6 +100,5 @@ def test_and_correction(test: Any, correction: Any) -> tuple[Test, Correction]:
     chosen, fix = TEST_REGISTRY.get(test), CORRECTION_REGISTRY.get(correction)
     if fix.resampled and not chosen.sign_flips:
         flipping = " or ".join(repr(t.name) for t in TEST_REGISTRY if t.sign_flips)
-        raise ValidationError(f"the {fix.name} correction resamples a test's sign flips: use test {flipping}, not "
-                              f"{chosen.name!r}")
+        raise refuse("test", f"{flipping} (the {fix.name} correction resamples a test's sign flips)", chosen.name)
     return chosen, fix

@@ -15,10 +15,10 @@ from tests.lower_is_better import BEST_FIRST, LOADED, LOWER_IS_BETTER, per_query
 
 def test_the_columns_are_checked_in_one_wording():
     frame = pd.DataFrame({"system": ["a"], "query": ["1"], "measure": ["AP"]})
-    with pytest.raises(ValidationError, match=r"^expected a per-query table with columns system, query, measure, "
-                                              r"value; missing \['value'\]$"):
+    with pytest.raises(ValidationError, match=r"^per_query: expected a per-query table with columns system, query, "
+                                              r"measure, value, found no column value$"):
         PerQuery.of(frame)
-    with pytest.raises(ValidationError, match="^expected a per-query table .*got list$"):
+    with pytest.raises(ValidationError, match=r"^per_query: expected a per-query table .*, found \[1, 2\]$"):
         PerQuery.of([1, 2])
     assert PerQuery.of(frame, ("system", "measure")).frame is frame  # a table of means needs fewer columns
     table = PerQuery.of(per_query("AP"))
@@ -41,8 +41,8 @@ def test_every_reader_of_a_per_query_table_refuses_it_in_the_same_words(where):
              "power": lambda: power_analysis(bad, "AP"), "paired_topics": lambda: paired_topics(bad, "AP", "best", "worst"),
              "risk_table": lambda: risk_table(bad, "best"), "system_means": lambda: system_means(bad),
              "check_claims": lambda: check_claims(bad, [])}
-    with pytest.raises(ValidationError, match=r"^expected a per-query table with columns system, (query, )?measure, "
-                                              r"value; missing \['value'\]$"):
+    with pytest.raises(ValidationError, match=r"^per_query: expected a per-query table with columns system, (query, )?"
+                                              r"measure, value, found no column value$"):
         calls[where]()
 
 
