@@ -132,7 +132,7 @@ class Tukey(Test):
 
     name = "tukey"
     label = "Tukey HSD"
-    phrase = "Tukey's HSD on the two-way ANOVA"
+    phrase = "Tukey HSD test on the two-way ANOVA"
     help = "every pair at once, from one analysis of variance of systems and topics; adjusted for all pairs"
     order = 60
     parametric = True
