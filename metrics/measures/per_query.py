@@ -149,19 +149,30 @@ def higher_is_better(measure: MeasureSpec) -> bool:
     return True if found is None else bool(found.higher_is_better)
 
 
-def best_first(values: Sequence[float] | np.ndarray, measure: MeasureSpec) -> np.ndarray:
+def best_first(values: Sequence[float] | np.ndarray, measure: MeasureSpec, *, worst_first: bool = False) -> np.ndarray:
     """The positions of ``values`` (one per system) in order, the best value of ``measure`` first.
 
     The one rule that orders systems by a measure: descending where higher is better, ascending where
     lower is; equal values keep the order given, and missing values (NaN) come last.
 
+    Parameters
+    ----------
+    values : sequence of float
+        One value of ``measure`` per system.
+    measure : str or Measure
+        Its declaration gives the direction (:func:`higher_is_better`).
+    worst_first : bool, default=False
+        The worst value first instead (equal values still in the order given, missing values still last).
+
     Examples
     --------
     >>> best_first([0.2, float("nan"), 0.5, 0.2], "AP").tolist(), best_first([3.0, 1.0, 2.0], "MR").tolist()
     ([2, 0, 3, 1], [1, 2, 0])
+    >>> best_first([0.2, float("nan"), 0.5, 0.2], "AP", worst_first=True).tolist()
+    [0, 3, 2, 1]
     """
     key = np.asarray(values, dtype=np.float64)
-    key = -key if higher_is_better(measure) else key
+    key = key if higher_is_better(measure) == worst_first else -key
     return np.argsort(np.where(np.isnan(key), np.inf, key), kind="stable")
 
 

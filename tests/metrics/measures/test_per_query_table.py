@@ -52,6 +52,8 @@ def test_lower_is_better_measures_rank_the_lowest_first(label):
     assert PerQuery.of(per_query(label)).ranked(label) == list(BEST_FIRST)
     assert PerQuery.of(per_query("AP")).ranked("AP") == list(LOADED)  # the same values, higher first
     assert best_first([0.5, np.nan, 0.1, 0.5], label).tolist() == [2, 0, 3, 1]  # ties keep their order, NaN last
+    assert best_first([0.5, np.nan, 0.1, 0.5], label, worst_first=True).tolist() == [0, 3, 2, 1]  # NaN still last
+    assert best_first([0.5, np.nan, 0.1, 0.5], "AP", worst_first=True).tolist() == [2, 0, 3, 1]
 
 
 def test_the_direction_of_a_label_no_measure_declares_is_higher():
