@@ -104,13 +104,19 @@ def main(argv: list[str]) -> int:
 
 
 SITE = ROOT / "dashboard" / "static" / "docs"  # served by the dashboard at /app/static/docs/ (git-ignored)
+DOCTREES = ROOT / "docs" / "_build" / "doctrees"  # Sphinx's pickled pages: kept out of the folder the dashboard serves
+
+
+def sphinx(python: str | os.PathLike = PYTHON, site: Path = SITE, doctrees: Path = DOCTREES, *options) -> list:
+    """The command that builds the site from docs/ into ``site``: every warning an error, from scratch."""
+    return [python, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", "-d", doctrees, *options,
+            ROOT / "docs", site]
 
 
 def docs(args: list[str]) -> int:
     """Build the site (Sphinx, from docs/) into SITE, warnings as errors; with --serve, serve it on loopback."""
     site = SITE
-    status = sh(PYTHON, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", ROOT / "docs", site,
-                check=False)
+    status = sh(*sphinx(), check=False)
     if status or "--serve" not in args:
         if not status:
             print(f"built {site / 'index.html'}", flush=True)
