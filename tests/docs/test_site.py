@@ -27,8 +27,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from dashboard.server import config
-from tests import processes
-from tests.e2e.conftest import ARGS, CHROMIUM, MISSING
+from tests.e2e.conftest import ARGS, CHROMIUM, MISSING, server  # noqa: F401 (the dashboard, a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH = 1366
@@ -50,18 +49,6 @@ def site(tmp_path_factory) -> Path:
     assert done.returncode == 0, f"the site does not build:\n{warnings.read_text() if warnings.exists() else ''}" \
                                  f"\n{done.stderr[-3000:]}"
     return config.SITE
-
-
-@pytest.fixture(scope="module")
-def dashboard(site):
-    """The dashboard (``streamlit run dashboard/app.py``, with the repository's options) serving the site."""
-    proc, port = None, processes.free_port()
-    try:
-        proc = processes.serve_dashboard(port)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        if proc is not None:
-            processes.stop(proc)
 
 
 def pages(site: Path) -> list[Path]:
@@ -142,7 +129,8 @@ def _get(url: str) -> tuple[int, str, str]:
         return err.code, err.headers.get("Content-Type", ""), ""
 
 
-def test_the_dashboard_serves_the_site_each_file_with_its_type_and_nothing_else(site, dashboard):
+def test_the_dashboard_serves_the_site_each_file_with_its_type_and_nothing_else(site, server):
+    dashboard = server
     assert sorted(os.listdir(config.STATIC)) == ["docs"], "the dashboard serves its folder static/: the site only"
     assert not [p for p in site.rglob("*") if p.suffix == ".pickle" or p.name == ".doctrees"]
     served = f"{dashboard}/{config.SITE_URL}"
@@ -169,7 +157,8 @@ def _ids(path: Path, cache: dict) -> set[str]:
 
 
 @pytest.mark.browser
-def test_chromium_reads_every_page_where_the_dashboard_serves_it(site, dashboard):
+def test_chromium_reads_every_page_where_the_dashboard_serves_it(site, server):
+    dashboard = server
     if MISSING:
         if os.environ.get("CI") == "true":
             pytest.fail(f"browser tests must run in CI; missing: {', '.join(MISSING)}")
