@@ -265,7 +265,8 @@ def test_every_path_the_document_names_exists(document):
     paths = set(re.findall(r"(?<![\w/.])((?:metrics|dashboard|rankscope|sample_data|workspace|tests|benchmarks|docs)/"
                            r"[\w/.-]*\w)", text))
     assert paths, f"{document} names no file"
-    assert sorted(p for p in paths if not (ROOT / p).exists()) == []
+    built = {"dashboard/static", "dashboard/static/docs"}  # written by `dev.py docs`, git-ignored
+    assert sorted(p for p in paths - built if not (ROOT / p).exists()) == []
 
 
 TABLES = {"metrics": "metrics layers", "dashboard": "dashboard layers"}
