@@ -166,7 +166,7 @@ def expand_runs(arguments: list[str]) -> list[str]:
                                             f"{getattr(err, 'strerror', None) or err}") from None
         if "\x00" in text:
             raise ParseError(listing, text.count("\n", 0, text.index("\x00")) + 1,
-                             "expected a list of run files, one per line, found a NUL byte (binary file?)")
+                             "expected a list of run files, one per line, found binary data (a NUL byte)")
         listed = 0
         for number, line in enumerate(text.splitlines(), start=1):
             line = line.strip()
