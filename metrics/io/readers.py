@@ -50,6 +50,7 @@ from metrics.io.duplicates import block_starts, dedupe, take_rows
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
+from metrics.io.redaction import redact
 
 __all__ = ["Qrels", "ReadLimits", "Run", "as_qrels", "read_qrels", "read_run", "Source", "system_name",
            "SYSTEM_SUFFIXES"]
@@ -493,7 +494,7 @@ def system_name(filename: str) -> str:
     >>> system_name("BM25.TXT"), system_name("a.b.c"), system_name(".run"), system_name(".run.gz")
     ('BM25', 'a.b.c', '.run', '.run')
     """
-    name = filename
+    name = redact(filename)  # a name never holds a credential: a file given as run.txt?token=... included
     while True:
         lower = name.lower()
         suffix = next((s for s in SYSTEM_SUFFIXES if lower.endswith(s) and len(name) > len(s)), None)

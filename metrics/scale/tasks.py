@@ -115,7 +115,8 @@ def read_source(source: Any, name: str | None = None) -> Run:
             with fsspec.open(source, "rb") as handle:
                 data = read_stream(handle, label)  # in pieces, at most GZIP_LIMIT bytes
         except (OSError, ValueError, ImportError) as err:
-            raise ParseError(label, None, redact(f"cannot read {source}: {err}")) from None
+            why = " ".join(str(err).split())  # one line: fsspec's messages run over several
+            raise ParseError(label, None, redact(f"cannot read {source}: {why}", source)) from None
         return read_run(data, name=name or system_name(label))
     return read_run(source, name=name)
 
