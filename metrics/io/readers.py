@@ -35,6 +35,9 @@ import re
 import stat
 import sys
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -349,10 +352,34 @@ def _load(source: Source, name: str | None, *, mapped: bool = False,
     else:
         raise ValidationError(f"cannot read {type(source).__name__}: expected a path, bytes, text or a DataFrame")
     if data[:2] == b"\x1f\x8b":
-        data = _gunzip(data, label, limits or ReadLimits())
+        data = _gunzip(data, label, limits or current_limits())
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data, label
+
+
+_LIMITS: ContextVar[ReadLimits | None] = ContextVar("rankscope_read_limits", default=None)
+
+
+@contextmanager
+def reading_limits(limits: ReadLimits) -> Iterator[None]:
+    """Within the block, every reader not given ``limits`` takes these: the command line's decompression limit
+    (``rankscope`` sets it for each command); :mod:`metrics.scale` hands them to its workers with their payload.
+
+    >>> with reading_limits(ReadLimits(gzip_bytes=1 << 20)):
+    ...     current_limits().gzip_bytes
+    1048576
+    """
+    token = _LIMITS.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def current_limits() -> ReadLimits:
+    """The limits a reader not given any takes: those of the enclosing :func:`reading_limits`, else the defaults."""
+    return _LIMITS.get() or ReadLimits()
 
 
 def read_path(path: str | os.PathLike, label: str, *, mapped: bool = False) -> bytes | mmap.mmap:

@@ -19,6 +19,7 @@ from metrics.checks import Integer, checked
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError, ValidationError
 from metrics.io import Qrels
+from metrics.io.readers import current_limits
 import metrics.scale.tasks as tasks
 from metrics.scale.tasks import Outcome, Payload
 
@@ -245,7 +246,7 @@ def payload_of(qrels: Qrels, pairs: Sequence, tabulate: Callable, conventions: C
     """The :class:`Payload` of an evaluation: the qrels indexed once, here, for every worker."""
     from metrics.rankings import Judgments
 
-    return Payload(Judgments.from_qrels(qrels), tuple(pairs), conventions, tabulate)
+    return Payload(Judgments.from_qrels(qrels), tuple(pairs), conventions, tabulate, current_limits())
 
 
 def raise_outcome(outcome: Outcome) -> None:
