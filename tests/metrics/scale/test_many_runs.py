@@ -15,10 +15,9 @@ import pytest
 
 import metrics
 from metrics.scale import evaluate_parallel
-from metrics.scale.pool import BATCH
 
 pytestmark = pytest.mark.slow
-RUNS = 6 * BATCH
+RUNS = 600  # six batches
 PER_RUN_BYTES = 3_000  # at most, at the peak: six rows and a share of the tables put together
 
 
