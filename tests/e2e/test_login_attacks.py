@@ -209,3 +209,28 @@ def test_widget_keys_in_the_link_raise_nothing(team, browser):  # noqa: F811
         expect(ana.locator('[data-testid="stException"]')).to_have_count(0)
         expect(ana.get_by_role("button", name="Sign out")).to_be_visible()
     context.close()
+
+
+def test_a_followed_view_with_a_widget_key_in_its_link_raises_nothing(team, browser):  # noqa: F811
+    """A presenter's link holding a button's name (``rankscope_sign_out``) reaches the followers' pages: a
+    follower's widget with that key would have been given the link's value, which Streamlit refuses for a
+    button (``StreamlitValueAssignmentNotAllowedError`` on the page). No button of the sign-in has a key a link or a
+    view could name."""
+    cid = team.collection("keys in a followed view", **{BEA: "viewer"})
+    ana = sign_in(browser, team, ANA)
+    bea = sign_in(browser, team, BEA)
+    go(ana, page_url(team, "overview", cid, "&present=true&rankscope_sign_out=x&rankscope_sign_in=1"))
+    go(bea, page_url(team, "overview", cid))
+    for tab, label in ((bea, "Follow the presenter"), (ana, "Present")):
+        switch = tab.get_by_role("switch", name=label, exact=True)
+        switch.check(force=True)
+        expect(switch).to_be_checked()
+        settled(tab)
+    expect(bea.get_by_text("presents", exact=False).first).to_be_visible()
+    settled(bea)
+    for tab in (ana, bea):
+        expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(bea.get_by_role("button", name="Sign out")).to_be_visible()  # the presenter's sidebar is hidden
+    expect(bea).to_have_url(re.compile(r"[?&]rankscope_sign_out=x(&|$)"))  # the view taken, the name in the link
+    for tab in (ana, bea):
+        tab.context.close()
