@@ -12,6 +12,9 @@
          ``dashboard/static/docs/``, every warning an error: the dashboard serves it there, and each page's
          "start here" line links to its section; ``--serve`` also serves it at http://127.0.0.1:8000
          (``--port N``).
+``screenshots`` takes afresh the screenshots of every page the dashboard's navigation lists, on the demo
+         collection, into ``docs/screenshots/`` (tests/e2e/test_screenshots.py, which a test run points at a
+         folder of its own): the images the documentation and the README show.
 
 Each is idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
 Only the standard library is used here, so this works with nothing but python3.
@@ -99,18 +102,47 @@ def main(argv: list[str]) -> int:
         ensure_venv()
         ensure_installed("docs")
         return docs(argv[1:])
+    if command == "screenshots":
+        ensure_venv()
+        ensure_installed("test")
+        return screenshots()
     print(__doc__)
     return 0 if command in ("help", "-h", "--help") else 2
 
 
 SITE = ROOT / "dashboard" / "static" / "docs"  # served by the dashboard at /app/static/docs/ (git-ignored)
+DOCTREES = ROOT / "docs" / "_build" / "doctrees"  # Sphinx's pickled pages: kept out of the folder the dashboard serves
+
+
+def sphinx(python: str | os.PathLike = PYTHON, site: Path = SITE, doctrees: Path = DOCTREES, *options) -> list:
+    """The command that builds the site from docs/ into ``site``: every warning an error, from scratch."""
+    return [python, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", "-d", doctrees, *options,
+            ROOT / "docs", site]
+
+
+SCREENSHOTS = ROOT / "docs" / "screenshots"  # shown by docs/dashboard.md and the README; one per listed page
+
+
+def screenshots() -> int:
+    """Take the screenshots of every listed page of the dashboard into SCREENSHOTS, replacing those there."""
+    taken = SCREENSHOTS.parent / f".{SCREENSHOTS.name}-new"  # the old ones stay until every new one is taken
+    shutil.rmtree(taken, ignore_errors=True)
+    env = {**os.environ, "RANKSCOPE_SCREENSHOTS": str(taken)}
+    status = subprocess.run([str(PYTHON), "-m", "pytest", "-p", "no:xdist", "-q",
+                             "tests/e2e/test_screenshots.py"], cwd=ROOT, env=env).returncode
+    if status:
+        shutil.rmtree(taken, ignore_errors=True)
+        return status
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
+    taken.rename(SCREENSHOTS)
+    print(f"took {len(list(SCREENSHOTS.glob('*.png')))} screenshots into {SCREENSHOTS}", flush=True)
+    return 0
 
 
 def docs(args: list[str]) -> int:
     """Build the site (Sphinx, from docs/) into SITE, warnings as errors; with --serve, serve it on loopback."""
     site = SITE
-    status = sh(PYTHON, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", ROOT / "docs", site,
-                check=False)
+    status = sh(*sphinx(), check=False)
     if status or "--serve" not in args:
         if not status:
             print(f"built {site / 'index.html'}", flush=True)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from session_scaling import best_time, session_file  # noqa: E402
 
-from dashboard.exports.session import MAX_NAME, MAX_RUNS, SESSION  # noqa: E402
+from dashboard.exports.session_file import MAX_NAME, MAX_RUNS, SESSION  # noqa: E402
 from metrics.checks import Field, ListOf, MapOf, Object, Text, read  # noqa: E402
 from metrics.review.notes import MAX_COMMENT, MAX_NOTES, MAX_TAG, MAX_TAGS, MAX_TOPIC  # noqa: E402
 

@@ -47,7 +47,9 @@ def main() -> None:
     pages = _streamlit_pages(opened.enabled())  # the root address opens the overview (home), /overview its own link
     identity.gate(ended=opened.sign_in_ended)  # in the login mode, nothing but the sign-in before one
     page = st.navigation(pages, position="top" if present else "sidebar", expanded=True)  # every page listed
-    if by_url(page.url_path).alone:  # a student's phone: the class alone, no sidebar, no collection
+    declared = by_url(page.url_path)
+    widgets.set_page(declared)  # its declaration, for the widgets its script calls (the "start here" link)
+    if declared.alone:  # a student's phone: the class alone, no sidebar, no collection
         st.set_page_config(page_title="rankscope class", layout="centered", initial_sidebar_state="collapsed")
         try:
             page.run()

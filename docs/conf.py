@@ -50,6 +50,8 @@ html_css_files = ["rankscope.css"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
+# the reader's light or dark (the theme reads it from the context); unset, its script logs an error on each page
+html_context = {"default_mode": "auto"}
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,

@@ -11,7 +11,7 @@ from metrics.evaluate import DEFAULT_MEASURES, aggregate, evaluate, rank_runs, r
 from metrics.io import Qrels, Run, read_qrels, read_run, system_name
 from metrics.io.texts import DocText, Documents, Topics, read_documents, read_topics
 from metrics.judgments.coverage import judged_rate_gaps, judged_rates
-from metrics.measures import Measure, list_measures, parse_measure
+from metrics.measures import Measure, PerQuery, list_measures, parse_measure
 from metrics.rankings import Rankings
 from metrics.review.lint import LintItem, lint, lint_frame
 from metrics.scale import evaluate_parallel, read_dataset, write_dataset
@@ -28,6 +28,7 @@ __all__ = [
     "Measure",
     "PRESETS",
     "ParseError",
+    "PerQuery",
     "Qrels",
     "Rankings",
     "RankscopeError",

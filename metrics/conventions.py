@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from metrics.checks import Boolean, Field, Integer, Object, Options, Rule, check, refuse
+from metrics.interpolation import RULE_REGISTRY
 
 __all__ = ["Conventions", "DEPTHS", "FIELDS", "INTERPOLATIONS", "PRESETS", "RELEVANCE_LEVELS", "RULES",
            "TREC_EVAL_VERSIONS"]
@@ -33,7 +34,8 @@ negative levels are too."""
 DEPTHS = (1, 1_000_000_000)
 """The smallest and largest ``depth`` (trec_eval ``-M``); None, for every document, is always allowed."""
 
-INTERPOLATIONS = ("trec_eval-9", "trec_eval-10", "textbook")
+INTERPOLATIONS = RULE_REGISTRY.names()
+"""The interpolation rules' names (:data:`metrics.interpolation.RULE_REGISTRY`), the default first."""
 PRESETS: dict[str, dict[str, Any]] = {
     "trec_eval-9": {"score_dtype": "float32", "interpolation": "trec_eval-9"},
     "trec_eval-10": {"score_dtype": "float64", "interpolation": "trec_eval-10"},

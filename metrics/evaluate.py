@@ -12,8 +12,8 @@ from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io.readers import Qrels, Run, Source, as_qrels, is_dataframe, read_run
 from metrics.measures import Measure, parse_measure
-from metrics.measures.per_query import (COLUMNS, DEFAULT_MEASURES, MeasureSpec, per_query_frame, per_query_values,
-                                        resolve_measures)
+from metrics.measures.per_query import (COLUMNS, DEFAULT_MEASURES, MeasureSpec, PerQuery, per_query_frame,
+                                        per_query_values, resolve_measures)
 from metrics.rankings import Judgments, Rankings, rank
 
 if TYPE_CHECKING:  # pandas is imported where a table is built, not at start-up
@@ -122,9 +122,7 @@ def aggregate(per_query: "pd.DataFrame") -> "pd.DataFrame":
         Columns ``system``, ``measure``, ``value``, ``n_queries``: one row per (system, measure), in the
         order of the input.
     """
-    missing = [c for c in COLUMNS if c not in per_query.columns]
-    if missing:
-        raise ValidationError(f"expected a per-query table with columns {list(COLUMNS)}, missing {missing}")
+    per_query = PerQuery.of(per_query).frame
     rows = []
     measures: dict[str, Measure] = {}
     for (system, label), group in per_query.groupby(["system", "measure"], sort=False):

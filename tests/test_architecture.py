@@ -350,7 +350,8 @@ def test_the_table_keeps_the_named_rules():
     """The readers import nothing above them, the measures never import the evaluation, statistics never
     import review: loosening the table to let one of these through fails here."""
     f = floors()
-    assert all(f["metrics.io"] < f[p] for p in f if p not in ("metrics.errors", "metrics.checks", "metrics.io"))
+    below_io = ("metrics.errors", "metrics.checks", "metrics.registry", "metrics.interpolation", "metrics.io")
+    assert all(f["metrics.io"] < f[p] for p in f if p not in below_io)
     assert f["metrics.measures"] < f["metrics.scale"] < f["metrics.evaluate"]
     assert f["metrics.stats"] < f["metrics.review"] and f["metrics.teaching"] < f["metrics.review"]
     assert max(f.values()) == f["metrics.review"]

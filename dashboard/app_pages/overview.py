@@ -46,7 +46,9 @@ top = cols[1].number_input("Top N", 1, n, min(n, TOP) if many else n, key=f"over
                            help="Systems shown besides the baseline, the first in the sorted order.")
 sort_by = cols[2].selectbox("Sort by", list(table.measures), key="overview_sort", format_func=widgets.measure_label)
 cols = st.columns([2, 3, 2], vertical_alignment="bottom")
-ascending = cols[0].toggle("Smallest first", key="overview_ascending")
+worst_first = cols[0].toggle("Worst first", key="overview_worst_first",
+                             help="Best first means highest first, or lowest first for a measure where lower is "
+                                  "better (mean rank, fallout...). Equal values are in order of name.")
 view = cols[1].segmented_control("Cells", list(VIEWS), format_func=VIEWS.get, default="values", key="overview_view")
 grouped = cols[2].toggle("Groups", value=not many, key="overview_groups",
                          help="Letters from every pair's corrected test: systems that share a letter do not differ "
@@ -58,7 +60,7 @@ except RankscopeError as err:
     st.caption(md("No significance groups: {}", err))
 ties = leaderboard.tie_ranges(data.tie_summary(loaded, measures), data.tie_flips(loaded, measures))  # beside each mean
 board = leaderboard.leaderboard(table, baseline=baseline, search=search, top=int(top), sort_by=sort_by,
-                                descending=not ascending,
+                                worst_first=worst_first,
                                 columns=VIEWS_COLUMNS.get(view, leaderboard.COLUMNS)
                                 + (leaderboard.letter_groups(boards), ties))
 st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline} (baseline)"})), hide_index=True,
@@ -67,8 +69,9 @@ st.dataframe(board.assign(system=board["system"].replace({baseline: f"{baseline}
                             **({m: st.column_config.NumberColumn(format="%+.4f") for m in table.measures}
                                if view == "differences" else {})})
 st.caption(widgets.scrolls(board.columns)
-           + md("{} of {} systems besides the baseline, sorted by {}", len(board) - (baseline in set(board["system"])),
-                n - 1, sort_by) + (md(", names containing “{}”", search) if search else "")
+           + md("{} of {} systems besides the baseline, sorted by {}, {} first",
+                len(board) - (baseline in set(board["system"])), n - 1, sort_by, "worst" if worst_first else "best")
+           + (md(", names containing “{}”", search) if search else "")
            + (". Each cell: the system's value minus the baseline's. " if view == "differences" else ". ")
            + md("{}", table.caption(ci=True))
            + (" Groups: systems that share a letter do not differ significantly (every pair tested, corrected the "

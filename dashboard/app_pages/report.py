@@ -11,7 +11,7 @@ from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.review.compare import to_csv, to_latex, to_markdown
-from metrics.stats.significance import MAXT
+from metrics.stats.significance import MAXT, TEST_REGISTRY
 
 st.title("Report")
 loaded = state.get()
@@ -23,8 +23,8 @@ st.caption("The report and the exports use the measures, baseline and tests chos
            "overview page), the conventions of the data page and the review notes of the queries page.")
 
 measures, baseline, test, correction, alpha = widgets.results_controls(loaded.systems)
-tested_with = correction  # the randomisation test may also be corrected by max-T, on its own sign flips
-if test == "permutation" and st.toggle("Correct by max-T instead", key="report_maxt",
+tested_with = correction  # a test of random sign flips may also be corrected by max-T, on those flips
+if TEST_REGISTRY.get(test).sign_flips and st.toggle("Correct by max-T instead", key="report_maxt",
                                        help="Westfall and Young's step-down max-T on the same sign flips as the "
                                             "randomisation test: exact family-wise error control."):
     tested_with = MAXT

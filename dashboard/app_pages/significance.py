@@ -27,12 +27,9 @@ cols = st.columns([3, 2, 2, 2, 1, 2])
 with cols[0]:
     measure = widgets.pick_measure("measure", data.DEFAULT_MEASURES)
 with cols[1]:
-    test = widgets.choose("test", "Test", data.TESTS)
+    test = widgets.choose("test", "Test", data.TESTS, help=data.TEST_HELP)
 with cols[2]:
-    correction = widgets.choose("correction", "Correction", data.TEST_CORRECTIONS,
-                                help="Adjusts the p-values for the number of comparisons in the family. max-T "
-                                     "(Westfall-Young) reuses the randomisation test's sign flips, so it keeps "
-                                     "the dependence between the tests.")
+    correction = widgets.choose("correction", "Correction", data.TEST_CORRECTIONS, help=data.CORRECTION_HELP)
 with cols[3]:
     family = widgets.choose("family", "Family", data.FAMILIES,
                             help="The tests a correction counts together: each measure's pairs on their own, or "
@@ -59,8 +56,8 @@ st.info(widgets.md_paragraphs(data.reading(result)), icon=":material/record_voic
 widgets.cautions(data.cautions(loaded, tested, test, baseline, correction, alpha, family))
 st.caption(md("Family: {} ({}); {} tests corrected together for {}", data.FAMILIES[result.family],
               ", ".join(result.measures), result.family_sizes.get(measure, 0), measure)
-           + (", Tukey's HSD adjusting for its pairs itself." if test == "tukey" else
-              md(", by {}.", data.TEST_CORRECTIONS[result.correction])))
+           + (md(", the {} adjusting for its pairs itself.", result.declared_test.phrase)
+              if result.declared_test.adjusts_itself else md(", by {}.", result.declared_correction.label)))
 widgets.provenance(loaded, (measure,), test=test, correction=correction, family=family)
 order = data.by_mean(loaded, measure) if many else loaded.systems
 claim_panel.better_button(loaded, data.by_mean(loaded, measure), measure, test, correction, alpha)

@@ -24,8 +24,8 @@ means), :mod:`~dashboard.data.significance` (paired tests, results table, report
 from __future__ import annotations
 
 from dashboard.data.agreement import agreement, convention_ordering, ordering
-from dashboard.data.constants import (CORRECTIONS, DEFAULT_MEASURES, FAMILIES, FILES_KEPT, FILES_TTL, INTERPOLATIONS,
-                                      RESAMPLED, RESIDUALS, SEED, TESTS, TEST_CORRECTIONS)
+from dashboard.data.constants import (CORRECTION_HELP, CORRECTIONS, DEFAULT_MEASURES, FAMILIES, FILES_KEPT, FILES_TTL,
+                                      INTERPOLATIONS, RESAMPLED, RESIDUALS, SEED, TEST_CORRECTIONS, TEST_HELP, TESTS)
 from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain_curves, gain_table, identical_curves,
                                    measure_means, ndcg_measure, pr_curves)
 from dashboard.data.files import (dataset_files, dataset_relevance, document_texts, judgments, lint, rankings,
@@ -44,8 +44,8 @@ from dashboard.data.trust import (cautions, judged_gaps, judged_measure, judged_
                                   risk, risk_caption, risk_topics, tie_flips, tie_ranges, tie_summary)
 
 __all__ = [
-    "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS", "RESAMPLED",
-    "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "agreement", "anatomy", "at_k", "by_mean", "cautions",
+    "CORRECTION_HELP", "CORRECTIONS", "DEFAULT_MEASURES", "FAMILIES", "FILES_KEPT", "FILES_TTL", "INTERPOLATIONS",
+    "RESAMPLED", "RESIDUALS", "SEED", "TESTS", "TEST_CORRECTIONS", "TEST_HELP", "agreement", "anatomy", "at_k", "by_mean", "cautions",
     "comparison", "conclusions", "convention_effects", "convention_ordering", "dataset_files", "dataset_relevance",
     "document_texts",
     "eleven_point_table", "eleven_points", "example_titles", "extremes", "gain_curves", "gain_table",

@@ -24,12 +24,13 @@ def agreement(loaded: Loaded, measures: tuple[str, ...], statistic: str) -> pd.D
     return agreement_matrix(per_query(loaded, tuple(measures)), labels(tuple(measures)), statistic=statistic)
 
 
-def _ordering(a: pd.Series, b: pd.Series) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The agreement row, the swapped pairs and the means (system, x, y) of two orderings of the systems."""
+def _ordering(a: pd.Series, b: pd.Series, measures: tuple[str, str]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The agreement row, the swapped pairs and the means (system, x, y) of two orderings of the systems, by the
+    measures ``a`` and ``b`` are values of (their declarations say which way each is better)."""
     from metrics.stats.agreement import ordering_agreement, swapped_pairs
 
     means = pd.DataFrame({"system": a.index.astype(str), "x": a.to_numpy(), "y": b.reindex(a.index).to_numpy()})
-    return ordering_agreement(a, b), swapped_pairs(a, b), means
+    return ordering_agreement(a, b, measures=measures), swapped_pairs(a, b, measures=measures), means
 
 
 @on_collection(max_entries=32, show_spinner="Comparing the orderings…")
@@ -40,7 +41,7 @@ def ordering(loaded: Loaded, x: str, y: str) -> tuple[pd.DataFrame, pd.DataFrame
 
     lx, ly = labels((x, y))
     means = system_means(per_query(loaded, (x, y)), list(dict.fromkeys([lx, ly])))
-    return _ordering(means[lx], means[ly])
+    return _ordering(means[lx], means[ly], (lx, ly))
 
 
 def convention_ordering(loaded: Loaded, measure: str, other: metrics.Conventions):
@@ -50,4 +51,4 @@ def convention_ordering(loaded: Loaded, measure: str, other: metrics.Conventions
 
     a, b = (system_means(per_query(chosen, (measure,))).iloc[:, 0]
             for chosen in (loaded, replace(loaded, conventions=other)))
-    return _ordering(a, b)
+    return _ordering(a, b, (measure, measure))

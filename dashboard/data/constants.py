@@ -8,28 +8,26 @@ from __future__ import annotations
 import os
 
 import metrics
+from metrics.interpolation import RULE_REGISTRY
 from metrics.review.compare.marked import SEED as _SEED
+from metrics.stats.significance import CORRECTION_REGISTRY, TEST_REGISTRY
 from metrics.stats.significance import CORRECTIONS as _CORRECTIONS
 from metrics.stats.significance import FAMILIES as _FAMILIES
-from metrics.stats.significance import MAXT
-from metrics.stats.significance import TESTS as _TESTS
 
 DEFAULT_MEASURES = metrics.DEFAULT_MEASURES
 SEED = _SEED  # the results table's (the notebook's too), for every resampling test
-# the labels are what a link says (?test=Wilcoxon), so they stay short
-TESTS = {"t": "t-test", "wilcoxon": "Wilcoxon", "sign": "sign test", "permutation": "randomisation",
-         "bootstrap": "bootstrap", "tukey": "Tukey HSD"}
-TESTS = {k: v for k, v in TESTS.items() if k in _TESTS}
-CORRECTIONS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli",
-               "none": "none", MAXT: "max-T (randomisation only)"}
-# the significance page's corrections: metrics' names in metrics' order, and max-T on the randomisation test's flips;
-# the results table and the report take the p-value corrections only
-TEST_CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in (*_CORRECTIONS, MAXT)}
-CORRECTIONS = {k: CORRECTIONS.get(k, k) for k in _CORRECTIONS}
+# each choice's label as its declaration gives it: what a picker shows and a link says (?test=Wilcoxon)
+TESTS = TEST_REGISTRY.labels()
+# the significance page's corrections: every declared one (max-T on the randomisation test's flips too);
+# the results table and the report take the ones that adjust p-values only
+TEST_CORRECTIONS = CORRECTION_REGISTRY.labels()
+CORRECTIONS = {k: TEST_CORRECTIONS[k] for k in _CORRECTIONS}
 FAMILIES = {"per_measure": "each measure", "all": "all measures together"}
 FAMILIES = {k: FAMILIES.get(k, k) for k in _FAMILIES}  # what a correction counts together
-RESAMPLED = ("permutation", "bootstrap")  # tests that run in a worker (dashboard.server.guard) whatever the size
-INTERPOLATIONS = {"trec_eval-9": "trec_eval 9", "trec_eval-10": "trec_eval 10", "textbook": "textbook"}
+TEST_HELP = "  \n".join(f"**{t.label}**: {t.help}" for t in TEST_REGISTRY)  # each test's help, for its picker
+CORRECTION_HELP = "  \n".join(f"**{c.label}**: {c.help}" for c in CORRECTION_REGISTRY)
+RESAMPLED = TEST_REGISTRY.names(lambda t: t.resampled)  # run in a worker (dashboard.server.guard) whatever the size
+INTERPOLATIONS = RULE_REGISTRY.labels()
 
 # Parsed files are the largest values kept: at most FILES_KEPT of each, none for longer than FILES_TTL.
 # runs of one upload parsed side by side (each large one in its own worker): the cores this process may use,

@@ -1,4 +1,5 @@
-"""The overview's leaderboard: systems filtered by name, sorted by a measure, cut to the top N, baseline first.
+"""The overview's leaderboard: systems filtered by name, sorted by a measure (the best first, as its declaration
+says; equal values by name), cut to the top N, baseline first.
 
 Pure: a :class:`metrics.review.compare.SummaryTable` in, a ``pandas.DataFrame`` out, no Streamlit. Each group of
 columns comes from a *column provider*, a function ``(table, baseline) -> DataFrame`` indexed by system;
@@ -13,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from metrics.measures import best_first
 from metrics.review.compare import SummaryTable, to_frame
 
-__all__ = ["COLUMNS", "DIFFERENCES", "Provider", "cells", "differences", "leaderboard", "letter_groups", "means",
-           "ranked", "rows_of", "tie_ranges"]
+__all__ = ["COLUMNS", "DIFFERENCES", "Provider", "cells", "differences", "in_order", "leaderboard", "letter_groups",
+           "means", "ranked", "rows_of", "tie_ranges"]
 
 Provider = Callable[[SummaryTable, "str | None"], pd.DataFrame]
 
@@ -113,9 +115,31 @@ COLUMNS: tuple[Provider, ...] = (cells,)  # the leaderboard as shown; a new colu
 DIFFERENCES: tuple[Provider, ...] = (differences,)  # the same rows as differences to the baseline
 
 
-def ranked(table: SummaryTable, by: str | None = None, descending: bool = True) -> list[str]:
-    """The systems sorted by one measure's value (default the first measure); ties and missing values keep
-    the order the systems were loaded in, missing values last.
+def in_order(values: pd.Series, measure: str, worst_first: bool = False) -> list[str]:
+    """Systems in order of their value of ``measure``: the best first, in the direction the measure's declaration
+    gives (:func:`metrics.measures.best_first`: the lowest first for MR or Fallout), or the worst first.
+
+    Equal values are in order of the systems' names (Python's order of text: ``"B" < "a"``), never in the
+    order the systems were loaded, so a top N cut through a tie keeps the same systems whatever the order
+    of the files; systems without a value (NaN) come last, by name too.
+
+    Parameters
+    ----------
+    values : pandas.Series
+        One value per system, indexed by system.
+    measure : str
+        The measure's label (``"AP"``, ``"MR"``).
+    worst_first : bool, default=False
+        The worst value first instead (ties still by name, missing values still last).
+    """
+    names = sorted(map(str, values.index))
+    key = values.set_axis(list(map(str, values.index))).loc[names].to_numpy(dtype=float)
+    return [names[i] for i in best_first(key, measure, worst_first=worst_first)]
+
+
+def ranked(table: SummaryTable, by: str | None = None, worst_first: bool = False) -> list[str]:
+    """The systems sorted by one measure's value (default the first measure), the best first as the measure's
+    declaration says; equal values by name, missing values last (:func:`in_order`).
 
     Parameters
     ----------
@@ -123,8 +147,8 @@ def ranked(table: SummaryTable, by: str | None = None, descending: bool = True) 
         The values (index the systems, columns the measures).
     by : str, optional
         The measure sorted on; the table's first measure when None.
-    descending : bool
-        Largest first (default) or smallest first.
+    worst_first : bool, default=False
+        The worst value first instead.
 
     Returns
     -------
@@ -134,18 +158,15 @@ def ranked(table: SummaryTable, by: str | None = None, descending: bool = True) 
     values = table.values
     if by is None:
         if values.shape[1] == 0:
-            return [str(s) for s in values.index]
+            return sorted(map(str, values.index))
         by = values.columns[0]
     if by not in values.columns:
         raise KeyError(f"{by}: not a column of the table ({', '.join(map(str, values.columns))})")
-    key = values[by].to_numpy(dtype=float)
-    key = np.where(np.isnan(key), np.inf, -key if descending else key)
-    order = np.argsort(key, kind="stable")
-    return [values.index[i] for i in order]
+    return in_order(values[by], str(by), worst_first)
 
 
 def leaderboard(table: SummaryTable, *, baseline: str | None = None, search: str = "", top: int | None = None,
-                sort_by: str | None = None, descending: bool = True,
+                sort_by: str | None = None, worst_first: bool = False,
                 columns: Sequence[Provider] = COLUMNS) -> pd.DataFrame:
     """The rows of the leaderboard: search, sort, top N, the baseline pinned first.
 
@@ -161,9 +182,10 @@ def leaderboard(table: SummaryTable, *, baseline: str | None = None, search: str
     top : int, optional
         At most that many systems besides the baseline, the first in the sorted order; None: all.
     sort_by : str, optional
-        The measure sorted on (default the first measure); see :func:`ranked`.
-    descending : bool
-        Largest value first (default).
+        The measure sorted on (default the first measure), the best value first as the measure's declaration
+        says, equal values by name; see :func:`ranked`.
+    worst_first : bool, default=False
+        The worst value first instead.
     columns : sequence of Provider
         The column providers, in the order of their columns (default :data:`COLUMNS`).
 
@@ -174,7 +196,7 @@ def leaderboard(table: SummaryTable, *, baseline: str | None = None, search: str
     """
     if top is not None and top < 0:
         raise ValueError(f"top: expected a number of systems >= 0, found {top}")
-    order = ranked(table, sort_by, descending)
+    order = ranked(table, sort_by, worst_first)
     needle = search.casefold()
     chosen = [s for s in order if s != baseline and needle in str(s).casefold()]
     if top is not None:

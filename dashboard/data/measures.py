@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import namedtuple
 from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 
 import metrics
@@ -17,6 +16,7 @@ from metrics.stats.significance.topics import paired_conventions
 
 from dashboard.data.cache import on_collection
 from dashboard.data.files import _ranked_run
+from dashboard.data.leaderboard import in_order
 from dashboard.session.state import Loaded
 from dashboard.store import parsed
 
@@ -39,13 +39,12 @@ def summary(loaded: Loaded, measures: tuple[str, ...]) -> pd.DataFrame:
 
 
 def by_mean(loaded: Loaded, measure: str) -> tuple[str, ...]:
-    """The systems, the best mean of ``measure`` first (higher first; ties and missing values in the order
-    they were loaded, missing last)."""
+    """The systems, the best mean of ``measure`` first in the direction its declaration gives (the lowest first
+    for MR or Fallout); equal means by name, missing values last (:func:`dashboard.data.leaderboard.in_order`,
+    the leaderboard's order)."""
     means = summary(loaded, (measure,))
-    values = means[means["measure"] == measure].set_index("system")["value"].reindex(list(loaded.systems))
-    key = values.to_numpy(dtype=float)
-    order = np.argsort(np.where(np.isnan(key), np.inf, -key), kind="stable")
-    return tuple(loaded.systems[i] for i in order)
+    return tuple(in_order(means[means["measure"] == measure].set_index("system")["value"]
+                          .reindex(list(loaded.systems)), measure))
 
 
 def tested_on_every_topic(loaded: Loaded) -> Loaded:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-import metrics
 from metrics.review import compare
 from metrics.teaching import worked as worked_module
 from metrics.review.report import compute_report
-from metrics.stats.significance import Comparison
+from metrics.stats.significance import TEST_REGISTRY, Comparison
 
 from dashboard.data.cache import on_collection
-from dashboard.data.constants import RESAMPLED, SEED, TESTS
+from dashboard.data.constants import RESAMPLED, SEED
 from dashboard.data.measures import labels, per_query, summary, tested_on_every_topic
 from dashboard.server import guard
 from dashboard.session.state import Loaded
@@ -35,7 +34,7 @@ def comparison(loaded: Loaded, measures: tuple[str, ...], test: str, baseline: s
     """
     compare.measures_tested(measures)  # nothing to test: said here, before any evaluation
     values = per_query(tested_on_every_topic(loaded), tuple(measures))
-    return guard.call(f"the {TESTS.get(test, test)} test", compare.results_comparison, values, tuple(measures),
+    return guard.call(f"the {TEST_REGISTRY.get(test).phrase}", compare.results_comparison, values, tuple(measures),
                       test=test, baseline=baseline, correction=correction, family=family, alpha=float(alpha),
                       seed=SEED, in_process=test not in RESAMPLED)
 
@@ -102,8 +101,7 @@ def letter_groups(loaded: Loaded, measures: tuple[str, ...], test: str, correcti
     from metrics.stats.significance import grouped_leaderboard
 
     tested = comparison(loaded, tuple(measures), test, None, correction, float(alpha), family)
-    return {m: grouped_leaderboard(tested, m, higher_is_better=type(metrics.parse_measure(m)).higher_is_better)
-            for m in tested.measures}
+    return {m: grouped_leaderboard(tested, m) for m in tested.measures}  # best first as each measure declares
 
 
 @on_collection(max_entries=32, show_spinner="Weighing the power…")

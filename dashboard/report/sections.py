@@ -14,6 +14,7 @@ import pandas as pd
 
 from metrics.review.compare import BETTER, WORSE, to_latex, to_markdown
 from metrics.review.report import ReportData
+from metrics.stats.significance import CORRECTION_REGISTRY, TEST_REGISTRY
 
 from dashboard import figures
 from dashboard.report.markup import e, figure_html, num, pvalue, table
@@ -23,9 +24,6 @@ __all__ = ["cautions_html", "curves_html", "notes_html", "provenance_html", "rep
 
 _MARK_CLASS = {BETTER: ("mk-better", "significantly better than the baseline"),
                WORSE: ("mk-worse", "significantly worse than the baseline")}
-_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "permutation": "paired randomisation test", "bootstrap": "paired bootstrap test",
-               "tukey": "Tukey HSD test"}
 # the narrowest width each figure is drawn at (markup.STYLE): the page's column on a 1024-pixel screen, and a
 # cell of the grid of significance matrices (at least 520 pixels)
 FULL_WIDTH, GRID_WIDTH = 968, 520
@@ -131,7 +129,7 @@ def significance_html(data: ReportData, figs: dict | None = None) -> str:
     pairs = len(data.systems) * (len(data.systems) - 1) // 2
     if s.get("family", "per_measure") == "all":
         pairs *= len(comparison.measures)
-    out = [f'<p class="note">Adjusted p-values of the {e(_TEST_NAMES.get(s["test"], s["test"]))} between every '
+    out = [f'<p class="note">Adjusted p-values of the {e(TEST_REGISTRY.get(s["test"]).phrase)} between every '
            f"pair of systems on the per-topic values, {e(_family_words(s, pairs))}{e(_missing_words(s))}; dark "
            f"cells are below α = {s['alpha']:g}. "
            + ("These are a different family from the comparisons with the baseline in the results table, so "
@@ -210,16 +208,14 @@ def cautions_html(data: ReportData) -> str:
 
 
 def _family_words(settings: dict, comparisons: int) -> str:
-    if settings["test"] == "tukey":
+    if TEST_REGISTRY.get(settings["test"]).adjusts_itself:
         return "family-wise over all pairs of systems by construction (no further correction)"
-    if settings["correction"] == "none":
+    correction = CORRECTION_REGISTRY.get(settings["correction"])
+    if not correction.corrects:
         return "without correction for multiple comparisons"
-    names = {"holm": "Holm-corrected", "bonferroni": "Bonferroni-corrected", "bh": "Benjamini–Hochberg-adjusted",
-             "by": "Benjamini–Yekutieli-adjusted", "maxt": "Westfall–Young max-T-adjusted"}
     where = ("on all measures together" if settings.get("family", "per_measure") == "all"
              else "on each measure")
-    return (f"{names.get(settings['correction'], settings['correction'])} over the {comparisons} comparisons "
-            f"between the systems {where}")
+    return f"{correction.adjusted} over the {comparisons} comparisons between the systems {where}"
 
 
 def _missing_words(settings: dict) -> str:

@@ -3,16 +3,32 @@ dashboard`` (which passes them as flags, since it may run from any folder) and `
 (which ``streamlit run`` reads from the repository's root; a test keeps the two equal); and rankscope's own
 (:data:`SETTINGS`: who may do what, the administrators, the undo window), read from the environment, which
 ``rankscope dashboard`` sets from its flags. No Streamlit import: the command line reads this before the
-server starts."""
+server starts.
+
+With ``server.enableStaticServing``, Streamlit serves the folder ``static`` beside ``dashboard/app.py``
+(:data:`STATIC`) at ``/app/static/``, each file with the type its name says (``text/html``, ``text/css``,
+``image/png``...) and ``nosniff``, nothing outside the folder (a path or a link leading out is refused), no
+folder listed. The folder holds the documentation site alone (:data:`SITE`, built by ``python3 dev.py docs``
+and ignored by git), which each page's "start here" line links to: the dashboard serves its own manual,
+offline, and behind a proxy's path prefix as well (the link is relative to the page, :data:`SITE_URL`)."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
-__all__ = ["ACCESS_MODES", "OPTIONS", "PURGE_EVERY", "SETTINGS", "Setting", "SettingError", "access_mode", "admins",
-           "flags", "undo_hours"]
+__all__ = ["ACCESS_MODES", "OPTIONS", "PURGE_EVERY", "SETTINGS", "SITE", "SITE_URL", "STATIC", "Setting",
+           "SettingError", "access_mode", "admins", "flags", "undo_hours"]
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+"""The folder Streamlit serves at ``/app/static/`` (``server.enableStaticServing``): the documentation only."""
+SITE = STATIC / "docs"
+"""The documentation site as ``python3 dev.py docs`` builds it (absent until then)."""
+SITE_URL = "app/static/docs/"
+"""The site's address relative to a page's (``/overview`` -> ``/app/static/docs/``; under a proxy's prefix,
+``/rankscope/overview`` -> ``/rankscope/app/static/docs/``)."""
 
 OPTIONS: dict[str, str | int | bool] = {
     # loopback only: bind another address on purpose (--server.address) to share the dashboard on a network
@@ -23,6 +39,8 @@ OPTIONS: dict[str, str | int | bool] = {
     # seconds a closed or disconnected tab keeps its session (uploads included) for a reconnect; then freed
     "server.disconnectedSessionTTL": 30,
     "server.showEmailPrompt": False,
+    # the folder beside app.py at /app/static/: the documentation site (STATIC above), nothing else
+    "server.enableStaticServing": True,
     # no usage statistics: the page requests nothing but the dashboard's own address (tests/e2e/test_offline.py)
     "browser.gatherUsageStats": False,
     # no greeting and no links printed by Streamlit (`rankscope dashboard` prints the address itself); this is

@@ -1,5 +1,6 @@
 """One way to say something on a page: an error (a reader's or a validator's one line), the pointer to the
-data page when nothing is loaded, the provenance of the page's numbers, cautions, and the "start here" line."""
+data page when nothing is loaded, the provenance of the page's numbers, cautions, and the "start here" line,
+which leads to the page's section of the documentation the dashboard serves."""
 
 from __future__ import annotations
 
@@ -8,10 +9,18 @@ from collections.abc import Sequence
 import streamlit as st
 
 from dashboard import data, pages
+from dashboard.server import config
 from dashboard.session import state
 from dashboard.session.user_text import md
+from dashboard.widgets.page_frame import this_page
 
-__all__ = ["cautions", "error", "need_collection", "need_two_runs", "provenance", "start_here"]
+__all__ = ["NOT_BUILT", "NOT_SERVED", "cautions", "error", "need_collection", "need_two_runs", "provenance",
+           "section_url", "start_here"]
+
+NOT_BUILT = ("The documentation is not built: `python3 dev.py docs`, in a checkout of rankscope, builds it for "
+             "this server, and each page then links to its section.")
+NOT_SERVED = ("This server does not serve the documentation: start it with `rankscope dashboard`, or with "
+              "`--server.enableStaticServing true`.")
 
 
 def error(err: Exception) -> None:
@@ -53,6 +62,22 @@ def cautions(sentences: Sequence[str]) -> None:
         st.info(md("{}", sentence), icon=":material/info:")
 
 
+def section_url(page: pages.Page) -> str | None:
+    """The address of ``page``'s section of the documentation (``docs/dashboard.md`` has an anchor
+    ``page-<script>`` for every page of the table), relative to the page's own; None when the site is not built."""
+    if not (config.SITE / "dashboard.html").is_file():
+        return None
+    return f"{config.SITE_URL}dashboard.html#page-{page.script}"
+
+
 def start_here(text: str) -> None:
-    """The line at the top of a page saying what it shows and what to try."""
-    st.markdown(":material/flag: **Start here.** " + text)
+    """The line at the top of a page saying what it shows and what to try, ending with a link to the page's
+    section of the documentation; where this server does not serve the site, a line says how it would."""
+    page = this_page()
+    url = section_url(page) if page is not None else None
+    served = url is not None and st.get_option("server.enableStaticServing")
+    # the address escaped by md(): CommonMark reads a link's destination with its escapes undone
+    st.markdown(":material/flag: **Start here.** " + text
+                + (md(" [More in the documentation]({})", url) if served else ""))
+    if page is not None and not served:
+        st.caption(NOT_SERVED if url else NOT_BUILT)

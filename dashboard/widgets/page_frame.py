@@ -1,5 +1,6 @@
 """What every page shows around its own content: the stylesheet, the sidebar (the loaded collection, the
-conventions in force, the notes) and presentation mode, kept in the link (``?present=true``) from page to page.
+conventions in force, the notes) and presentation mode, kept in the link (``?present=true``) from page to page;
+and which page of the page table this run draws (:func:`set_page`, :func:`this_page`).
 """
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, pages
 from dashboard.session import state
 
-__all__ = ["PRESENT", "PRESENT_SCALE", "example_title", "frame", "presentation_toggle", "presenting", "sidebar"]
+__all__ = ["PRESENT", "PRESENT_SCALE", "example_title", "frame", "presentation_toggle", "presenting", "set_page",
+           "sidebar", "this_page"]
 
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -34,6 +36,20 @@ html, html:root { font-size: 20px !important; }
 [data-testid="stWidgetLabel"] p { font-size: 0.95rem; color: #000000; }
 h1 { font-size: 2.1rem !important; }
 </style>"""
+
+
+_PAGE = "rankscope_page"  # the declaration of the page this run draws (session state, set on every run)
+
+
+def set_page(page: pages.Page) -> None:
+    """Keep ``page`` as the page this run draws: :mod:`dashboard.app` calls it with the navigation's choice
+    before the page's script runs, so every widget the script calls knows its page (:func:`this_page`)."""
+    st.session_state[_PAGE] = page
+
+
+def this_page() -> pages.Page | None:
+    """The declaration of the page this run draws (:func:`set_page`); None before the app has chosen one."""
+    return st.session_state.get(_PAGE)
 
 
 def presenting() -> bool:

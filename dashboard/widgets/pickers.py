@@ -134,9 +134,9 @@ def results_controls(systems: Sequence[str]) -> tuple[tuple[str, ...], str, str,
     with columns[0]:
         baseline = pick_system("baseline", systems, "Baseline")
     with columns[1]:
-        test = choose("test", "Test", data.TESTS)
+        test = choose("test", "Test", data.TESTS, help=data.TEST_HELP)
     with columns[2]:
-        correction = choose("correction", "Correction", data.CORRECTIONS)
+        correction = choose("correction", "Correction", data.CORRECTIONS, help=data.CORRECTION_HELP)
     alpha = columns[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=BIND)
     return measures, baseline, test, correction, alpha
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import os
 from functools import lru_cache
 
 INDEX = """# Python API
@@ -69,6 +70,8 @@ def directive(module: str, name: str) -> str:
         return f".. {kind}:: {module}.{name}\n   :members:"
     if inspect.isroutine(obj):
         return f".. autofunction:: {module}.{name}"
+    if isinstance(obj, os.PathLike):  # where this checkout is: the reader's is elsewhere
+        return f".. autodata:: {module}.{name}\n   :no-value:"
     return f".. autodata:: {module}.{name}"
 
 

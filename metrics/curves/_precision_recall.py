@@ -10,13 +10,11 @@ import numpy as np
 import pandas as pd
 
 from metrics.conventions import INTERPOLATIONS
+from metrics.interpolation import RULE_REGISTRY
 from metrics.curves._frames import _as_list, _concat, _frame, _grid_frame, _repeat, _rule
 from metrics.checks import refuse
 from metrics.measures.interpolated import RECALL_LEVELS, interpolated_precision
 from metrics.rankings import Rankings, grades_or_nan
-
-# rule -> a, where recall x asks for k relevant documents when x lies between (k - a)/R and (k + 1 - a)/R
-_RULE_SHIFT = {"textbook": 1.0, "trec_eval-9": 0.9, "trec_eval-10": 0.5}
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,7 +178,7 @@ def interpolated_pr(rankings: Rankings | Sequence[Rankings], rel: int | None = N
         eseg = np.repeat(with_rel, steps)
         k = np.arange(int(steps.sum())) - np.repeat(np.cumsum(steps) - steps, steps)
         big_r = num_rel[eseg].astype(np.float64)
-        shift = _RULE_SHIFT[rule_r]
+        shift = RULE_REGISTRY.get(rule_r).shift  # recall x asks for k relevant documents from (k - shift) / R on
         lo = np.clip((k - shift) / big_r, 0.0, 1.0)
         hi = np.clip((k + 1 - shift) / big_r, 0.0, 1.0)
         value = _best_at(best, first, found, eseg, np.maximum(k, 1))

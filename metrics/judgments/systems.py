@@ -46,6 +46,7 @@ from metrics.conventions import Conventions
 from metrics.errors import MissingTopicsError, ValidationError
 from metrics.evaluate import aggregate, per_query_frame, rank_runs, resolve_measures
 from metrics.judgments.sets import JudgmentSets, pair_key
+from metrics.measures.per_query import higher_is_better
 
 __all__ = ["TOPIC_RULES", "TOPIC_WORDS", "check_answered", "evaluate_sets", "higher_is_better", "on_topics",
            "order_agreement", "rank_changes", "set_names", "system_orders", "top_k_shares", "unanswered"]
@@ -56,11 +57,6 @@ TOPIC_WORDS = {"common": "the topics every set judged", "each": "each set's own 
 """Each topic rule in words, for the command line and the page."""
 RETRIEVED = "NumRet"
 """The measure whose 0 says a run has no ranked document for a topic (:func:`unanswered`)."""
-
-
-def higher_is_better(label: str) -> bool:
-    """Whether a larger value of the measure ``label`` is better."""
-    return bool(type(resolve_measures([label])[0][1]).higher_is_better)
 
 
 def evaluate_sets(sets: JudgmentSets, runs: Any, measures: Any, *, conventions: Conventions | None = None,
@@ -268,7 +264,7 @@ def order_agreement(orders: pd.DataFrame, pairs: Sequence[tuple[str, str]], *, t
                    "top_k_overlap": np.nan, "swaps": 0}
             if len(shared) >= 2:
                 shares = [top_k_shares(s.to_numpy(), k, higher_is_better=better_high) for s in (x, y)]
-                row.update(tau_b=kendall_tau(x, y), tau_ap=tau_ap(x, y, symmetric=False, higher_is_better=better_high),
+                row.update(tau_b=kendall_tau(x, y), tau_ap=tau_ap(x, y, symmetric=False, measures=measure),
                            top_k_overlap=float(np.dot(*shares)) / k, swaps=len(swapped_pairs(x, y)))
             rows.append(row)
     return pd.DataFrame(rows, columns=["measure", "pair", "first", "second", "systems", "tau_b", "tau_ap", "top_k",

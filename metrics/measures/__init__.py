@@ -11,9 +11,10 @@ import pkgutil
 
 from metrics.measures.base import MEASURE_CLASSES, REGISTRY, Measure, Param, Trec, list_measures, register
 from metrics.measures.parse import parse_measure
+from metrics.measures.per_query import PerQuery, best_first, higher_is_better
 
-__all__ = ["MEASURE_CLASSES", "REGISTRY", "RESIDUAL_OF", "Measure", "Param", "Trec", "list_measures", "parse_measure",
-           "register"]
+__all__ = ["MEASURE_CLASSES", "REGISTRY", "RESIDUAL_OF", "Measure", "Param", "PerQuery", "Trec", "best_first",
+           "higher_is_better", "list_measures", "parse_measure", "register"]
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _module not in ("base", "parse", "per_query", "trec_names") and not _module.startswith("_"):

@@ -43,6 +43,7 @@ class AP(Measure):
     """
 
     name = "AP"
+    exact_under_ties = True
     ir_measures = ("AP", "AP(rel=2)", "AP@100")
     perfect = 1.0
     aliases = ("MAP",)
@@ -55,6 +56,11 @@ class AP(Measure):
                     help="divide by R, the relevant documents (relevant, trec_eval), by the relevant ones "
                          "retrieved within k (retrieved), or by min(k, R) (capped)"))
     trec = (Trec("map", order=5), Trec("map_cut", "cutoff", TREC_CUTOFFS, order=24))
+
+    def exact_ties(self) -> bool:
+        # divided by the relevant documents retrieved within the cutoff, the value is not monotone in the order
+        # of the ties: moving a relevant document past the cutoff changes the denominator
+        return self.denominator != "retrieved"
 
     def compute(self, r) -> np.ndarray:
         return average_precision(r, self.rel, self.cutoff, self.denominator)
@@ -71,6 +77,7 @@ class GMAP(Measure):
     """
 
     name = "GMAP"
+    exact_under_ties = True
     perfect = 1.0
     pretty_name = "Geometric mean AP"
     description = "Average precision averaged with a geometric mean (rewards consistency over topics)."

@@ -122,6 +122,12 @@ class Measure:
     ir_measures_differs : dict
         Spelling -> how ir_measures' values for it differ from this measure's, in one sentence; a spelling
         not in it gives equal values (the oracle tests check both).
+    exact_under_ties : bool
+        Ordering each group of tied scores by grade (worst: least relevant first; best: most relevant first)
+        gives this measure's exact minimum and maximum over every order of the ties: its value never falls
+        (or, where lower is better, never rises) when a document moves up past a tied one of lower grade,
+        whatever the threshold, gain or discount (:mod:`metrics.stats.ties`; checked by brute force in the
+        tests). A variant that breaks it says so in :meth:`exact_ties`.
     """
 
     name: ClassVar[str]
@@ -139,6 +145,7 @@ class Measure:
     at: ClassVar[str] = "cutoff"
     ir_measures: ClassVar[tuple[str, ...]] = ()
     ir_measures_differs: ClassVar[dict[str, str]] = {}
+    exact_under_ties: ClassVar[bool] = False
 
     def __init__(self, **values: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -213,6 +220,11 @@ class Measure:
                 return spelling
         return None
 
+    def exact_ties(self) -> bool:
+        """Whether the grade-sorted orders of tied scores bound this measure (with these parameters) exactly:
+        the declaration's ``exact_under_ties``, unless a parameter breaks it."""
+        return type(self).exact_under_ties
+
     # ---- computation --------------------------------------------------------------------------------
     def compute(self, rankings) -> np.ndarray:  # pragma: no cover - abstract
         """One value per query of ``rankings`` (a float64 array)."""
@@ -253,6 +265,7 @@ class Measure:
             "name": cls.name, "aliases": list(cls.aliases), "trec_eval": [t.name for t in cls.trec],
             "pretty_name": cls.pretty_name, "description": cls.description, "latex": cls.latex,
             "higher_is_better": cls.higher_is_better, "aggregation": cls.aggregation,
+            "exact_under_ties": cls.exact_under_ties,
             "params": [{"name": p.name, "type": p.type.__name__, "default": p.default, "help": p.help,
                         "min": p.min, "max": p.max, "choices": list(p.choices) if p.choices else None}
                        for p in cls.params],

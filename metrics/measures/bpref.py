@@ -46,6 +46,7 @@ class Bpref(Measure):
     """
 
     name = "Bpref"
+    exact_under_ties = True
     ir_measures = ("Bpref",)
     perfect = 1.0
     pretty_name = "Binary preference"
@@ -70,6 +71,7 @@ class GMBpref(Measure):
     """
 
     name = "GMBpref"
+    exact_under_ties = True
     perfect = 1.0
     pretty_name = "Geometric mean bpref"
     description = "bpref averaged with a geometric mean (rewards consistency over topics)."

@@ -29,6 +29,7 @@ class CG(Measure):
     """
 
     name = "CG"
+    exact_under_ties = True
     pretty_name = "Cumulative gain@k"
     description = "Sum of the gains (grades) of the top k documents, ignoring their order."
     latex = r"CG@k = \sum_{i=1}^{k} g(d_i)"
@@ -70,6 +71,7 @@ class DCG(GainMapped, Measure):
     """
 
     name = "DCG"
+    exact_under_ties = True
     pretty_name = "Discounted cumulative gain@k"
     description = "Sum of the gains of the top k documents, each discounted by the log of its rank."
     latex = r"DCG@k = \sum_{i=1}^{k} \frac{g(d_i)}{\log_2(i+1)}"
@@ -117,6 +119,7 @@ class IDCG(GainMapped, Measure):
     """
 
     name = "IDCG"
+    exact_under_ties = True
     aliases = ("IdealDCG",)
     pretty_name = "Ideal DCG@k"
     description = "DCG of the ideal ranking: every judged document sorted by gain, best first."

@@ -57,6 +57,7 @@ class PCondensed(Measure):
     """
 
     name = "Precision_condensed"
+    exact_under_ties = True
     pretty_name = "Condensed precision@k (P')"
     description = "Precision at k after removing unjudged documents from the ranking."
     latex = r"P'@k = \frac{1}{k}\sum_{i=1}^{k} \mathrm{rel}(d'_i)"
@@ -79,6 +80,7 @@ class APCondensed(Measure):
     """
 
     name = "AP_condensed"
+    exact_under_ties = True
     perfect = 1.0
     pretty_name = "Condensed average precision (AP')"
     description = "Average precision after removing unjudged documents from the ranking."
@@ -102,6 +104,7 @@ class nDCGCondensed(Measure):
     """
 
     name = "nDCG_condensed"
+    exact_under_ties = True
     perfect = 1.0
     pretty_name = "Condensed nDCG@k (nDCG')"
     description = "nDCG at k after removing unjudged documents from the ranking."

@@ -25,6 +25,7 @@ class NumQ(_Count):
     """
 
     name = "NumQ"
+    exact_under_ties = True
     ir_measures = ("NumQ",)
     pretty_name = "Number of queries"
     description = "Number of queries evaluated."
@@ -45,6 +46,7 @@ class NumRet(_Count):
     """
 
     name = "NumRet"
+    exact_under_ties = True
     ir_measures = ("NumRet",)
     pretty_name = "Retrieved"
     description = "Number of documents retrieved."
@@ -67,6 +69,7 @@ class NumRel(_Count):
     """
 
     name = "NumRel"
+    exact_under_ties = True
     ir_measures = ("NumRel",)
     pretty_name = "Relevant"
     description = "Number of relevant documents in the judgments."
@@ -93,6 +96,7 @@ class NumRelRet(_Count):
     """
 
     name = "NumRelRet"
+    exact_under_ties = True
     ir_measures = ("NumRelRet",)
     pretty_name = "Relevant retrieved"
     description = "Number of relevant documents retrieved."
@@ -114,6 +118,7 @@ class NumNonrelJudgedRet(_Count):
     """
 
     name = "NumNonrelJudgedRet"
+    exact_under_ties = True
     pretty_name = "Judged non-relevant retrieved"
     description = "Number of retrieved documents judged non-relevant."
     latex = r"|\mathrm{Judged} \setminus \mathrm{Rel} \cap \mathrm{Ret}|"

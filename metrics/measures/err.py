@@ -28,6 +28,7 @@ class ERR(Measure):
     """
 
     name = "ERR"
+    exact_under_ties = True
     pretty_name = "Expected reciprocal rank@k"
     description = "Expected 1/rank at which a user who stops at a satisfying document stops (cascade model)."
     latex = (r"ERR@k = \sum_{i=1}^{k} \frac{1}{i} R_i \prod_{j<i} (1 - R_j),\quad "

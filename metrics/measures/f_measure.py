@@ -21,6 +21,7 @@ class F(Measure):
     """
 
     name = "F"
+    exact_under_ties = True
     ir_measures = ("SetF",)
     aliases = ("F1", "Fbeta", "SetF")
     pretty_name = "F-measure"

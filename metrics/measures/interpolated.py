@@ -8,30 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from metrics.checks import Number, check
+from metrics.interpolation import RULE_REGISTRY
 from metrics.measures.base import Measure, Param, Trec, register
 
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def required_relevant(level: float, num_rel: np.ndarray, rule: str) -> np.ndarray:
-    """How many relevant documents a ranking must have reached to be at recall ``level``, per query.
-
-    ``trec_eval-9``: ``(long)(level * R + 0.9)``; ``trec_eval-10``: ``lround(level * R)``; ``textbook``: the
-    least k with ``k / R >= level`` (no rounding; 0 when R is 0).
-    """
-    exact = level * num_rel.astype(np.float64)
-    if rule == "trec_eval-9":
-        return np.floor(exact + 0.9).astype(np.int64)
-    if rule == "trec_eval-10":
-        whole = np.floor(exact)  # lround, halves away from zero; exact - whole is exact in floating point
-        return (whole + (exact - whole >= 0.5)).astype(np.int64)
-    if rule != "textbook":
-        raise ValueError(f"unknown interpolation rule {rule!r}")
-    k = np.ceil(exact)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k = np.where((k >= 1) & ((k - 1) / num_rel >= level), k - 1, k)  # ceil may overshoot by one
-        k = np.where(k / num_rel < level, k + 1, k)
-    return np.where(num_rel > 0, k, 0).astype(np.int64)
+    """How many relevant documents a ranking must have reached to be at recall ``level``, per query, under the
+    interpolation rule named ``rule`` (its kernel, :meth:`metrics.interpolation.Rule.required`)."""
+    return RULE_REGISTRY.get(rule).required(level, num_rel)
 
 
 def interpolated_precision(r, levels, rel=None) -> np.ndarray:
@@ -48,12 +34,12 @@ def interpolated_precision(r, levels, rel=None) -> np.ndarray:
     first = np.concatenate(([0], np.cumsum(found)))[:-1]
     best_below = _suffix_max(precision, seg, r.n_queries)
     num_rel = r.num_rel(rel)
-    rule = r.conventions.interpolation
+    rule = RULE_REGISTRY.get(r.conventions.interpolation)
     # trec_eval computes 0 / 0 for a ranking that -J emptied (a query absent from the run is not computed)
-    undefined = _emptied(r) if rule != "textbook" else np.zeros(r.n_queries, dtype=bool)
+    undefined = _emptied(r) if rule.emptied_undefined else np.zeros(r.n_queries, dtype=bool)
     out = np.zeros((r.n_queries, len(levels)))
     for column, level in enumerate(levels):
-        k = required_relevant(level, num_rel, rule)
+        k = rule.required(level, num_rel)
         out[undefined & (k == 0), column] = np.nan
         k = np.maximum(k, 1)
         reached = k <= found
@@ -109,6 +95,7 @@ class IPrec(Measure):
     """
 
     name = "IPrec"
+    exact_under_ties = True
     at = "recall"
     ir_measures = ("IPrec@0.5",)
     perfect = 1.0
@@ -142,6 +129,7 @@ class IPrecAvg(Measure):
     """
 
     name = "IPrecAvg"
+    exact_under_ties = True
     perfect = 1.0
     aliases = ("AP11pt",)
     pretty_name = "11-point interpolated AP"

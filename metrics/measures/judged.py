@@ -24,6 +24,7 @@ class Judged(Measure):
     """
 
     name = "Judged"
+    exact_under_ties = True
     ir_measures = ("Judged@10",)
     ir_measures_differs = {"Judged@10": "ir_measures divides by the documents retrieved when fewer than k, counts a "
                                         "negative grade as judged and breaks score ties by docid ascending "

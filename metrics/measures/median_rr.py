@@ -26,6 +26,7 @@ class MedianRR(Measure):
     """
 
     name = "MedianRR"
+    exact_under_ties = True
     perfect = 1.0
     aliases = ("MedRR",)
     pretty_name = "Median reciprocal rank"

@@ -201,6 +201,7 @@ class nDCG(GainMapped, Measure):
     """
 
     name = "nDCG"
+    exact_under_ties = True
     ir_measures = ("nDCG", "nDCG@10")
     perfect = 1.0
     aliases = ("NDCG",)

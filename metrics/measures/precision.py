@@ -22,6 +22,7 @@ class P(Measure):
     """
 
     name = "P"
+    exact_under_ties = True
     ir_measures = ("P@5", "P(rel=2)@5", "SetP")
     aliases = ("Precision", "SetP")
     pretty_name = "Precision@k"

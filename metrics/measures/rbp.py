@@ -32,6 +32,7 @@ class RBP(Measure):
     """
 
     name = "RBP"
+    exact_under_ties = True
     pretty_name = "Rank-biased precision"
     description = "Expected gain per document for a user who moves on to the next with probability p."
     latex = r"RBP = (1-p)\sum_{i=1}^{n} g_i\, p^{i-1}"
@@ -76,6 +77,7 @@ class RBPResidual(Measure):
     """
 
     name = "RBP_resid"
+    exact_under_ties = True
     pretty_name = "RBP residual"
     description = "Upper bound on how much RBP would rise if every unjudged document were fully relevant."
     latex = r"RBP_{resid} = p^{n} + (1-p)\sum_{i : d_i \notin J} p^{i-1}"

@@ -21,6 +21,7 @@ class R(Measure):
     """
 
     name = "R"
+    exact_under_ties = True
     ir_measures = ("R@100", "SetR")
     perfect = 1.0
     aliases = ("Recall", "SetR")

@@ -23,6 +23,7 @@ class RelP(Measure):
     """
 
     name = "RelP"
+    exact_under_ties = True
     ir_measures = ("SetRelP",)
     perfect = 1.0
     aliases = ("RelativeP", "SetRelP")

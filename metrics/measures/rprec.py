@@ -24,6 +24,7 @@ class Rprec(Measure):
     """
 
     name = "Rprec"
+    exact_under_ties = True
     ir_measures = ("Rprec",)
     perfect = 1.0
     pretty_name = "R-precision"

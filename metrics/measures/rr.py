@@ -20,6 +20,7 @@ class RR(Measure):
     """
 
     name = "RR"
+    exact_under_ties = True
     ir_measures = ("RR", "RR(rel=2)", "RR@10")
     ir_measures_differs = {"RR@10": "ir_measures computes it as MS MARCO's MRR@10 does, breaking score ties by docid "
                                     "ascending (trec_eval: descending); equal without ties"}

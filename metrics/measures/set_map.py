@@ -21,6 +21,7 @@ class SetAP(Measure):
     """
 
     name = "SetAP"
+    exact_under_ties = True
     ir_measures = ("SetAP",)
     pretty_name = "Set average precision"
     description = "Precision times recall of the retrieved set, ignoring order."

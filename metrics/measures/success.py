@@ -23,6 +23,7 @@ class Success(Measure):
     """
 
     name = "Success"
+    exact_under_ties = True
     ir_measures = ("Success@10",)
     perfect = 1.0
     pretty_name = "Success@k"

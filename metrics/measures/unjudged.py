@@ -24,6 +24,7 @@ class Unjudged(Measure):
     """
 
     name = "Unjudged"
+    exact_under_ties = True
     perfect = 0.0
     aliases = ("Unj",)
     pretty_name = "Unjudged@k"

@@ -34,6 +34,7 @@ class Utility(Measure):
     """
 
     name = "Utility"
+    exact_under_ties = True
     pretty_name = "Set utility"
     description = "a * relevant retrieved + b * non-relevant retrieved + c * relevant missed + d * the rest."
     latex = r"U = a\,|\mathrm{Rel}\cap\mathrm{Ret}| + b\,|\overline{\mathrm{Rel}}\cap\mathrm{Ret}| + " \

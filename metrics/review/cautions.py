@@ -7,17 +7,18 @@ Named ``cautions`` rather than ``warnings`` so as not to shadow the standard lib
 ``parametric-ordinal``
     A mean of RR (an ordinal scale: ranks 1, 2, 3 are not equally spaced as 1, 1/2, 1/3; Fuhr, SIGIR Forum
     2017; Ferrante, Ferro and Fuhr, 2021) or of AP (MAP) compared with a test that assumes an interval
-    scale (the t-test, Tukey's HSD). Of the other tests only the sign test reads no more than the order of
-    the values: Wilcoxon's signed-rank test ranks the sizes of the differences (an interval assumption, as
-    Ferrante, Ferro and Fuhr note) and the permutation test tests the mean difference.
+    scale (a test declared ``parametric``: the t-test, Tukey's HSD). Of the other tests only those declared
+    ``order_only`` (the sign test) read no more than the order of the values: Wilcoxon's signed-rank test
+    ranks the sizes of the differences (an interval assumption, as Ferrante, Ferro and Fuhr note) and the
+    permutation test tests the mean difference.
 ``ndcg-gain-unstated``
     nDCG shown where its gain is not (a results table without its provenance card): linear (trec_eval's)
     and 2^g − 1 gains give different values.
 ``relative-without-effect-size``
     A relative improvement (+x %) shown without an effect size.
 ``uncorrected``
-    Several pairs or measures tested without a multiple-comparison correction (Tukey's HSD is adjusted for
-    all pairs by construction).
+    Several pairs or measures tested without a multiple-comparison correction (unless the test adjusts for
+    all pairs itself, as Tukey's HSD does).
 ``many-topics``
     More than :data:`MANY_TOPICS` topics: almost any difference is significant; the effect size and its
     interval should lead.
@@ -29,13 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CAUTION_CODES", "Caution", "MANY_TOPICS", "PARAMETRIC_TESTS", "comparison_cautions"]
+__all__ = ["CAUTION_CODES", "Caution", "MANY_TOPICS", "comparison_cautions"]
 
 MANY_TOPICS = 1000
 """Above this many topics a p-value says little: tiny differences are significant."""
-
-PARAMETRIC_TESTS = ("t", "tukey")
-"""The tests that treat per-topic values as an interval scale (means and variances)."""
 
 CAUTION_CODES = ("many-topics", "ndcg-gain-unstated", "parametric-ordinal", "relative-without-effect-size",
                  "uncorrected")
@@ -75,7 +73,8 @@ def comparison_cautions(measures: Sequence[tuple[str, Any]], *, test: str | None
     measures : sequence of (str, Measure)
         The measures reported, as :func:`metrics.resolve_measures` returns them.
     test : str, optional
-        The paired test's canonical name (None: nothing was tested).
+        The paired test's name (None: nothing was tested); its declaration says whether it is parametric
+        and whether it adjusts for all pairs itself.
     correction : str, optional
         The multiple-comparison correction (``"none"``: p-values as they are).
     tests : int, default=0
@@ -102,6 +101,12 @@ def comparison_cautions(measures: Sequence[tuple[str, Any]], *, test: str | None
     ['parametric-ordinal']
     """
     found: list[Caution] = []
+    declared = fix = None
+    if test is not None:
+        from metrics.stats.significance import CORRECTION_REGISTRY, TEST_REGISTRY
+
+        declared = TEST_REGISTRY.get(test)
+        fix = CORRECTION_REGISTRY.get(correction) if correction is not None else None
     if topics > MANY_TOPICS:
         found.append(Caution("many-topics", f"With {topics} topics almost any difference is significant: read "
                                             "the effect size and its confidence interval before the p-value."))
@@ -111,22 +116,29 @@ def comparison_cautions(measures: Sequence[tuple[str, Any]], *, test: str | None
         found.append(Caution("ndcg-gain-unstated", f"{', '.join(unstated)} is reported without its gain "
                                                    f"({'/'.join(gains)} here): state it, as linear and 2^g - 1 "
                                                    "gains give different values."))
-    if test in PARAMETRIC_TESTS:
+    if declared is not None and declared.parametric:
         ordinal = [(label, _ORDINAL[m.name]) for label, m in measures if getattr(m, "name", "") in _ORDINAL]
         if ordinal:
             named = ", ".join(label for label, _ in ordinal)
             why = "; ".join(dict.fromkeys(reason for _, reason in ordinal))
+            others = _either(t.phrase for t in TEST_REGISTRY if t.order_only)
             found.append(Caution("parametric-ordinal", f"The mean of {named} is compared with a parametric test "
-                                                       f"({test}): {why}; of the other tests only the sign test "
-                                                       "needs no more than the order of the values (Wilcoxon's "
-                                                       "ranks the sizes of the differences, which assumes an "
-                                                       "interval scale, and the permutation test tests the mean "
-                                                       "difference)."))
+                                                       f"({declared.phrase}): {why}; of the other tests only the "
+                                                       f"{others} needs no more than the order of the values "
+                                                       "(Wilcoxon's ranks the sizes of the differences, which "
+                                                       "assumes an interval scale, and the permutation test tests "
+                                                       "the mean difference)."))
     if relative_shown and not effect_size_shown:
         found.append(Caution("relative-without-effect-size", "A relative improvement is shown without an effect "
                                                              "size: a large percentage of a small mean can be "
                                                              "noise; show Cohen's d_z or an interval."))
-    if test not in (None, "tukey") and correction == "none" and tests > 1:  # Tukey's HSD adjusts by construction
+    if declared is not None and not declared.adjusts_itself and fix is not None and not fix.corrects and tests > 1:
         found.append(Caution("uncorrected", f"{tests} tests are made without a multiple-comparison correction: "
                                             "some will be significant by chance; use holm or bh."))
     return found
+
+
+def _either(words: Any) -> str:
+    """``a, b or c``."""
+    words = list(words)
+    return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]

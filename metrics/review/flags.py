@@ -9,7 +9,8 @@ a result with them (:func:`convention_argv`, :func:`significance_argv`).
 
 The defaults are not restated here: a convention's is the default of its :class:`Conventions` field, a
 test setting's that of :func:`~metrics.stats.significance.compare_systems`; the accepted values of a test
-setting are its constants (``TESTS``, ``CORRECTIONS``, ...) with their aliases. :data:`CONVENTION_FLAGS`
+setting are its declarations (the registries of tests and corrections) or constants (``FAMILIES``, ...) with
+their aliases, and the help of a test or correction is its declaration's. :data:`CONVENTION_FLAGS`
 is a constant; :func:`significance_flags` builds its rows on first use, so that a command that only
 evaluates does not load the significance tests (and pandas).
 
@@ -157,8 +158,8 @@ def significance_flags() -> tuple[Flag, ...]:
     >>> [row.flag for row in significance_flags()][:4]
     ['--test', '--correction', '--alpha', '--seed']
     """
-    from metrics.stats.significance import (CI_METHODS, CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT,
-                                            TEST_ALIASES, TESTS, ZERO_METHODS, compare_systems)
+    from metrics.stats.significance import (CI_METHODS, CORRECTION_REGISTRY, FAMILIES, FAMILY_ALIASES, TEST_REGISTRY,
+                                            ZERO_METHODS, compare_systems)
 
     defaults = {name: p.default for name, p in inspect.signature(compare_systems).parameters.items()}
 
@@ -169,13 +170,17 @@ def significance_flags() -> tuple[Flag, ...]:
         return Flag(field, flag, type_, defaults[field], help_, metavar=metavar, choices=choices,
                     aliases=tuple(aliases.items()), **options)
 
+    def listed(registry: Any, words: Any) -> str:
+        """Each declaration's names (``permutation or randomization``) and, where they say more, its words."""
+        return ", ".join(" or ".join((d.name, *d.aliases)) + (f" ({words(d)})" if words(d).lower() != d.name else "")
+                         for d in registry)
+
     return (
-        row("test", "--test", str, "TEST", "paired test: t, wilcoxon, sign, permutation (or randomization), "
-            "bootstrap, or tukey (Tukey's HSD on the two-way system x topic ANOVA, already adjusted for all pairs)",
-            TESTS, TEST_ALIASES, always=True),
-        row("correction", "--correction", str, "METHOD", "multiple-comparison correction: holm, bonferroni, "
-            "bh (Benjamini-Hochberg), by (Benjamini-Yekutieli), maxt (Westfall-Young step-down max-T, with "
-            "--test permutation) or none", CORRECTIONS + (MAXT,), CORRECTION_ALIASES,
+        row("test", "--test", str, "TEST", "the test: " + listed(TEST_REGISTRY, lambda t: t.phrase + (
+            ", adjusted for all pairs itself" if t.adjusts_itself else "")), TEST_REGISTRY.names(),
+            TEST_REGISTRY.aliases(), always=True),
+        row("correction", "--correction", str, "METHOD", "multiple-comparison correction: " + listed(
+            CORRECTION_REGISTRY, lambda c: c.label), CORRECTION_REGISTRY.names(), CORRECTION_REGISTRY.aliases(),
             always=True),
         row("alpha", "--alpha", float, "A", "significance level", always=True),
         row("seed", "--seed", int, "N", "seed of the permutation and bootstrap tests", always=True),

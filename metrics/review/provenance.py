@@ -87,19 +87,25 @@ class Provenance:
                 parts.append(f"{name} {'/'.join(getattr(self, name))}")
         parts += [f"ties {self.ties}", f"interp {c.interpolation}"]
         if self.test is not None:
-            tested = f"test {self.test}"
-            if self.test == "tukey":
-                tested += " (adjusted for all pairs)"
-            elif self.correction not in (None, "none"):
-                tested += f", {self.correction}" + {"per_measure": " per measure", "all": " over all measures"}.get(
-                    self.family or "", "")
-            elif self.correction == "none":
-                tested += ", uncorrected"
-            parts.append(tested)
+            parts.append(self._tested())
         counts = sorted({n for _, n in self.topics})
         if counts:
             parts.append(f"topics {counts[0]}" if len(counts) == 1 else f"topics {counts[0]}–{counts[-1]}")
         return " · ".join(parts)
+
+    def _tested(self) -> str:
+        """``test t, holm per measure``: the test, and its correction as its declaration says."""
+        from metrics.stats.significance import CORRECTION_REGISTRY, TEST_REGISTRY
+
+        tested = f"test {self.test}"
+        if TEST_REGISTRY.get(self.test).adjusts_itself:
+            return tested + " (adjusted for all pairs)"
+        if self.correction is None:
+            return tested
+        if not CORRECTION_REGISTRY.get(self.correction).corrects:
+            return tested + ", uncorrected"
+        return tested + f", {self.correction}" + {"per_measure": " per measure", "all": " over all measures"}.get(
+            self.family or "", "")
 
     def as_dict(self) -> dict[str, Any]:
         """The card as plain JSON-ready data."""

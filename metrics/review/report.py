@@ -40,9 +40,8 @@ from metrics.review.lint import lint, lint_frame
 from metrics.review.manifest import Manifest, build_manifest
 from metrics.review.notes import normalise_notes
 from metrics.review.provenance import Provenance, build_provenance, topic_counts
-from metrics.stats.significance import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, MAXT, TEST_ALIASES,
-                                        TESTS, Comparison, canonical, compare_systems)
-from metrics.stats.significance._maxt import MAXT_ALIASES
+from metrics.stats.significance import (FAMILIES, FAMILY_ALIASES, Comparison, canonical, compare_systems,
+                                        test_and_correction)
 from metrics.stats.significance.topics import paired_conventions, paired_measures  # the rule of the paired tests
 
 __all__ = ["GAIN_DEPTH", "ReportData", "compute_report", "paired_conventions", "paired_measures"]
@@ -232,16 +231,12 @@ def compute_report(qrels: Source, runs: Mapping[str, Source] | Sequence[Source],
 def _test_settings(test: Any, correction: Any, alpha: Any, seed: Any, n_resamples: Any,
                    family: Any = "per_measure") -> dict[str, Any]:
     """The tests' options named as :func:`metrics.stats.significance.compare_systems` names them (the same
-    tests, corrections and families); the numbers are checked by :func:`compute_report`'s declaration."""
-    test = canonical(test, TESTS, TEST_ALIASES, "test")
-    correction = canonical(correction, CORRECTIONS + (MAXT,),
-                           {**CORRECTION_ALIASES, **dict.fromkeys(MAXT_ALIASES, MAXT)}, "correction")
-    if correction == MAXT and test != "permutation":
-        raise ValidationError(f"the maxt correction resamples the permutation test's sign flips: use test "
-                              f"'permutation', not {test!r}")
+    tests, corrections and families); the numbers are checked by :func:`compute_report`'s declaration. A test
+    that adjusts its p-values itself is corrected by nothing more (``"none"``)."""
+    test, correction = test_and_correction(test, correction)
     family = canonical(family, FAMILIES, FAMILY_ALIASES, "family")
-    return {"test": test, "correction": "none" if test == "tukey" else correction, "alpha": float(alpha),
-            "seed": seed, "n_resamples": n_resamples, "family": family}
+    return {"test": test.name, "correction": "none" if test.adjusts_itself else correction.name,
+            "alpha": float(alpha), "seed": seed, "n_resamples": n_resamples, "family": family}
 
 
 def _run_sources(runs: Mapping[str, Source] | Sequence[Source]) -> dict[str, Source]:

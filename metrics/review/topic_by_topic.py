@@ -23,6 +23,7 @@ import pandas as pd
 
 from metrics.checks import COUNT, Options, checked
 from metrics.errors import ValidationError
+from metrics.measures.per_query import PerQuery, higher_is_better
 from metrics.rankings import Rankings
 from metrics.teaching.anatomy import anatomy
 
@@ -53,12 +54,13 @@ class PairedTopics:
     measure, a, b : str
     frame : pandas.DataFrame
         Columns ``query``, ``a``, ``b`` (the two values) and ``diff`` (``b - a``), one row per topic,
-        sorted by ``diff`` from the largest gain of B to its largest loss, ties by query id.
+        sorted from the largest gain of B to its largest loss, ties by query id. A gain follows the
+        measure's declaration: ``diff`` above 0 where higher is better, below 0 where lower is (MR, ...).
     only_a, only_b : tuple of str
         Topics evaluated for one system only: left out (``missing="drop"``) or scored 0 for the other
         (``missing="zero"``).
     wins, ties, losses : int
-        Topics where B scores higher than A, the same, lower.
+        Topics where B is better than A (in the measure's direction), the same, worse.
     missing : str
     """
 
@@ -117,10 +119,7 @@ def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, miss
     """
     from metrics.stats.significance import align_scores, win_tie_loss
 
-    needed = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
-    if needed:
-        raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
-                              f"missing {needed}")
+    per_query = PerQuery.of(per_query).frame
     rows = per_query[per_query["measure"] == measure]
     if rows.empty:
         raise ValidationError(f"no values of {measure!r} in the table")
@@ -140,13 +139,23 @@ def paired_topics(per_query: pd.DataFrame, measure: str, a: str, b: str, *, miss
     queries, x, y = align_scores(sa, sb, fill="zero" if missing == "zero" else None)
     diff = y - x
     frame = pd.DataFrame({"query": queries.astype(object), "a": x, "b": y, "diff": diff})
-    frame = frame.sort_values(["diff", "query"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    frame = _by_gain(frame, measure, largest_first=True)
     if len(diff) >= 2:
         wins, ties, losses = win_tie_loss(x, y)
     else:  # the paired helpers need two topics; with one the counts are read off directly
         wins, ties, losses = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    if not higher_is_better(measure):  # B's lower values are its wins
+        wins, losses = losses, wins
     return PairedTopics(measure=measure, a=a, b=b, frame=frame, only_a=only_a, only_b=only_b, wins=int(wins),
                         ties=int(ties), losses=int(losses), missing=missing)
+
+
+def _by_gain(frame: pd.DataFrame, measure: str, largest_first: bool) -> pd.DataFrame:
+    """The topics in order of B's gain over A (``diff``, turned round where lower is better), ties by topic id."""
+    key = "query" if "query" in frame.columns else "topic"
+    gain = frame["diff"] if higher_is_better(measure) else -frame["diff"]
+    order = frame.assign(_gain=gain).sort_values(["_gain", key], ascending=[not largest_first, True], kind="stable")
+    return frame.loc[order.index].reset_index(drop=True)
 
 
 @checked(depth=COUNT)
@@ -209,8 +218,9 @@ def extremes(pair: PairedTopics) -> tuple[Extreme | None, Extreme | None]:
     Returns
     -------
     (best, worst) : Extreme or None each
-        ``best`` has the largest positive difference, ``worst`` the most negative one (ties go to the
-        smallest topic id); None when B gains (or loses) on no topic.
+        ``best`` has B's largest gain, ``worst`` its largest loss (a gain is a difference above 0 where
+        higher values of the measure are better, below 0 where lower are; ties go to the smallest topic
+        id); None when B gains (or loses) on no topic.
 
     Examples
     --------
@@ -223,15 +233,15 @@ def extremes(pair: PairedTopics) -> tuple[Extreme | None, Extreme | None]:
     frame = pair.frame
     if frame.empty:
         return None, None
-    diff = frame["diff"].to_numpy(dtype=np.float64)
+    gain = frame["diff"].to_numpy(dtype=np.float64) * (1.0 if higher_is_better(pair.measure) else -1.0)
 
     def at(i: int) -> Extreme:
         row = frame.iloc[i]
         return Extreme(str(row["query"]), float(row["a"]), float(row["b"]), float(row["diff"]))
 
-    best = at(0) if diff[0] > 0 else None  # the frame is sorted by diff, largest first, ties by id
-    low = diff.min()
-    worst = at(int(np.flatnonzero(diff == low)[0])) if low < 0 else None
+    best = at(0) if gain[0] > 0 else None  # the frame is sorted by gain, largest first, ties by id
+    low = gain.min()
+    worst = at(int(np.flatnonzero(gain == low)[0])) if low < 0 else None
     return best, worst
 
 
@@ -250,7 +260,8 @@ def topic_table(pair: PairedTopics, texts: Mapping[str, str] | None = None,
     tag : str, optional
         Keep only the topics whose note carries this tag.
     worst_first : bool, default=True
-        Sort by ``diff`` from B's largest loss up (else from its largest gain down); ties by topic id.
+        Sort from B's largest loss up (else from its largest gain down), a gain following the measure's
+        direction (see :class:`PairedTopics`); ties by topic id.
 
     Returns
     -------
@@ -272,7 +283,7 @@ def topic_table(pair: PairedTopics, texts: Mapping[str, str] | None = None,
     """
     notes = notes or {}
     frame = pair.frame.rename(columns={"query": "topic"})
-    frame = frame.sort_values(["diff", "topic"], ascending=[worst_first, True], kind="stable")
+    frame = _by_gain(frame, pair.measure, largest_first=not worst_first)
     tags = [list(notes.get(t, {}).get("tags", [])) for t in frame["topic"]]
     frame = frame.assign(tags=[", ".join(t) for t in tags])
     if tag is not None:

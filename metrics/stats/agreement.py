@@ -27,25 +27,39 @@ systems. Their agreement is read with
 * the **swaps**: the pairs of systems the two orderings put the other way round (a tie in either is not
   a swap).
 
-Higher scores are better unless said otherwise (``higher_is_better``).
+Which way a score is better comes from the declaration of the measure it is of: where lower values are
+better (MR, Fallout, ...), the ordering puts the lowest first, and two measures of opposite directions agree
+when one rises as the other falls. Plain scores, without a measure, rank the highest first.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 import pandas as pd
 
 from metrics.errors import ValidationError
+from metrics.measures.per_query import MeasureSpec, PerQuery, higher_is_better
 
 __all__ = ["STATISTICS", "agreement_matrix", "kendall_tau", "ordering_agreement", "swapped_pairs", "system_means",
            "tau_ap"]
 
 STATISTICS = ("tau", "tau_ap")
 """The agreement statistics :func:`agreement_matrix` computes."""
+
+Measures = Union[MeasureSpec, tuple[MeasureSpec, MeasureSpec], None]
+"""The measure of two orderings: one for both, a pair (``x``'s, ``y``'s), or None for plain scores."""
+
+
+def _oriented(x: np.ndarray, y: np.ndarray, measures: Measures) -> tuple[np.ndarray, np.ndarray]:
+    """Two score vectors turned so that higher is better in both, as their measures' declarations say."""
+    if measures is None:
+        return x, y
+    mx, my = measures if isinstance(measures, tuple) else (measures, measures)
+    return (x if higher_is_better(mx) else -x), (y if higher_is_better(my) else -y)
 
 
 def _scores(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,9 +107,8 @@ def kendall_tau(x: Any, y: Any) -> float:
     return float((concordant - discordant) / denominator) if denominator > 0 else float("nan")
 
 
-def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, higher_is_better: bool) -> float:
-    """tau_AP,b of ``reference`` with the systems in the order of ``ranked`` (see the module's notes)."""
-    x, y = (reference, ranked) if higher_is_better else (-reference, -ranked)
+def _tau_ap_one(x: np.ndarray, y: np.ndarray) -> float:
+    """tau_AP,b of scores ``x`` with the systems in the order of ``y``, higher first (see the module's notes)."""
     above_y = y[None, :] > y[:, None]  # [i, j]: j strictly above i in the ranked ordering
     above = above_y.sum(axis=1)  # p_i - 1
     pivots = above > 0  # every system below the top tie group
@@ -106,7 +119,7 @@ def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, higher_is_better: boo
     return float(2.0 * math.fsum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
 
 
-def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = True) -> float:
+def tau_ap(x: Any, y: Any, *, symmetric: bool = True, measures: Measures = None) -> float:
     """tau_AP between two score vectors: ``x`` the reference, the systems taken in the order of ``y``.
 
     The errors that cost most are those at the top of ``y``'s order (the order walked), not ``x``'s: see the
@@ -119,7 +132,9 @@ def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = T
         One score per system (Series are aligned on system name).
     symmetric : bool, default=True
         The mean of ``tau_AP(x, y)`` and ``tau_AP(y, x)`` (with ties, Urbano and Marrero's tau_AP,b).
-    higher_is_better : bool, default=True
+    measures : str, Measure or a pair of them, optional
+        The measure the scores are of (one for both, or ``x``'s and ``y``'s): its declaration says which
+        way is better. None: plain scores, the highest first.
 
     Returns
     -------
@@ -138,12 +153,21 @@ def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = T
     (0.5, -0.0417)
     """
     a, b, _ = _scores(x, y)
-    one = _tau_ap_one(a, b, higher_is_better)
-    return (one + _tau_ap_one(b, a, higher_is_better)) / 2.0 if symmetric else one
+    a, b = _oriented(a, b, measures)
+    one = _tau_ap_one(a, b)
+    return (one + _tau_ap_one(b, a)) / 2.0 if symmetric else one
 
 
-def swapped_pairs(x: pd.Series, y: pd.Series) -> pd.DataFrame:
+def swapped_pairs(x: pd.Series, y: pd.Series, *, measures: Measures = None) -> pd.DataFrame:
     """The pairs of systems that ``x`` and ``y`` order the other way round.
+
+    Parameters
+    ----------
+    x, y : pandas.Series
+        One score per system, indexed by system name.
+    measures : str, Measure or a pair of them, optional
+        As for :func:`tau_ap`: where the two measures go opposite ways, a pair is swapped when both
+        orderings put the same system ahead in values.
 
     Returns
     -------
@@ -154,7 +178,8 @@ def swapped_pairs(x: pd.Series, y: pd.Series) -> pd.DataFrame:
         raise ValidationError("swapped_pairs takes two pandas Series indexed by system name")
     a, b, names = _scores(x, y)
     i, j = np.triu_indices(a.size, 1)
-    swap = np.sign(a[i] - a[j]) * np.sign(b[i] - b[j]) < 0
+    oa, ob = _oriented(a, b, measures)
+    swap = np.sign(oa[i] - oa[j]) * np.sign(ob[i] - ob[j]) < 0
     i, j = i[swap], j[swap]
     return pd.DataFrame({"system_a": names[i], "system_b": names[j], "x_a": a[i], "x_b": a[j],
                          "y_a": b[i], "y_b": b[j]})
@@ -162,8 +187,7 @@ def swapped_pairs(x: pd.Series, y: pd.Series) -> pd.DataFrame:
 
 def system_means(per_query: pd.DataFrame, measures: Sequence[str] | None = None) -> pd.DataFrame:
     """Systems x measures table of the mean of each measure over topics (from a per-query table)."""
-    if not isinstance(per_query, pd.DataFrame) or not {"system", "measure", "value"} <= set(per_query.columns):
-        raise ValidationError("expected a per-query table with columns system, measure, value")
+    per_query = PerQuery.of(per_query, ("system", "measure", "value")).frame
     frame = per_query.assign(system=per_query["system"].astype(str), measure=per_query["measure"].astype(str))
     available = list(pd.unique(frame["measure"]))
     measures = available if measures is None else [str(m) for m in measures]
@@ -176,8 +200,10 @@ def system_means(per_query: pd.DataFrame, measures: Sequence[str] | None = None)
 
 
 def agreement_matrix(per_query: pd.DataFrame, measures: Sequence[str] | None = None, *,
-                     statistic: str = "tau", higher_is_better: bool = True) -> pd.DataFrame:
-    """Measures x measures agreement of the system orderings (their means over topics).
+                     statistic: str = "tau") -> pd.DataFrame:
+    """Measures x measures agreement of the system orderings (their means over topics), each ordering in the
+    direction its measure's declaration gives (a measure where lower is better agrees with one where higher
+    is when the two order the systems alike).
 
     Parameters
     ----------
@@ -187,7 +213,6 @@ def agreement_matrix(per_query: pd.DataFrame, measures: Sequence[str] | None = N
         Default: every measure of the table.
     statistic : {"tau", "tau_ap"}, default="tau"
         Kendall's tau-b, or the symmetric tau_AP.
-    higher_is_better : bool, default=True
 
     Returns
     -------
@@ -203,22 +228,25 @@ def agreement_matrix(per_query: pd.DataFrame, measures: Sequence[str] | None = N
     out = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
     for p, first in enumerate(names):
         for second in names[p + 1:]:
+            pair = (first, second)
             if statistic == "tau":
-                value = kendall_tau(means[first], means[second])
+                value = kendall_tau(*_oriented(means[first].to_numpy(), means[second].to_numpy(), pair))
             else:
-                value = tau_ap(means[first], means[second], higher_is_better=higher_is_better)
+                value = tau_ap(means[first], means[second], measures=pair)
             out.loc[first, second] = out.loc[second, first] = value
     return out
 
 
-def ordering_agreement(x: pd.Series, y: pd.Series, *, higher_is_better: bool = True) -> pd.DataFrame:
+def ordering_agreement(x: pd.Series, y: pd.Series, *, measures: Measures) -> pd.DataFrame:
     """How two orderings of the same systems agree (two measures, or one measure under two conventions).
 
     Parameters
     ----------
     x, y : pandas.Series
         One score per system (e.g. each system's mean), indexed by system name.
-    higher_is_better : bool, default=True
+    measures : str, Measure or a pair of them
+        The measure of both orderings, or ``x``'s and ``y``'s: their declarations say which way is better
+        (None: plain scores, the highest first).
 
     Returns
     -------
@@ -228,7 +256,10 @@ def ordering_agreement(x: pd.Series, y: pd.Series, *, higher_is_better: bool = T
     """
     if not (isinstance(x, pd.Series) and isinstance(y, pd.Series)):
         raise ValidationError("ordering_agreement takes two pandas Series indexed by system name")
-    xy = tau_ap(x, y, symmetric=False, higher_is_better=higher_is_better)
-    yx = tau_ap(y, x, symmetric=False, higher_is_better=higher_is_better)
-    return pd.DataFrame([{"systems": len(x), "tau": kendall_tau(x, y), "tau_ap_xy": xy, "tau_ap_yx": yx,
-                          "tau_ap": (xy + yx) / 2.0, "swaps": len(swapped_pairs(x, y))}])
+    reverse = tuple(reversed(measures)) if isinstance(measures, tuple) else measures
+    xy = tau_ap(x, y, symmetric=False, measures=measures)
+    yx = tau_ap(y, x, symmetric=False, measures=reverse)
+    a, b, _ = _scores(x, y)
+    return pd.DataFrame([{"systems": len(x), "tau": kendall_tau(*_oriented(a, b, measures)), "tau_ap_xy": xy,
+                          "tau_ap_yx": yx, "tau_ap": (xy + yx) / 2.0,
+                          "swaps": len(swapped_pairs(x, y, measures=measures))}])

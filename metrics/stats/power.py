@@ -50,6 +50,7 @@ import pandas as pd
 
 from metrics.checks import LEVEL, Integer, Number, Options, check, checked, refuse
 from metrics.errors import ValidationError
+from metrics.measures.per_query import PerQuery
 
 __all__ = ["MAX_TOPICS", "VARIANCES", "PowerAnalysis", "anova_min_range", "anova_power", "anova_topics",
            "design_names", "pair_power", "power_analysis", "t_min_effect", "t_power", "t_topics", "topic_variances"]
@@ -210,8 +211,7 @@ def _matrix(per_query: pd.DataFrame, measure: str, systems: Sequence[str] | None
     """Systems x topics scores of one measure (every system on the same topics)."""
     from metrics.stats.significance._many import score_table
 
-    if not isinstance(per_query, pd.DataFrame) or not {"system", "query", "measure", "value"} <= set(per_query):
-        raise ValidationError("expected a per-query table with columns system, query, measure, value")
+    per_query = PerQuery.of(per_query).frame
     rows = per_query[per_query["measure"].astype(str) == str(measure)]
     if rows.empty:
         raise ValidationError(f"no values of measure {measure!r} in the table; it has "

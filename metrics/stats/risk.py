@@ -27,7 +27,9 @@ ZRisk_α and GeoRisk_α (Dinçer, Macdonald and Ounis, SIGIR 2016)
 
 :func:`risk_table` computes all of them for each measure of a per-query table, the systems against one
 baseline, with the win/tie/loss counts and the number of losses times (1 + α), a count (each loss counted
-1 + α times), not losses in the measure's units.
+1 + α times), not losses in the measure's units. A win follows the measure's declaration: for a measure
+where lower is better (MR, Fallout, ...) the deltas are ``b_j − s_j``, and ZRisk and GeoRisk, which weigh
+effectiveness, are not defined (NaN).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from scipy import special, stats
 
 from metrics.checks import Number, checked
 from metrics.errors import ValidationError
+from metrics.measures.per_query import PerQuery, higher_is_better
 
 __all__ = ["RISK_COLUMNS", "TRISK_LEVEL", "TRisk", "georisk", "risk_adjusted_deltas", "risk_table", "trisk",
            "urisk", "zrisk"]
@@ -273,7 +276,8 @@ def risk_table(per_query: pd.DataFrame, baseline: str, alpha: float = 1.0,
         units); ``t_critical`` the two-sided critical value of TRisk at ``level`` (``|trisk|`` beyond it
         is ``p_value < level``).
         ZRisk and GeoRisk are computed on the matrix of every system (the baseline included) for the
-        measure; they are NaN when a value is negative.
+        measure; they are NaN when a value is negative or when lower values of the measure are better.
+        Wins, losses and the risk-adjusted deltas follow the measure's direction (its declaration).
 
     Raises
     ------
@@ -281,6 +285,7 @@ def risk_table(per_query: pd.DataFrame, baseline: str, alpha: float = 1.0,
         An unknown baseline or measure, fewer than two topics, or a system without a value on a topic the
         others have (evaluate with complete topics, trec_eval ``-c``).
     """
+    per_query = PerQuery.of(per_query).frame
     frame = per_query[per_query["query"].astype(str) != "all"]
     systems = list(dict.fromkeys(frame["system"]))
     if baseline not in systems:
@@ -300,8 +305,10 @@ def risk_table(per_query: pd.DataFrame, baseline: str, alpha: float = 1.0,
                                   f"topic(s) the others have; evaluate with complete topics (-c)")
         x = wide.to_numpy(dtype=float).T
         z = g = np.full(len(systems), np.nan)
-        if (x >= 0).all():
+        if (x >= 0).all() and higher_is_better(measure):
             z, g = zrisk(x, alpha), georisk(x, alpha)
+        if not higher_is_better(measure):  # turned round, so that a delta above 0 is a win
+            x = -x
         b = x[systems.index(baseline)]
         for i, system in enumerate(systems):
             if system == baseline:

@@ -38,7 +38,8 @@ from metrics.evaluate import (
     resolve_measures,
 )
 from metrics.io import Qrels, Source
-from metrics.measures import Measure
+from metrics.measures import Measure, list_measures
+from metrics.measures.per_query import best_first, higher_is_better
 from metrics.rankings import Rankings, tie_groups
 
 if TYPE_CHECKING:
@@ -49,15 +50,9 @@ __all__ = ["EXACT_MEASURES", "TIE_COLUMNS", "is_exact", "reorder_ties", "tie_fli
 
 TIE_COLUMNS = ("system", "query", "measure", "low", "reported", "high")
 
-#: Measures whose worst and best tie orderings are the grade-sorted ones (checked by brute force in the
-#: tests, over every ordering of every tie group): each rewards (or, lower-is-better, penalises) a document
-#: of higher grade placed earlier, or depends on no order at all.
-EXACT_MEASURES = frozenset({
-    "AP", "Bpref", "CG", "DCG", "ERR", "F", "GMAP", "GMBpref", "IDCG", "IPrec", "IPrecAvg",
-    "Judged", "MedianRR", "NumQ", "NumRel", "NumRelRet", "NumNonrelJudgedRet", "NumRet", "P", "R", "RBP",
-    "RBP_resid", "RR", "RelP", "Rprec", "SetAP", "Success", "Unjudged", "Utility", "nDCG",
-    "AP_condensed", "Precision_condensed", "nDCG_condensed",
-})
+EXACT_MEASURES = frozenset(cls.name for cls in list_measures() if cls.exact_under_ties)
+"""The measures whose declaration says the grade-sorted orders of their tied scores are their exact bounds
+(``Measure.exact_under_ties``; checked by brute force in the tests, over every ordering of every tie group)."""
 
 
 def is_exact(measure: Measure) -> bool:
@@ -70,17 +65,15 @@ def is_exact(measure: Measure) -> bool:
     Returns
     -------
     bool
-        True for the measures of :data:`EXACT_MEASURES`, except ``AP(denominator="retrieved")`` (moving a
-        relevant document past the cutoff changes its denominator, so the value is not monotone). False
-        for the residuals (``Precision_resid`` ...), which count unjudged documents as relevant, against the
-        grade order; for AUC, Fallout, MR and infAP, which treat a judged non-relevant document
-        differently from an unjudged one, so that the extreme orderings are not the grade-sorted ones; and
-        for any measure not shown to be monotone.
+        What the measure's declaration says (:meth:`~metrics.measures.Measure.exact_ties`): True for the
+        measures of :data:`EXACT_MEASURES`, except ``AP(denominator="retrieved")`` (moving a relevant
+        document past the cutoff changes its denominator, so the value is not monotone). False for the
+        residuals (``Precision_resid`` ...), which count unjudged documents as relevant, against the grade
+        order; for AUC, Fallout, MR and infAP, which treat a judged non-relevant document differently from
+        an unjudged one, so that the extreme orderings are not the grade-sorted ones; and for any measure
+        not shown to be monotone.
     """
-    name = type(measure).name
-    if name not in EXACT_MEASURES:
-        return False
-    return not (name == "AP" and measure.denominator == "retrieved")
+    return bool(measure.exact_ties())
 
 
 @checked(order=Options("worst", "best", label="tie order"))
@@ -240,25 +233,31 @@ def tie_flips(summary: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per measure and pair where ``first`` reports a value >= ``second``'s and yet ``second``'s
-        ``high`` exceeds ``first``'s ``low`` (their intervals overlap so that ``second`` could come out
-        ahead, or, for equal reported values, either could): columns ``measure``, ``first``, ``second``,
-        ``first_reported``, ``second_reported``, ``first_low``, ``second_high``.
+        One row per measure and pair where ``first`` reports a value at least as good as ``second``'s and
+        yet some order of the ties could put ``second`` ahead (or, for equal reported values, either):
+        columns ``measure``, ``first``, ``second``, ``first_reported``, ``second_reported``, ``first_low``,
+        ``second_high``. "Ahead" follows the measure's declaration: where higher is better, ``second``'s
+        ``high`` exceeds ``first``'s ``low``, and ``first_low`` and ``second_high`` are those bounds; where
+        lower is better (MR, Fallout, ...), ``second``'s ``low`` is below ``first``'s ``high``, and
+        ``first_low`` and ``second_high`` hold ``first``'s worst and ``second``'s best value, those two.
     """
     import pandas as pd
 
     columns = ["measure", "first", "second", "first_reported", "second_reported", "first_low", "second_high"]
     frames = []
     for label, part in summary.groupby("measure", sort=False):
-        part = part.sort_values("reported", ascending=False, kind="stable")
+        part = part.iloc[best_first(part["reported"].to_numpy(dtype=float), label)]
         names = part["system"].to_numpy()
         rep, low, high = (part[c].to_numpy(dtype=float) for c in ("reported", "low", "high"))
-        i, j = np.triu_indices(len(part), k=1)  # i reports at least as much as j
+        if not higher_is_better(label):  # the same test on values turned round: the worst bound is the high one
+            rep, low, high = -rep, -high, -low
+        i, j = np.triu_indices(len(part), k=1)  # i reports a value at least as good as j's
         flip = (high[j] > low[i]) | ((rep[i] == rep[j]) & (high[i] > low[j]))
         i, j = i[flip], j[flip]
+        sign = 1.0 if higher_is_better(label) else -1.0
         frames.append(pd.DataFrame({"measure": label, "first": names[i], "second": names[j],
-                                    "first_reported": rep[i], "second_reported": rep[j],
-                                    "first_low": low[i], "second_high": high[j]}, columns=columns))
+                                    "first_reported": sign * rep[i], "second_reported": sign * rep[j],
+                                    "first_low": sign * low[i], "second_high": sign * high[j]}, columns=columns))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
 
 

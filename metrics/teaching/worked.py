@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.checks import COUNT, Integer, check, checked, refuse
+from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.gains import DISCOUNTS, GAINS, IDEALS, TREC_EVAL
 from metrics.measures import parse_measure
@@ -212,7 +213,7 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     rules = eleven_point_table(eleven_point_rules(one, average=False), str(query))
     rule_rows = pd.DataFrame({"convention": "interpolation rule", "choice": rules["rule"].to_numpy(),
                               "measure": "11pt_avg", "value": rules["11pt_avg"].to_numpy(dtype=np.float64),
-                              "default": (rules["rule"] == "trec_eval-9").to_numpy()})
+                              "default": (rules["rule"] == Conventions().interpolation).to_numpy()})
     ap_index = int(np.flatnonzero(frame["convention"] == "AP denominator")[0])
     parts = [frame.iloc[: ap_index + 1], found, frame.iloc[ap_index + 1:], rule_rows]
     return pd.concat([p for p in parts if len(p)], ignore_index=True)
@@ -278,11 +279,6 @@ def ranking_files(grades: Sequence, missing: int | Sequence[int] = 0, *, missing
     return qrels, run
 
 
-_TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "permutation": "randomisation test", "bootstrap": "bootstrap test", "tukey": "Tukey's HSD"}
-_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "by": "Benjamini-Yekutieli"}
-
-
 def comparison_in_words(comparison, limit: int = 4) -> tuple[str, ...]:
     """Paired tests of systems (a :class:`metrics.stats.significance.Comparison`) read in plain sentences.
 
@@ -308,16 +304,15 @@ def comparison_in_words(comparison, limit: int = 4) -> tuple[str, ...]:
     ...                                                      0.5, 0.6, 0.7, 0.6, 0.6, 0.5]})
     >>> for line in comparison_in_words(compare_systems(per_query, baseline="b")):
     ...     print(line)
-    1 of 1 comparisons is significant at alpha = 0.05 (paired t-test on 6 topics, Holm-adjusted p-values).
+    1 of 1 comparisons is significant at alpha = 0.05 (paired t-test on 6 topics, p-values Holm-corrected).
     x is better than b on AP by 0.4000 on average (adjusted p = 2.04e-05; better on 6 topics, worse on 0, equal on 0).
     """
     frame = comparison.frame
     if frame.empty:
         return ("There is nothing to compare.",)
-    test = _TEST_NAMES.get(comparison.test, f"{comparison.test} test")
-    adjusted = "p-values adjusted by the test itself" if comparison.test == "tukey" else (
-        "unadjusted p-values" if comparison.correction == "none"
-        else f"{_CORRECTION_NAMES.get(comparison.correction, comparison.correction)}-adjusted p-values")
+    test = comparison.declared_test.phrase
+    adjusted = "p-values adjusted by the test itself" if comparison.declared_test.adjusts_itself else (
+        f"p-values {comparison.declared_correction.adjusted}")
     significant = frame[frame["significant"].astype(bool)]
     n = int(frame["n"].max())
     verb = "is" if len(significant) == 1 else "are"

@@ -171,12 +171,12 @@ def _risk_text(risk, level: float, comparison) -> str:
     unlike the comparison's tests) and the systems ZRisk and GeoRisk are computed against."""
     first = risk.iloc[0]
     systems = risk["system"].nunique() + 1
-    if comparison.test == "tukey":
-        tests = "adjusted by Tukey's HSD"
-    elif comparison.correction == "none":
+    if comparison.declared_test.adjusts_itself:
+        tests = f"adjusted by the {comparison.declared_test.phrase} itself"
+    elif not comparison.declared_correction.corrects:
         tests = "not corrected either"
     else:
-        tests = f"{comparison.correction}-corrected"
+        tests = comparison.declared_correction.adjusted
     head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "L x (1+alpha)"]
     rows = [head] + [[str(r.measure), str(r.system), f"{r.urisk:+.4f}", f"{r.trisk:+.3f}", f"{r.p_value:.4g}",
                       r.flag, f"{r.zrisk:+.3f}", f"{r.georisk:.4f}", f"{r.wins}/{r.ties}/{r.losses}",
@@ -206,10 +206,11 @@ def _settings(comparison, args: argparse.Namespace) -> dict:
 def _family_text(comparison) -> str:
     """One line that says which tests were corrected together."""
     sizes = comparison.family_sizes
-    if comparison.test == "tukey":
-        return (f"Tukey's HSD adjusts each measure's p-values for all {next(iter(sizes.values()), 0)} pairs of "
-                f"the {len(comparison.systems)} systems.")
-    if comparison.correction == "none":
+    test = comparison.declared_test
+    if test.adjusts_itself:
+        return (f"The {test.phrase} adjusts each measure's p-values for all {next(iter(sizes.values()), 0)} pairs "
+                f"of the {len(comparison.systems)} systems.")
+    if not comparison.declared_correction.corrects:
         return "p-values are not corrected for multiple comparisons (p_adj = p)."
     if comparison.family == "all":
         return f"{comparison.correction} correction over all {next(iter(sizes.values()), 0)} tests together."

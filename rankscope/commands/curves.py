@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from metrics.conventions import INTERPOLATIONS
+from metrics.interpolation import RULE_REGISTRY
 from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
 from rankscope.commands import add_convention_flags, check_range, rank
 from rankscope.commands.anatomy import write_frame
@@ -38,7 +39,8 @@ def register(subparsers) -> None:
     p.add_argument("--depth", dest="curve_depth", type=int, default=None, metavar="K",
                    help="largest k of the dcg and pk curves, 1 to 100000 (default: the longest ranking)")
     p.add_argument("--interpolation", choices=INTERPOLATIONS, default=None,
-                   help="interpolation rule of the interpolated and 11pt curves (default: that of --compat)")
+                   help="interpolation rule of the interpolated and 11pt curves: "
+                        + "; ".join(f"{rule.name}: {rule.help}" for rule in RULE_REGISTRY) + " (default: that of --compat)")
     p.add_argument("--gain", choices=list(GAINS), default=TREC_EVAL["gain"],
                    help=f"dcg: gain of grade g: {describe(GAINS)}")
     p.add_argument("--discount", choices=list(DISCOUNTS), default=TREC_EVAL["discount"],

@@ -69,7 +69,7 @@ def test_the_risk_block_names_the_systems_of_zrisk_and_the_uncorrected_flag(runs
                          "bm25.seed1")
     assert code == 0, err
     flat = " ".join(out.split())
-    assert "uncorrected for the 3 systems compared with bm25.seed1, while the tests above are holm-corrected" in flat
+    assert "uncorrected for the 3 systems compared with bm25.seed1, while the tests above are Holm-corrected" in flat
     assert "ZRisk and GeoRisk: against all 4 systems listed, bm25.seed1 included" in flat
     code, out, err = run(capsys, "compare", qrels, *paths[:4], "-m", "AP", "--risk-alpha", "1", "--correction", "none")
     assert "while the tests above are not corrected either" in " ".join(out.split())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import os
 import shutil
+import struct
 import time
 from pathlib import Path
 
@@ -249,6 +250,14 @@ def author_tab(browser, url: str, name: str):
     box.press("Enter")
     settled(tab)
     return tab
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """The width and height a PNG file's header states (ValueError when it is not a PNG)."""
+    head = path.read_bytes()[:24]
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError(f"{path}: expected a PNG file, found {head[:8]!r}")
+    return struct.unpack(">II", head[16:24])
 
 
 def drop_files(page, uploader: int | str, files) -> None:

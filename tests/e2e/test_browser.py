@@ -1,7 +1,8 @@
 """The dashboard in a real browser (Debian's Chromium driven by Playwright) against `streamlit run`.
 
 Skipped when Chromium or Playwright is missing, except under CI=true, where that is a failure. The
-screenshots in docs/ (shown in the README) are made here. The server, the browser and the waits are those
+screenshots of the documentation are taken by tests/e2e/test_screenshots.py (``python3 dev.py screenshots``);
+a page visited here is screenshotted into the test's own folder, which a failure's report names. The server, the browser and the waits are those
 of tests/e2e/conftest.py: every wait is an ``expect`` on the page (never a sleep).
 """
 
@@ -11,12 +12,11 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import ROOT, VIEWPORT, charts_drawn, drop_files, need_browser, settled
+from tests.e2e.conftest import ROOT, VIEWPORT, charts_drawn, drop_files, need_browser, png_size, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
 
-DOCS = ROOT / "docs"
 PAGES = ["Overview", "Curves", "Gain", "Queries", "Significance", "Learn", "Report"]
 # the charts visible on each page (a page with tabs shows those of its first tab)
 CHARTS = {"Data": 1, "Overview": 1, "Curves": 3, "Gain": 1, "Queries": 3, "Significance": 1, "Learn": 2, "Report": 0}
@@ -30,19 +30,16 @@ def _visit(page, name: str) -> None:
     charts_drawn(page, CHARTS[name])
 
 
-def test_every_page_of_the_demo_collection_with_its_screenshot(server, page):
+def test_every_page_of_the_demo_collection(server, page, tmp_path):
     page.goto(server)  # a first visit opens on the overview of the demo collection
     settled(page)
     expect(page.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
     expect(page.get_by_text("demo collection", exact=False).first).to_be_visible()
-    _visit(page, "Data")
-    DOCS.mkdir(exist_ok=True)
-    page.screenshot(path=str(DOCS / "page-data.png"))
-    for name in PAGES:
+    for name in ["Data", *PAGES]:
         _visit(page, name)
-        page.screenshot(path=str(DOCS / f"page-{name.lower()}.png"))
-        if name == "Overview":
-            page.screenshot(path=str(DOCS / "screenshot.png"))
+        shot = tmp_path / f"{name.lower()}.png"
+        page.screenshot(path=str(shot))
+        assert png_size(shot) == (VIEWPORT["width"], VIEWPORT["height"]), name
 
 
 def test_upload_two_runs_and_qrels_then_every_page(server, page):

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from metrics.errors import ValidationError
-from metrics.evaluate import COLUMNS, aggregate
+from metrics.evaluate import aggregate
 from metrics.measures import parse_measure
+from metrics.measures.per_query import PerQuery
 from metrics.review.claims.kinds import FAILS, HOLDS, UNCHECKABLE, Better, Claim, ClaimResult, Rank, Threshold
 
 if TYPE_CHECKING:
@@ -41,10 +42,7 @@ class _Table:
     """The means of a per-query table, by system and measure, with the table's measure labels."""
 
     def __init__(self, per_query: "pd.DataFrame") -> None:
-        missing = [c for c in COLUMNS if c not in per_query.columns]
-        if missing:
-            raise ValidationError(f"expected a per-query table with columns {list(COLUMNS)}, missing {missing}")
-        self.per_query = per_query
+        self.per_query = per_query = PerQuery.of(per_query).frame
         means = aggregate(per_query)
         self.systems = list(dict.fromkeys(str(s) for s in means["system"]))
         self.labels = {parse_measure(str(label)): str(label) for label in dict.fromkeys(means["measure"])}

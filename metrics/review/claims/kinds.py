@@ -147,8 +147,8 @@ class Better:
         The two systems; ``better`` must have the higher value (lower, for a measure where lower is better).
     measure : str
     test : str, optional
-        A paired test of :func:`~metrics.stats.significance.compare_systems` (``t``, ``wilcoxon``, ``sign``,
-        ``permutation``, ``bootstrap``, ``tukey``); None: the values alone decide.
+        A test of :func:`~metrics.stats.significance.compare_systems` (one of
+        :data:`~metrics.stats.significance.TESTS`); None: the values alone decide.
     correction : str, default="holm"
         The multiple-comparison correction, over the tests ``pairs`` names.
     alpha : float, default=0.05
@@ -172,8 +172,7 @@ class Better:
     kind = "better"
 
     def __post_init__(self) -> None:
-        from metrics.stats.significance import (CORRECTION_ALIASES, CORRECTIONS, MAXT, TEST_ALIASES, TESTS,
-                                                canonical, check_options)
+        from metrics.stats.significance import check_options, test_and_correction
 
         better, than = _name("better", self.better), _name("than", self.than)
         if better == than:
@@ -188,14 +187,11 @@ class Better:
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
             raise Refused(unknown[0], f"a test setting ({', '.join(SETTINGS)})", "an unknown setting")
-        test = canonical(self.test, TESTS, TEST_ALIASES, "test")
-        correction = canonical(self.correction, CORRECTIONS + (MAXT,), CORRECTION_ALIASES, "correction")
-        if correction == MAXT and test != "permutation":
-            raise refuse("test", "the permutation test (correction maxt needs it)", test)
+        test, correction = test_and_correction(self.test, self.correction)
         if "n_resamples" in settings:
             check("n_resamples", settings["n_resamples"], RULES["n_resamples"])
         normal = check_options(**settings)
-        _set(self, test=test, correction=correction, alpha=check("alpha", self.alpha, RULES["alpha"]),
+        _set(self, test=test.name, correction=correction.name, alpha=check("alpha", self.alpha, RULES["alpha"]),
              settings=tuple(sorted((k, normal[k]) for k in settings)))
 
     def describe(self) -> str:
@@ -205,10 +201,16 @@ class Better:
             return text
         over = "all pairs of systems" if self.pairs == "all" else "this pair alone"
         how = f"{self.test} test, alpha {_number(self.alpha)}"
-        if self.test != "tukey":
+        if not self._test().adjusts_itself:
             how += f", {self.correction} correction over {over}"
         extra = "".join(f", {k} {v}" for k, v in self.settings)
         return f"{text}, significantly ({how}{extra})"
+
+    def _test(self) -> Any:
+        """The declared test of the claim."""
+        from metrics.stats.significance import TEST_REGISTRY
+
+        return TEST_REGISTRY.get(self.test)
 
     def entry(self) -> dict[str, Any]:
         """The claim as a plain mapping (an ``expect:`` entry)."""

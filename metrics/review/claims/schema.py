@@ -173,8 +173,9 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
     if "test" not in entry:
         needing = [k for k in entry if k not in ("better", "than", "measure")]
         if needing:
-            raise Refused(needing[0], "a test beside it (test: t, wilcoxon, sign, permutation, bootstrap or tukey)",
-                          "none")
+            from metrics.stats.significance import TESTS
+
+            raise Refused(needing[0], f"a test beside it (test: {', '.join(TESTS[:-1])} or {TESTS[-1]})", "none")
         return Better(entry["better"], entry["than"], entry["measure"])
     options = {k: entry[k] for k in ("correction", "alpha", "pairs") if k in entry}
     return Better(entry["better"], entry["than"], entry["measure"], entry["test"], **options,

@@ -24,11 +24,6 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 _LATEX_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
 _MARKDOWN_RE = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 LATEX_MARK = {BETTER: r"$^{\dagger}$", WORSE: r"$^{\ddagger}$"}
-_TEST_WORDS = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
-               "permutation": "paired randomisation test", "bootstrap": "paired bootstrap test",
-               "tukey": "Tukey's HSD on the two-way ANOVA"}
-_CORRECTION_WORDS = {"holm": "Holm-corrected", "bonferroni": "Bonferroni-corrected",
-                     "bh": "Benjamini-Hochberg-adjusted", "by": "Benjamini-Yekutieli-adjusted"}
 _AGGREGATION_WORDS = {"sum": "sum over topics", "gmean": "geometric mean", "median": "median over topics"}
 
 
@@ -110,16 +105,20 @@ def caption(table: SummaryTable, style: str = "text", *, bold: bool = True, ci: 
 
 
 def _how(table: SummaryTable) -> list[str]:
-    """The test, its resamples and seed, and the correction, in words."""
-    words = [_TEST_WORDS.get(str(table.test), f"{table.test} test")]
+    """The test, its resamples and seed, and the correction, in the words of their declarations."""
+    from metrics.stats.significance import CORRECTION_REGISTRY, TEST_REGISTRY
+
+    test = TEST_REGISTRY.get(table.test)
+    words = [test.phrase]
     if table.n_resamples is not None:
         words.append(f"{table.n_resamples} resamples, seed {table.seed}")
-    if table.test == "tukey" or table.correction is None:
+    if test.adjusts_itself or table.correction is None:
         return words
-    if table.correction == "none":
-        words.append("not corrected for multiple comparisons")
+    correction = CORRECTION_REGISTRY.get(table.correction)
+    if not correction.corrects:
+        words.append(correction.adjusted)
         return words
-    corrected = _CORRECTION_WORDS.get(str(table.correction), f"{table.correction}-corrected")
+    corrected = correction.adjusted
     k = table.comparisons
     if table.family == "all":
         words.append(f"{corrected} over all measures together" + (f", {k} comparisons" if k else ""))

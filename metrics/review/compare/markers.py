@@ -8,13 +8,12 @@ direction (``higher_is_better``).
 from __future__ import annotations
 
 import string
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
 from metrics.checks import refuse
-from metrics.errors import RankscopeError, ValidationError
+from metrics.errors import ValidationError
 
 __all__ = ["BETTER", "WORSE", "baseline_markers"]
 
@@ -61,16 +60,13 @@ def baseline_markers(tests: pd.DataFrame | None, baseline: str | None) -> dict[t
     return out
 
 
-@lru_cache(maxsize=512)
 def _info(label: str) -> tuple[bool, bool, str]:
-    """``(higher_is_better, integer, aggregation)`` of a measure label (unknown labels: higher, real, mean)."""
-    from metrics.measures import parse_measure
+    """``(higher_is_better, integer, aggregation)`` of a measure label, from its declaration (a label no measure
+    declares: higher, real, mean)."""
+    from metrics.measures.per_query import declaration, higher_is_better
 
-    try:
-        m = parse_measure(label)
-    except RankscopeError:
-        return True, False, "mean"
-    return bool(m.higher_is_better), bool(m.integer), str(m.aggregation)
+    m = declaration(label)
+    return higher_is_better(label), bool(m is not None and m.integer), "mean" if m is None else str(m.aggregation)
 
 
 def _letters(count: int) -> list[str]:

@@ -261,13 +261,14 @@ def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, b
     else:
         for (system, measure), kind in baseline_markers(frame, baseline).items():
             markers.loc[system, measure] = _GLYPHS[kind]
-    if comparison.test == "tukey":
+    test = comparison.declared_test
+    if test.adjusts_itself:
         family = None
     elif comparison.family == "all":
         family = len(comparison.frame)
     else:
         family = int(comparison.frame.groupby("measure").size().max()) if len(comparison.frame) else 0
-    randomised = comparison.test in ("permutation", "bootstrap")
+    randomised = test.resampled
     return SummaryTable(
         markers=markers, letters=tuple(letters.items()), baseline=baseline, test=comparison.test,
         correction=comparison.correction, family=comparison.family, alpha=float(comparison.alpha),

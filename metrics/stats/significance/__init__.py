@@ -15,6 +15,11 @@ positive statistic or mean difference means ``b`` scores higher; the t statistic
 ``tukey``                 Tukey's HSD on the two-way (system x topic) ANOVA (:func:`tukey_hsd`), many systems
 ========================  ======================================================================
 
+Each test is declared once, beside its kernel, in ``tests/`` (one file each, registered in
+:data:`TEST_REGISTRY`): its names, its label and help, the phrase a report uses, and what it is (resampled,
+adjusted for all pairs by itself, parametric, ...); each correction likewise in ``corrections/``
+(:data:`CORRECTION_REGISTRY`). Every list of names, label, help text and check of a property reads them.
+
 Conventions, fixed once here:
 
 * **Alignment.** Two Series (or the rows of a per-query table) are joined on the query id, compared as
@@ -47,17 +52,13 @@ Comprehensive Psychology 3, 2014.
 
 from __future__ import annotations
 
-from metrics.stats.significance._corrections import adjust_pvalues
+from metrics.stats.significance._corrections import adjust_pvalues, on_p_values, test_and_correction
 from metrics.stats.significance._effects import cohens_dz, rank_biserial, win_tie_loss
 from metrics.stats.significance._inputs import (
     CI_METHODS,
-    CORRECTION_ALIASES,
-    CORRECTIONS,
     EXACT_MAX,
     FAMILIES,
     FAMILY_ALIASES,
-    TEST_ALIASES,
-    TESTS,
     WILCOXON_METHODS,
     ZERO_METHODS,
     align_scores,
@@ -66,7 +67,6 @@ from metrics.stats.significance._inputs import (
 )
 from metrics.stats.significance._letters import grouped_leaderboard, letter_display, letter_groups
 from metrics.stats.significance._many import MAX_DIFFERENCES, check_comparison_size, compare_systems
-from metrics.stats.significance._maxt import MAXT, maxt_adjust
 from metrics.stats.significance._paired import (
     bootstrap_ci,
     bootstrap_test,
@@ -78,13 +78,30 @@ from metrics.stats.significance._paired import (
 )
 from metrics.stats.significance._resampling import sign_flip_matrix
 from metrics.stats.significance._results import Comparison, TestResult, TukeyResult
-from metrics.stats.significance._tukey import tukey_hsd
+from metrics.stats.significance.corrections import CORRECTION_REGISTRY, Correction
+from metrics.stats.significance.corrections.maxt import MaxT, maxt_adjust
+from metrics.stats.significance.tests import TEST_REGISTRY, Test
+from metrics.stats.significance.tests.tukey import tukey_hsd
+
+TESTS = TEST_REGISTRY.names()
+"""The names of the declared tests, in order (the aliases of each are in :data:`TEST_ALIASES`)."""
+TEST_ALIASES = TEST_REGISTRY.aliases()
+"""Each other name of a test (``randomization``) and the test's name (``permutation``)."""
+CORRECTIONS = CORRECTION_REGISTRY.names(on_p_values)
+"""The corrections of p-values (:func:`adjust_pvalues`), in order; :func:`compare_systems` also takes those made
+from a test's resamples (:data:`MAXT`)."""
+CORRECTION_ALIASES = CORRECTION_REGISTRY.aliases(on_p_values)
+"""Each other name of a correction of p-values (``fdr_bh``) and the correction's name (``bh``)."""
+MAXT = MaxT.name
+"""The name of Westfall and Young's max-T correction (``--correction maxt``)."""
 
 __all__ = [
     "CI_METHODS",
     "CORRECTIONS",
     "CORRECTION_ALIASES",
+    "CORRECTION_REGISTRY",
     "Comparison",
+    "Correction",
     "EXACT_MAX",
     "FAMILIES",
     "FAMILY_ALIASES",
@@ -92,6 +109,8 @@ __all__ = [
     "MAX_DIFFERENCES",
     "TESTS",
     "TEST_ALIASES",
+    "TEST_REGISTRY",
+    "Test",
     "TestResult",
     "TukeyResult",
     "WILCOXON_METHODS",
@@ -115,6 +134,7 @@ __all__ = [
     "sign_flip_matrix",
     "sign_test",
     "t_test",
+    "test_and_correction",
     "tukey_hsd",
     "wilcoxon_test",
     "win_tie_loss",

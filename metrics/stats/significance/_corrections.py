@@ -1,4 +1,5 @@
-"""Corrections of p-values for multiple comparisons: Bonferroni, Holm, Benjamini-Hochberg, Benjamini-Yekutieli."""
+"""Corrections of p-values for multiple comparisons, each declared in ``corrections/``: one family at a time
+(:func:`adjust_pvalues`), or every family of a comparison (:func:`adjust_families`)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,15 @@ from typing import Any
 
 import numpy as np
 
+from metrics.checks import refuse
 from metrics.errors import ValidationError
-from metrics.stats.significance._inputs import CORRECTION_ALIASES, CORRECTIONS, canonical
+from metrics.stats.significance.corrections import CORRECTION_REGISTRY, Correction
+from metrics.stats.significance.tests import TEST_REGISTRY, Test
+
+
+def on_p_values(correction: Correction) -> bool:
+    """Whether a correction adjusts p-values (and not a test's resamples, as max-T does)."""
+    return not correction.resampled
 
 
 def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
@@ -18,10 +26,11 @@ def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
     p_values : array-like of float
         The family's p-values, each in [0, 1].
     method : {"holm", "bonferroni", "bh", "by", "none"}, default="holm"
-        ``holm`` and ``bonferroni`` control the family-wise error rate (the chance of any false
-        rejection); ``bh`` (Benjamini-Hochberg) and ``by`` (Benjamini-Yekutieli) the false discovery rate
-        (the expected share of false rejections among the rejections). ``fdr_bh`` and ``fdr_by`` are
-        accepted as aliases.
+        A correction that adjusts p-values (see :data:`~metrics.stats.significance.CORRECTIONS`; each is
+        declared in ``metrics/stats/significance/corrections/``). ``holm`` and ``bonferroni`` control the
+        family-wise error rate (the chance of any false rejection); ``bh`` (Benjamini-Hochberg) and ``by``
+        (Benjamini-Yekutieli) the false discovery rate (the expected share of false rejections among the
+        rejections). ``fdr_bh`` and ``fdr_by`` are accepted as aliases.
 
     Returns
     -------
@@ -56,7 +65,7 @@ def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bh").round(6).tolist()
     [0.03, 0.04, 0.04]
     """
-    method = canonical(method, CORRECTIONS, CORRECTION_ALIASES, "correction")
+    correction = CORRECTION_REGISTRY.get(method, on_p_values)
     try:
         p = np.asarray(p_values, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -65,23 +74,7 @@ def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
         raise ValidationError(f"expected a 1-D array of p-values, got shape {p.shape}")
     if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
         raise ValidationError("p-values: expected numbers from 0 to 1, found others")
-    m = p.size
-    if m == 0 or method == "none":
-        return p.copy()
-    if method == "bonferroni":
-        return np.minimum(1.0, p * m)
-    order = np.argsort(p, kind="stable")
-    ranked = p[order]
-    rank = np.arange(1, m + 1)
-    if method == "holm":
-        adjusted = np.maximum.accumulate((m - rank + 1) * ranked)
-    else:
-        adjusted = np.minimum.accumulate((m * ranked / rank)[::-1])[::-1]
-        if method == "by":
-            adjusted = adjusted * np.sum(1.0 / rank)
-    out = np.empty(m)
-    out[order] = np.minimum(adjusted, 1.0)
-    return out
+    return correction.adjust(p) if p.size else p.copy()
 
 
 def adjust_families(p: np.ndarray, families: np.ndarray, method: str) -> np.ndarray:
@@ -92,3 +85,20 @@ def adjust_families(p: np.ndarray, families: np.ndarray, method: str) -> np.ndar
         mask = tested & (families == label)
         adjusted[mask] = adjust_pvalues(p[mask], method)
     return adjusted
+
+
+def test_and_correction(test: Any, correction: Any) -> tuple[Test, Correction]:
+    """The declared test and correction that two names give, checked together.
+
+    A correction made from resamples (max-T) needs a test whose resamples it can reuse (``sign_flips``).
+
+    Raises
+    ------
+    ValidationError
+        An unknown test or correction, or a pair that does not go together.
+    """
+    chosen, fix = TEST_REGISTRY.get(test), CORRECTION_REGISTRY.get(correction)
+    if fix.resampled and not chosen.sign_flips:
+        flipping = " or ".join(repr(t.name) for t in TEST_REGISTRY if t.sign_flips)
+        raise refuse("test", f"{flipping} (the {fix.name} correction resamples a test's sign flips)", chosen.name)
+    return chosen, fix

@@ -1,5 +1,6 @@
-"""Inputs of the paired tests: option names and checks, the alignment of two systems' queries, and the
-differences ``b - a`` that every test reads."""
+"""Inputs of the tests: option names and checks, the alignment of two systems' queries, and the differences
+``b - a`` that every test reads. The tests and corrections themselves are declared in ``tests/`` and
+``corrections/``."""
 
 from __future__ import annotations
 
@@ -11,13 +12,6 @@ import pandas as pd
 
 from metrics.checks import COUNT, LEVEL, SEED, Number, Options, checked
 from metrics.errors import MissingTopicsError, ValidationError
-
-TESTS = ("t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey")
-"""The tests :func:`~metrics.stats.significance.compare_systems` runs (``randomization``/``randomisation`` are
-accepted for ``permutation``)."""
-
-CORRECTIONS = ("holm", "bonferroni", "bh", "by", "none")
-"""Multiple-comparison corrections: Holm, Bonferroni, Benjamini-Hochberg, Benjamini-Yekutieli, none."""
 
 FAMILIES = ("per_measure", "all")
 """The family a correction applies to: the tests of one measure, or every test of the comparison."""
@@ -38,9 +32,7 @@ GRID_BITS = 40
 """Equalities of differences are decided on multiples of ``2**-GRID_BITS`` times the pair's largest
 absolute score (see :func:`snap`)."""
 
-TEST_ALIASES = {"randomization": "permutation", "randomisation": "permutation"}
 FAMILY_ALIASES = {"measure": "per_measure", "per-measure": "per_measure"}
-CORRECTION_ALIASES = {"fdr_bh": "bh", "fdr_by": "by"}
 
 
 def canonical(value: Any, allowed: Sequence[str], aliases: dict[str, str], what: str) -> str:
@@ -188,13 +180,17 @@ def pair_differences(a: Any, b: Any, fill: str | None = None, min_queries: int =
     return D, snap(D, scale)
 
 
-def check_testable(K: np.ndarray, test: str) -> None:
-    """Refuse the two-system tests on differences that leave nothing to test (one row of rounded ``K``)."""
+def check_testable(K: np.ndarray, test: Any) -> None:
+    """Refuse the two-system tests on differences that leave nothing to test (one row of rounded ``K``;
+    ``test`` a declared :class:`~metrics.stats.significance.tests.Test`)."""
     d = K[0]
     if not np.any(d != 0):
         raise ValidationError(f"the systems are identical on these {d.size} queries (every difference b - a is "
                               "0): there is nothing to test")
-    if test == "t" and np.all(d == d[0]):
+    if test.needs_spread and np.all(d == d[0]):
+        from metrics.stats.significance.tests import TEST_REGISTRY
+
+        others = [t.phrase for t in TEST_REGISTRY if not (t.needs_spread or t.all_systems)]
         raise ValidationError(f"every difference b - a is {d[0]:.6g} on these {d.size} queries: their standard "
-                              "deviation is 0, so the t statistic is undefined (the sign, Wilcoxon and "
-                              "randomisation tests are defined here)")
+                              f"deviation is 0, so the {test.phrase} is undefined (the {', '.join(others)} "
+                              "are defined here)")

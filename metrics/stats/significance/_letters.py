@@ -1,6 +1,6 @@
 """Compact letter display of many pairwise comparisons (Piepho 2004, insert-and-absorb).
 
-Systems are ordered by mean (best first); each gets a string of letters such that two systems share a
+Systems are ordered by mean (best first, in the direction the measure's declaration gives); each gets a string of letters such that two systems share a
 letter exactly when they are *not* significantly different. The relation "not different" need not be
 transitive (A ~ B, B ~ C, A != C gives ``a``, ``ab``, ``b``), so a system may carry several letters.
 
@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from metrics.errors import ValidationError
+from metrics.measures.per_query import MeasureSpec, higher_is_better
 
 MAX_LETTERS = 26 * 26
 """Letters ``a``..``z``, then ``aa``, ``ab``, ...: at most this many groups are named."""
@@ -107,8 +108,8 @@ def _letter(index: int) -> str:
 
 
 def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any, *,
-                   higher_is_better: bool = True) -> pd.DataFrame:
-    """The grouped leaderboard: systems ordered by mean, with their group letters.
+                   measure: MeasureSpec) -> pd.DataFrame:
+    """The grouped leaderboard: systems ordered by mean, best first, with their group letters.
 
     Parameters
     ----------
@@ -117,8 +118,10 @@ def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any,
         One per system.
     differs : array-like of bool, shape (k, k)
         ``differs[i, j]`` when systems ``i`` and ``j`` (in the order of ``systems``) differ significantly.
-    higher_is_better : bool, default=True
-        Order the leaderboard by decreasing mean (else increasing); ties keep the input order.
+    measure : str or Measure
+        The measure the means are of: its declaration says which way is better, so the leaderboard is by
+        decreasing mean where higher is better and by increasing mean where lower is (equal means told apart
+        by the systems they differ from, never by name).
 
     Returns
     -------
@@ -132,7 +135,7 @@ def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any,
     if mu.shape != (len(names),) or M.shape != (len(names), len(names)):
         raise ValidationError(f"{len(names)} systems need {len(names)} means and a {len(names)} x {len(names)} "
                               f"table, found {mu.shape} and {M.shape}")
-    order = _leaderboard_order(-mu if higher_is_better else mu, M)
+    order = _leaderboard_order(-mu if higher_is_better(measure) else mu, M)
     groups = letter_groups(M[np.ix_(order, order)])
     if len(groups) > MAX_LETTERS:
         raise ValidationError(f"{len(groups)} groups: more than the {MAX_LETTERS} letters a display can name")
@@ -143,11 +146,12 @@ def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any,
     return pd.DataFrame({"system": [names[o] for o in order], "mean": mu[order], "group": letters})
 
 
-def grouped_leaderboard(comparison: Any, measure: str, *, higher_is_better: bool = True) -> pd.DataFrame:
-    """The letter display of one measure of a :class:`~metrics.stats.significance.Comparison` of all pairs.
+def grouped_leaderboard(comparison: Any, measure: str) -> pd.DataFrame:
+    """The letter display of one measure of a :class:`~metrics.stats.significance.Comparison` of all pairs,
+    best mean first in the direction the measure's declaration gives.
 
     Two systems differ when the comparison's ``significant`` (corrected p-value below ``alpha``) is true;
-    Tukey's HSD (``test="tukey"``) gives its own adjusted p-values. A pair that was not tested (a
+    a test that adjusts itself (Tukey's HSD) gives its own adjusted p-values. A pair that was not tested (a
     comparison against a baseline) cannot be displayed: a ValidationError says so.
 
     Returns
@@ -169,4 +173,4 @@ def grouped_leaderboard(comparison: Any, measure: str, *, higher_is_better: bool
                                  rows["mean_b"]):
         differs[where[a], where[b]] = differs[where[b], where[a]] = bool(sig)
         means[where[a]], means[where[b]] = ma, mb
-    return letter_display(systems, means, differs, higher_is_better=higher_is_better)
+    return letter_display(systems, means, differs, measure=measure)

@@ -10,14 +10,14 @@ import pandas as pd
 
 from metrics.checks import LEVEL, checked
 from metrics.errors import MissingTopicsError, ValidationError
-from metrics.stats.significance._corrections import adjust_families
-from metrics.stats.significance._inputs import (CORRECTION_ALIASES, CORRECTIONS, FAMILIES, FAMILY_ALIASES, FILL,
-                                                TEST_ALIASES, TESTS, canonical, check_options, listing, snap,
-                                                sorted_queries)
+from metrics.measures.per_query import PerQuery
+from metrics.stats.significance._corrections import adjust_families, test_and_correction
+from metrics.stats.significance._inputs import (FAMILIES, FAMILY_ALIASES, FILL, canonical, check_options, listing,
+                                                snap, sorted_queries)
 from metrics.stats.significance._kernels import analyse, describe
-from metrics.stats.significance._maxt import MAXT, is_maxt, maxt_corrected
 from metrics.stats.significance._results import COLUMNS, Comparison
-from metrics.stats.significance._tukey import tukey_hsd
+from metrics.stats.significance.corrections import Correction
+from metrics.stats.significance.tests import Test
 
 MAX_DIFFERENCES = 50_000_000
 """The most paired differences (pairs x queries, summed over the measures) a comparison holds: 400 MB in
@@ -39,19 +39,11 @@ def check_comparison_size(systems: int, baseline: bool, queries: int, measures: 
     found = pairs * queries * measures
     if found > MAX_DIFFERENCES:
         which = "each against the baseline" if baseline else "every pair"
+        least = "at least " * fewest
         raise ValidationError(f"comparing {systems:,} systems ({which}): expected at most {MAX_DIFFERENCES:,} "
-                              f"paired differences, found {pairs:,} pairs x {'at least ' * fewest}{queries:,} queries x {measures} "
-                              f"measure(s) = {'at least ' * fewest}{found:,}; compare each with a baseline, or fewer systems")
-
-
-def _frame_checked(per_query: Any) -> pd.DataFrame:
-    if not isinstance(per_query, pd.DataFrame):
-        raise ValidationError(f"per_query: expected a per-query DataFrame, found {type(per_query).__name__}")
-    missing = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
-    if missing:
-        raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
-                              f"missing {missing}")
-    return per_query
+                              f"paired differences, found {pairs:,} pairs x {least}{queries:,} queries x "
+                              f"{measures} measure(s) = {least}{found:,}; compare each with a baseline, or fewer "
+                              "systems")
 
 
 def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
@@ -98,18 +90,20 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
 
     Parameters
     ----------
-    per_query : pandas.DataFrame
+    per_query : pandas.DataFrame or PerQuery
         Columns ``system``, ``query``, ``measure``, ``value``, as :func:`metrics.evaluate` returns.
         System, query and measure names are compared as text.
     measures : str or sequence of str, optional
         The measures to test (default: all in the table, in order of first appearance).
     test : {"t", "wilcoxon", "sign", "permutation", "bootstrap", "tukey"}, default="t"
-        ``randomization``/``randomisation`` mean ``permutation``.
+        A declared test (:data:`~metrics.stats.significance.TESTS`, one file each in
+        ``metrics/stats/significance/tests/``); ``randomization``/``randomisation`` mean ``permutation``.
     baseline : str, optional
         Test each other system against this one (``system_a`` = baseline); default: every pair
         ``(a, b)`` with ``a`` before ``b`` in the order of ``systems``.
     correction : {"holm", "bonferroni", "bh", "by", "maxt", "none"}, default="holm"
-        See :func:`adjust_pvalues`. ``maxt`` (with ``test="permutation"`` only) is Westfall and Young's
+        A declared correction (one file each in ``metrics/stats/significance/corrections/``); see
+        :func:`adjust_pvalues`. ``maxt`` (with ``test="permutation"`` only) is Westfall and Young's
         step-down max-T on the same sign flips as the randomisation test, over each family.
     family : {"per_measure", "all"}, default="per_measure"
         The tests a correction counts together: those of each measure separately (``measure`` is also
@@ -163,9 +157,9 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
       query get ``statistic`` NaN and ``p_value`` 1 (the observed value is the only one the null
       distribution holds), and count in the family; under the t-test, a pair whose differences are all
       the same non-zero number gets NaN for both (t is undefined) and is left out of the family.
-    * ``tukey``: the p-values are Tukey's HSD over all the systems of each measure (an ANOVA of all of
-      them, even with a baseline), already adjusted for all their pairs, so ``p_adjusted`` equals
-      ``p_value`` and ``correction`` and ``family`` are not applied.
+    * A test that adjusts itself (``tukey``: Tukey's HSD over all the systems of each measure, an ANOVA of
+      all of them even with a baseline) gives p-values already adjusted for all their pairs, so
+      ``p_adjusted`` equals ``p_value`` and ``correction`` and ``family`` are not applied.
 
     Examples
     --------
@@ -178,37 +172,31 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
     test, correction, family, opts = _checked_options(test, correction, family, n_resamples=n_resamples,
                                                       seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
                                                       zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
-    frame, systems = _chosen_systems(_frame_checked(per_query), systems)
+    frame, systems = _chosen_systems(PerQuery.of(per_query).frame, systems)
     measures = _chosen_measures(frame, measures)
     queries = frame[frame["measure"].isin(measures)].groupby("measure")["query"].nunique()
     check_comparison_size(len(systems), baseline is not None, int(queries.max()), len(measures))
     baseline, ia, ib = _pairs(systems, baseline)
     tables = _score_tables(frame, measures, systems, fill)
-    if test == "tukey":
-        results = _tukey_results(tables, systems, ia, ib, opts)
+    if test.all_systems:
+        results = _all_systems_results(tables, systems, ia, ib, test, opts)
     else:
-        results = _resampled_results(tables, ia, ib, test, opts, client)
-    rows = _rows(tables, results, measures, systems, ia, ib, test)
-    out = maxt_corrected(rows, tables, ia, ib, family, alpha, opts) if correction == MAXT else \
+        results = _pairwise_results(tables, ia, ib, test, opts, client)
+    rows = _rows(tables, results, measures, systems, ia, ib, test.name)
+    out = correction.adjust_resampled(rows, tables, ia, ib, family, alpha, opts) if correction.resampled else \
         _corrected(rows, test, family, correction, alpha)
-    return Comparison(frame=out, test=test, correction=correction, family=family, alpha=float(alpha),
+    return Comparison(frame=out, test=test.name, correction=correction.name, family=family, alpha=float(alpha),
                       baseline=baseline, systems=tuple(systems), measures=tuple(measures), seed=opts["seed"],
                       n_resamples=opts["n_resamples"], confidence=opts["confidence"])
 
 
 # ---- the steps of compare_systems, in the order it takes them ------------------------------------------------
 def _checked_options(test: str, correction: str, family: str,
-                     **options: Any) -> tuple[str, str, str, dict[str, Any]]:
-    """The test, correction and family by their canonical names, and the tests' options normalised (alpha and
-    fill are checked by :func:`compare_systems`'s declaration)."""
-    test = canonical(test, TESTS, TEST_ALIASES, "test")
-    correction = MAXT if is_maxt(correction) else canonical(correction, CORRECTIONS + (MAXT,), CORRECTION_ALIASES,
-                                                            "correction")
-    family = canonical(family, FAMILIES, FAMILY_ALIASES, "family")
-    if correction == MAXT and test != "permutation":
-        raise ValidationError(f"the maxt correction resamples the permutation test's sign flips: use test "
-                              f"'permutation', not {test!r}")
-    return test, correction, family, check_options(**options)
+                     **options: Any) -> tuple[Test, Correction, str, dict[str, Any]]:
+    """The declared test and correction, the family by its canonical name, and the tests' options normalised
+    (alpha and fill are checked by :func:`compare_systems`'s declaration)."""
+    test, correction = test_and_correction(test, correction)
+    return test, correction, canonical(family, FAMILIES, FAMILY_ALIASES, "family"), check_options(**options)
 
 
 def _chosen_systems(frame: pd.DataFrame, systems: Sequence[str] | None) -> tuple[pd.DataFrame, list[str]]:
@@ -282,16 +270,17 @@ def _differences(X: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndar
     return D, snap(D, np.maximum(np.abs(X[ia]).max(axis=1), np.abs(X[ib]).max(axis=1)))
 
 
-def _tukey_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], systems: list[str], ia: np.ndarray,
-                   ib: np.ndarray, opts: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """Per measure, each pair's description with Tukey's HSD statistic, p-value and interval."""
+def _all_systems_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], systems: list[str], ia: np.ndarray,
+                         ib: np.ndarray, test: Test, opts: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Per measure, each pair's description with the statistic, p-value and interval of a test of all the
+    systems at once (Tukey's HSD)."""
     k = len(systems)
     row_of = {pair: r for r, pair in enumerate(zip(*np.triu_indices(k, 1)))}
     rows = np.array([row_of[(min(a, b), max(a, b))] for a, b in zip(ia, ib)], dtype=np.int64)
     flip = ia > ib  # the baseline comes after the other system: the interval changes sides
     results = {}
     for measure, (X, _) in tables.items():
-        hsd = tukey_hsd(X, systems, confidence=opts["confidence"]).frame
+        hsd = test.all_pairs(X, systems, opts)
         info = describe(*_differences(X, ia, ib), opts["tie_tolerance"], opts["confidence"])
         info["statistic"] = hsd["statistic"].to_numpy()[rows]
         info["p_value"] = hsd["p_value"].to_numpy()[rows]
@@ -301,10 +290,10 @@ def _tukey_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], systems: li
     return results
 
 
-def _resampled_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], ia: np.ndarray, ib: np.ndarray,
-                       test: str, opts: dict[str, Any], client: Any = None) -> dict[str, dict[str, np.ndarray]]:
-    """Per measure, each pair's test; measures on the same queries are tested together, so that the
-    randomisation and bootstrap tests of all of them share one random matrix."""
+def _pairwise_results(tables: dict[str, tuple[np.ndarray, np.ndarray]], ia: np.ndarray, ib: np.ndarray,
+                      test: Test, opts: dict[str, Any], client: Any = None) -> dict[str, dict[str, np.ndarray]]:
+    """Per measure, each pair's test, two systems at a time; measures on the same queries are tested
+    together, so that the randomisation and bootstrap tests of all of them share one random matrix."""
     groups: dict[tuple, list[str]] = {}
     for measure in sorted(tables):  # a fixed stacking, whatever the order of the measures asked
         groups.setdefault(tuple(tables[measure][1].tolist()), []).append(measure)
@@ -339,13 +328,14 @@ def _rows(tables: dict[str, tuple[np.ndarray, np.ndarray]], results: dict[str, d
     return pd.concat(parts, ignore_index=True)[list(COLUMNS)]
 
 
-def _corrected(out: pd.DataFrame, test: str, family: str, correction: str, alpha: float) -> pd.DataFrame:
-    """``out`` with ``p_adjusted`` and ``significant`` filled: each family corrected (Tukey's are already)."""
+def _corrected(out: pd.DataFrame, test: Test, family: str, correction: Correction, alpha: float) -> pd.DataFrame:
+    """``out`` with ``p_adjusted`` and ``significant`` filled: each family corrected (unless the test adjusts
+    its p-values itself)."""
     p = out["p_value"].to_numpy(dtype=np.float64)
-    if test == "tukey":
+    if test.adjusts_itself:
         adjusted = p.copy()
     else:
         labels = np.zeros(len(out), dtype=np.int64) if family == "all" else \
             pd.factorize(out["measure"])[0].astype(np.int64)
-        adjusted = adjust_families(p, labels, correction)
+        adjusted = adjust_families(p, labels, correction.name)
     return out.assign(p_adjusted=adjusted, significant=np.nan_to_num(adjusted, nan=1.0) < alpha)

@@ -1,14 +1,15 @@
-"""Paired tests of two systems: t, Wilcoxon signed-rank, sign, randomisation and bootstrap."""
+"""Paired tests of two systems: any declared test of two at a time (:func:`paired_test`), and one function
+for each of t, Wilcoxon signed-rank, sign, randomisation and bootstrap."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from metrics.errors import ValidationError
-from metrics.stats.significance._inputs import (TEST_ALIASES, TESTS, canonical, check_options, check_testable,
-                                                pair_differences)
+from metrics.stats.significance._inputs import check_options, check_testable, pair_differences
 from metrics.stats.significance._kernels import analyse
 from metrics.stats.significance._results import TestResult
+from metrics.stats.significance.tests import TEST_REGISTRY
 
 
 def paired_test(a: Any, b: Any, test: str = "t", *, zero_method: str = "wilcox", method: str = "auto",
@@ -22,6 +23,7 @@ def paired_test(a: Any, b: Any, test: str = "t", *, zero_method: str = "wilcox",
         Per-query scores: two aligned 1-D arrays, or two Series indexed by query id (joined on the id
         with :func:`align_scores` and put in order of query id). The differences tested are ``b - a``.
     test : {"t", "wilcoxon", "sign", "permutation", "bootstrap"}, default="t"
+        A declared test of two systems at a time (not one of all the systems at once, such as ``tukey``).
         See :func:`t_test`, :func:`wilcoxon_test`, :func:`sign_test`, :func:`permutation_test`,
         :func:`bootstrap_test`; ``randomization`` and ``randomisation`` mean ``permutation``.
     zero_method : {"wilcox", "pratt", "zsplit"}, default="wilcox"
@@ -67,16 +69,16 @@ def paired_test(a: Any, b: Any, test: str = "t", *, zero_method: str = "wilcox",
     >>> r.statistic, r.p_value, (r.wins, r.ties, r.losses)
     (3.0, 0.25, (3, 1, 0))
     """
-    test = canonical(test, TESTS, TEST_ALIASES, "test")
-    if test == "tukey":
-        raise ValidationError("Tukey's HSD compares many systems at once: use tukey_hsd or compare_systems")
+    test = TEST_REGISTRY.get(test)
+    if test.all_systems:
+        raise ValidationError(f"{test.label} compares all the systems at once: use compare_systems")
     opts = check_options(n_resamples=n_resamples, seed=seed, confidence=confidence, tie_tolerance=tie_tolerance,
                          zero_method=zero_method, wilcoxon_method=method, ci=ci)
     D, K = pair_differences(a, b, fill)
     check_testable(K, test)
     info = analyse(D, K, test, **opts)
-    randomised = test in ("permutation", "bootstrap") and not bool(info["exact"][0])
-    return TestResult(test=test, statistic=float(info["statistic"][0]), p_value=float(info["p_value"][0]),
+    randomised = test.resampled and not bool(info["exact"][0])
+    return TestResult(test=test.name, statistic=float(info["statistic"][0]), p_value=float(info["p_value"][0]),
                       mean_diff=float(info["mean"][0]), ci_low=float(info["ci_low"][0]),
                       ci_high=float(info["ci_high"][0]), effect_size=float(info["effect_size"][0]),
                       rank_biserial=float(info["rank_biserial"][0]), wins=int(info["wins"][0]),

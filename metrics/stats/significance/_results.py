@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,8 +25,8 @@ class TestResult:
     test : str
         The test's name (one of :data:`~metrics.stats.significance.TESTS`).
     statistic : float
-        The test statistic: t (``t``), Wilcoxon's ``min(R+, R-)`` (``wilcoxon``), the number of wins of
-        ``b`` (``sign``), the mean difference (``permutation``, ``bootstrap``).
+        The test statistic, as its declaration says: t (``t``), Wilcoxon's ``min(R+, R-)`` (``wilcoxon``),
+        the number of wins of ``b`` (``sign``), the mean difference (``permutation``, ``bootstrap``).
     p_value : float
         Two-sided p-value.
     mean_diff : float
@@ -130,16 +131,30 @@ class Comparison:
     confidence: float = 0.95
 
     @property
+    def declared_test(self) -> Any:
+        """The declaration of the test (:class:`~metrics.stats.significance.Test`): its words and properties."""
+        from metrics.stats.significance.tests import TEST_REGISTRY
+
+        return TEST_REGISTRY.get(self.test)
+
+    @property
+    def declared_correction(self) -> Any:
+        """The declaration of the correction (:class:`~metrics.stats.significance.Correction`)."""
+        from metrics.stats.significance.corrections import CORRECTION_REGISTRY
+
+        return CORRECTION_REGISTRY.get(self.correction)
+
+    @property
     def family_sizes(self) -> dict[str, int]:
         """How many tests each measure's p-values were adjusted together with.
 
         Per measure, that measure's tested pairs; with ``family="all"``, every tested pair of every
-        measure. Pairs without a p-value (NaN) are not in a family. For Tukey's HSD, the number of pairs of
-        the ANOVA (all pairs of the systems), which the test adjusts for itself.
+        measure. Pairs without a p-value (NaN) are not in a family. For a test that adjusts itself (Tukey's
+        HSD), the number of pairs it adjusts for: all pairs of the systems.
         """
         finite = self.frame[np.isfinite(self.frame["p_value"].to_numpy(dtype=np.float64))]
         counts = finite.groupby("measure", sort=False).size()
-        if self.test == "tukey":
+        if self.declared_test.adjusts_itself:
             k = len(self.systems)
             return {m: k * (k - 1) // 2 for m in self.measures}
         if self.family == "all":

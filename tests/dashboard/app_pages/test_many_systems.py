@@ -58,13 +58,12 @@ def _textbook_means(per_query: pd.DataFrame, measure: str) -> dict[str, float]:
     return {s: sum(v) / len(v) for s, v in sums.items()}
 
 
-def _textbook_board(per_query, measure, baseline, search, top, descending) -> list[str]:
+def _textbook_board(per_query, measure, baseline, search, top, worst_first) -> list[str]:
+    """AP and P@10: higher is better; equal means by name."""
     means = _textbook_means(per_query, measure)
-    names = list(means)
-    order = sorted(range(len(names)), key=lambda i: ((-means[names[i]] if descending else means[names[i]]), i))
+    order = sorted(means, key=lambda name: ((means[name] if worst_first else -means[name]), name))
     kept = []
-    for i in order:
-        name = names[i]
+    for name in order:
         if name != baseline and search.lower() in name.lower():
             kept.append(name)
     if top is not None:
@@ -80,29 +79,29 @@ def test_the_leaderboard_filters_sorts_cuts_and_pins_the_baseline_as_a_textbook_
     names = _names(40)
     baseline = names[int(rng.integers(0, 40))]
     table = _table(per_query, baseline)
-    cases = [("", None, None, True), ("", 5, "P@10", True), ("dense", 3, "AP", True), ("DENSE", None, "AP", False),
-             ("a.b", 4, None, True), ("no such system", 10, None, True), ("", 0, None, True),
-             (names[7][:6].upper(), 2, "P@10", False)]
-    for search, top, sort_by, descending in cases:
+    cases = [("", None, None, False), ("", 5, "P@10", False), ("dense", 3, "AP", False), ("DENSE", None, "AP", True),
+             ("a.b", 4, None, False), ("no such system", 10, None, False), ("", 0, None, False),
+             (names[7][:6].upper(), 2, "P@10", True)]
+    for search, top, sort_by, worst_first in cases:
         board = leaderboard.leaderboard(table, baseline=baseline, search=search, top=top, sort_by=sort_by,
-                                        descending=descending)
-        expected = _textbook_board(per_query, sort_by or MEASURES[0], baseline, search, top, descending)
-        assert board["system"].tolist() == expected, (search, top, sort_by, descending)
+                                        worst_first=worst_first)
+        expected = _textbook_board(per_query, sort_by or MEASURES[0], baseline, search, top, worst_first)
+        assert board["system"].tolist() == expected, (search, top, sort_by, worst_first)
         assert list(board.columns) == ["system", *MEASURES]
         for measure in MEASURES:  # each cell starts with the mean to 4 decimals
             means = _textbook_means(per_query, measure)
             assert [c.split()[0].rstrip("†‡") for c in board[measure]] == [f"{means[s]:.4f}" for s in expected]
 
 
-def test_ties_keep_the_loaded_order_and_the_baseline_stays_first_when_the_search_misses_it():
+def test_ties_are_by_name_and_the_baseline_stays_first_when_the_search_misses_it():
     per_query = _per_query(8, 3)
     names = _names(8)
     table = _table(per_query, names[5])
     means = _textbook_means(per_query, "AP")
     assert means[names[3]] == means[names[2]] and means[names[7]] == means[names[6]]  # the generated ties
     order = leaderboard.ranked(table, "AP")
-    assert order.index(names[2]) == order.index(names[3]) - 1
-    assert order.index(names[6]) == order.index(names[7]) - 1
+    for a, b in ((names[2], names[3]), (names[6], names[7])):
+        assert abs(order.index(a) - order.index(b)) == 1 and order.index(min(a, b)) < order.index(max(a, b))
     board = leaderboard.leaderboard(table, baseline=names[5], search="splade")
     assert board["system"].tolist() == [names[5]] + [s for s in order if "splade" in s.lower() and s != names[5]]
     assert not any("splade" in s.lower() for s in [names[5]])
@@ -133,7 +132,7 @@ def test_differences_are_to_the_baseline_and_a_new_column_is_one_provider():
 def test_without_a_baseline_the_board_is_the_sorted_systems_and_bad_arguments_raise():
     per_query = _per_query(12, 9)
     table = _table(per_query, None)
-    assert leaderboard.leaderboard(table)["system"].tolist() == _textbook_board(per_query, "AP", None, "", None, True)
+    assert leaderboard.leaderboard(table)["system"].tolist() == _textbook_board(per_query, "AP", None, "", None, False)
     assert leaderboard.leaderboard(table, columns=leaderboard.DIFFERENCES)[list(MEASURES)].isna().all().all()
     with pytest.raises(ValueError, match="top"):
         leaderboard.leaderboard(table, top=-1)
@@ -356,7 +355,7 @@ def test_the_overview_of_120_systems_searches_cuts_and_pins_the_baseline(loaded_
     at, means = loaded_app
     names = _names(SYSTEMS)
     baseline = names[0]  # the baseline picker's default: the first system loaded
-    by_ap = sorted(names, key=lambda s: (-means[s], names.index(s)))
+    by_ap = sorted(names, key=lambda s: (-means[s], s))  # equal means by name
     at = _open(at, "overview")
     shown = at.dataframe[0].value
     assert shown["system"].tolist() == [f"{baseline} (baseline)"] + [s for s in by_ap if s != baseline][:20]
@@ -368,8 +367,9 @@ def test_the_overview_of_120_systems_searches_cuts_and_pins_the_baseline(loaded_
     at.number_input(key=f"overview_top_{SYSTEMS}").set_value(5).run()
     assert at.dataframe[0].value["system"].tolist()[1:] == [s for s in by_ap if "dense" in s.lower()][:5]
     at.text_input(key="overview_search").input("").run()
-    at.toggle(key="overview_ascending").set_value(True).run()
-    assert at.dataframe[0].value["system"].tolist()[1:] == [s for s in by_ap[::-1] if s != baseline][:5]
+    at.toggle(key="overview_worst_first").set_value(True).run()
+    worst_first = sorted(names, key=lambda s: (means[s], s))  # equal means by name here too
+    assert at.dataframe[0].value["system"].tolist()[1:] == [s for s in worst_first if s != baseline][:5]
     assert errors(at) == []
     assert len(at.get("plotly_chart")) == 1
     assert max(_legends(at)) <= 9
@@ -390,7 +390,7 @@ def test_the_significance_page_of_120_systems_draws_one_matrix_ordered_by_mean(l
     assert max(_legends(at)) <= 9
     matrix = _figure(charts[0])
     assert matrix.data[0].type == "heatmap"
-    by_ap = sorted(names, key=lambda s: (-means[s], names.index(s)))
+    by_ap = sorted(names, key=lambda s: (-means[s], s))
     assert list(matrix.layout.yaxis.ticktext) == [figures.short(s) for s in by_ap]
     z = matrix.data[0].z  # a typed array: {"dtype", "bdata" (base64), "shape"}
     values = np.frombuffer(base64.b64decode(z["bdata"]), dtype=z["dtype"])

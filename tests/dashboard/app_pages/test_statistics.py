@@ -213,7 +213,7 @@ def test_letter_group_column_and_its_latex(seed):
     frame = _random_per_query(seed, 6, 12, ["AP"]).replace({"system": {f"s{i}": names[i] for i in range(6)}})
     table = summary_table(None, metrics.summarise(frame))
     board = letter_display(names, table.values["AP"].to_numpy(dtype=float)[[list(table.systems).index(s)
-                                                                             for s in names]], differs)
+                                                                             for s in names]], differs, measure="AP")
     part = leaderboard.letter_groups({"AP": board})(table, None)
     assert list(part.columns) == ["AP group"] and list(part.index) == list(table.systems)
     groups = part["AP group"].to_dict()
@@ -386,7 +386,7 @@ def test_agreement_page_compares_one_measures_orderings_under_two_conventions(me
     runs = {name: metrics.read_run(path) for name, path in paths.items()}
     first = system_means(metrics.evaluate(qrels, runs, [measure]))[measure]
     second = system_means(metrics.evaluate(qrels, runs, [measure], conventions=Conventions(**{field: value})))[measure]
-    want = ordering_agreement(first, second)
+    want = ordering_agreement(first, second, measures=measure)
     x, y = (f"{measure}, {w}" for w in words)
     at = open_page("agreement")
     at.selectbox(key="agreement_measure").select(measure)

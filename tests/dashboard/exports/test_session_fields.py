@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from dashboard.exports.session import SESSION, session_from_json, session_to_json
+from dashboard.exports.session_file import SESSION, session_from_json, session_to_json
 from metrics.errors import ValidationError
 from tests.documents import cases, unreached
 

@@ -437,7 +437,7 @@ def test_the_report_shows_its_provenance_and_cautions_as_text(report, collection
                             test="t", correction="holm", family="per_measure")
     assert parsed.by_id["provenance"] == "Provenance: " + card.compact()
     cautions = parsed.by_id["cautions"]
-    assert "The mean of AP, RR is compared with a parametric test (t)" in cautions  # MEASURES under the t-test
+    assert "The mean of AP, RR is compared with a parametric test (paired t-test)" in cautions  # MEASURES under the t-test
     assert "uncorrected" not in report and "without its gain" not in cautions
 
 

@@ -19,6 +19,10 @@ from tests.paths import ROOT, SHARED
 
 TREC_TEST = SHARED / "data" / "trec_eval_test"
 LEVELS = RECALL_LEVELS + (0.05, 0.25, 1 / 3, 0.77, 0.95)  # the standard 11 and some that do not divide R
+SLOW_LOOP_RULE = "textbook"
+"""The rule the slow per-query loop below defines (recall at least x, exactly)."""
+TREC_EVAL_OUTPUTS = {"trec_eval-10": "out.test.aq", "trec_eval-9": "v9.0.8/out.test.aq"}
+"""The rules trec_eval's own expected outputs check: each rule, and its release's output file."""
 
 
 def slow_iprec(ranking: list[str], judged: dict, level: float, threshold: int) -> float:
@@ -39,7 +43,7 @@ def test_textbook_rule_matches_a_per_query_implementation(threshold):
     for seed in range(60):
         collection = random_collection(seed)
         frame = evaluate(collection.qrels_text, {"s": collection.run_text}, measures, preset="textbook",
-                         relevance_level=threshold)
+                         interpolation=SLOW_LOOP_RULE, relevance_level=threshold)
         got = {(q, m): v for q, m, v in zip(frame["query"], frame["measure"], frame["value"])}
         for query in sorted(set(collection.run) & set(collection.qrels)):
             ranking = trec_order(collection.run[query], np.float64)
@@ -72,14 +76,13 @@ def _expected_lines(path: Path) -> dict[tuple[str, str], str]:
     return table
 
 
-@pytest.mark.parametrize("preset, expected_file", [("trec_eval-10", "out.test.aq"),
-                                                   ("trec_eval-9", "v9.0.8/out.test.aq")])
-def test_trec_eval_rule_matches_trec_eval_test_output(preset, expected_file):
+@pytest.mark.parametrize("rule", sorted(TREC_EVAL_OUTPUTS))
+def test_trec_eval_rule_matches_trec_eval_test_output(rule):
     if not TREC_TEST.is_dir():
         pytest.skip(f"trec_eval's test data not found: {TREC_TEST} is missing")
-    expected = _expected_lines(TREC_TEST / expected_file)
+    expected = _expected_lines(TREC_TEST / TREC_EVAL_OUTPUTS[rule])
     labels = sorted({measure for measure, _ in expected})
-    frame = evaluate(TREC_TEST / "qrels.test", TREC_TEST / "results.test", labels, preset=preset)
+    frame = evaluate(TREC_TEST / "qrels.test", TREC_TEST / "results.test", labels, preset=rule, interpolation=rule)
     assert len(labels) == 12
     for label in labels:
         rows = frame[frame["measure"] == label]

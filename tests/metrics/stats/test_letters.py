@@ -24,20 +24,20 @@ def _differs(k: int, pairs: list[tuple[int, int]]) -> np.ndarray:
 
 
 def test_non_transitive_overlap():
-    out = letter_display(["A", "B", "C"], [0.3, 0.2, 0.1], _differs(3, [(0, 2)]))
+    out = letter_display(["A", "B", "C"], [0.3, 0.2, 0.1], _differs(3, [(0, 2)]), measure="AP")
     assert out["system"].tolist() == ["A", "B", "C"]
     assert out["group"].tolist() == ["a", "ab", "b"]
 
 
 def test_all_the_same_and_all_different():
-    same = letter_display(["x", "y", "z"], [0.1, 0.3, 0.2], _differs(3, []))
+    same = letter_display(["x", "y", "z"], [0.1, 0.3, 0.2], _differs(3, []), measure="AP")
     assert same["system"].tolist() == ["y", "z", "x"] and same["group"].tolist() == ["a", "a", "a"]
-    apart = letter_display(["x", "y", "z"], [0.1, 0.3, 0.2], _differs(3, [(0, 1), (0, 2), (1, 2)]))
+    apart = letter_display(["x", "y", "z"], [0.1, 0.3, 0.2], _differs(3, [(0, 1), (0, 2), (1, 2)]), measure="AP")
     assert apart["group"].tolist() == ["a", "b", "c"]
 
 
 def test_lower_is_better_orders_upwards():
-    out = letter_display(["x", "y"], [0.1, 0.3], _differs(2, [(0, 1)]), higher_is_better=False)
+    out = letter_display(["x", "y"], [0.1, 0.3], _differs(2, [(0, 1)]), measure="MR")
     assert out["system"].tolist() == ["x", "y"] and out["group"].tolist() == ["a", "b"]
 
 
@@ -47,7 +47,7 @@ def test_letters_reproduce_the_relation_exactly(seed):
     k = int(rng.integers(1, 9))
     M = np.triu(rng.random((k, k)) < rng.random(), 1)
     M = M | M.T
-    out = letter_display([f"s{i}" for i in range(k)], rng.random(k), M)
+    out = letter_display([f"s{i}" for i in range(k)], rng.random(k), M, measure="AP")
     letters = dict(zip(out["system"], out["group"]))
     for i in range(k):
         assert letters[f"s{i}"], "every system has a letter"
@@ -89,7 +89,7 @@ def test_grouped_leaderboard_from_a_tukey_comparison():
 def test_leaderboard_latex_escapes_names():
     from metrics.review.compare.render import leaderboard_to_latex
 
-    board = letter_display(["bm25_rm3%", "x"], [0.4, 0.2], _differs(2, [(0, 1)]))
+    board = letter_display(["bm25_rm3%", "x"], [0.4, 0.2], _differs(2, [(0, 1)]), measure="AP")
     text = leaderboard_to_latex(board, "nDCG@10")
     assert r"bm25\_rm3\% & 0.4000 & a \\" in text and r"x & 0.2000 & b \\" in text
     assert text.count(r"\begin{table}") == 1 and text.endswith("\\end{table}\n")

@@ -11,31 +11,8 @@ from scipy import stats
 
 from metrics.errors import ValidationError
 from metrics.stats.significance import compare_systems, permutation_test, sign_flip_matrix
-from metrics.stats.significance._maxt import maxt_adjust
-
-
-def _slow_maxt(D: np.ndarray, signs: np.ndarray, exact: bool) -> np.ndarray:
-    """Westfall & Young's algorithm 2.8, written out with loops over resamples and tests."""
-    m = D.shape[0]
-    norm = [np.sqrt(sum(x * x for x in row)) or 1.0 for row in D]
-    observed = [abs(sum(row)) / norm[k] for k, row in enumerate(D)]
-    slack = [1e-12 * sum(abs(x) for x in row) / norm[k] for k, row in enumerate(D)]
-    order = sorted(range(m), key=lambda k: -observed[k])
-    hits = [0] * m
-    for s in signs:
-        stat = [abs(float(np.dot(s, D[k]))) / norm[k] for k in range(m)]
-        for pos in range(m):
-            u = max(stat[order[j]] for j in range(pos, m))
-            if u >= observed[order[pos]] - slack[order[pos]]:
-                hits[pos] += 1
-    B = len(signs)
-    raw = [h / B if exact else (h + 1) / (B + 1) for h in hits]
-    adjusted = np.empty(m)
-    running = 0.0
-    for pos in range(m):
-        running = max(running, raw[pos])
-        adjusted[order[pos]] = min(running, 1.0)
-    return adjusted
+from metrics.stats.significance.corrections.maxt import maxt_adjust
+from tests.metrics.stats.maxt_reference import slow_maxt
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -47,7 +24,7 @@ def test_random_flips_match_the_slow_reference(seed):
         D[0] = 0.0  # identical systems
     got, exact = maxt_adjust(D, n_resamples=B, seed=seed)
     assert not exact
-    want = _slow_maxt(D, sign_flip_matrix(n, B, seed).astype(float), exact=False)
+    want = slow_maxt(D, sign_flip_matrix(n, B, seed).astype(float), exact=False)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
 
 
@@ -57,7 +34,7 @@ def test_enumeration_matches_the_slow_reference():
     signs = np.array([[1 - 2 * ((r >> j) & 1) for j in range(8)] for r in range(2 ** 8)], dtype=float)
     got, exact = maxt_adjust(D)
     assert exact
-    np.testing.assert_allclose(got, _slow_maxt(D, signs, exact=True), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(got, slow_maxt(D, signs, exact=True), rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("n", [12, 45])

@@ -132,7 +132,7 @@ def test_compare_agreement_and_groups_ignore_names_and_order(seed, test):
                                       agreement_matrix(moved, statistic=statistic).to_numpy())
     means = [frame[frame["measure"] == m].groupby("system")["value"].mean() for m in ("AP", "P@10")]
     moved_means = [moved[moved["measure"] == m].groupby("system")["value"].mean() for m in ("AP", "P@10")]
-    one, two = ordering_agreement(*means).iloc[0].to_dict(), ordering_agreement(*moved_means).iloc[0].to_dict()
+    one, two = (ordering_agreement(*m, measures=("AP", "P@10")).iloc[0].to_dict() for m in (means, moved_means))
     assert all(same(one[k], two[k]) for k in one)
     swaps = {frozenset((r.system_a, r.system_b)) for r in swapped_pairs(*means).itertuples()}
     assert swaps == {frozenset((back[r.system_a], back[r.system_b])) for r in swapped_pairs(*moved_means).itertuples()}
@@ -230,7 +230,7 @@ def test_the_letters_of_tied_means_ignore_names_and_order():
     for order in itertools.permutations(means):
         for names in ({s: s for s in means}, {"A": "z", "B": "y", "C": "x", "D": "w"}):
             table = np.array([[frozenset((a, b)) in differs for b in order] for a in order])
-            display = letter_display([names[s] for s in order], [means[s] for s in order], table)
+            display = letter_display([names[s] for s in order], [means[s] for s in order], table, measure="AP")
             back = {v: k for k, v in names.items()}
             shown.add(tuple(sorted((back[s], g) for s, g in zip(display["system"], display["group"]))))
     assert len(shown) == 1

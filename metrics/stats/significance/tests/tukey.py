@@ -12,6 +12,7 @@ import pandas as pd
 from metrics.errors import ValidationError
 from metrics.stats.significance._inputs import check_options
 from metrics.stats.significance._results import TukeyResult
+from metrics.stats.significance.tests.base import Test, register
 
 
 def tukey_hsd(scores: Any, systems: Sequence[str] | None = None, *, confidence: float = 0.95) -> TukeyResult:
@@ -116,3 +117,27 @@ def tukey_hsd(scores: Any, systems: Sequence[str] | None = None, *, confidence: 
                           "mean_diff": diff, "statistic": q, "p_value": p, "ci_low": diff - half,
                           "ci_high": diff + half})
     return TukeyResult(frame=frame, ms_residual=mse, df_residual=df, n_systems=k, n_topics=n, q_critical=q_crit)
+
+
+@register
+class Tukey(Test):
+    """Tukey's HSD over every pair of the systems, on the two-way (system x topic) ANOVA (:func:`tukey_hsd`).
+
+    Notes
+    -----
+    One ANOVA of all the systems of a measure (even when each is compared with a baseline): the p-values
+    are adjusted for all ``k (k - 1) / 2`` pairs by the studentized range, so no further correction is
+    applied, and the intervals are simultaneous.
+    """
+
+    name = "tukey"
+    label = "Tukey HSD"
+    phrase = "Tukey HSD test on the two-way ANOVA"
+    help = "every pair at once, from one analysis of variance of systems and topics; adjusted for all pairs"
+    order = 60
+    parametric = True
+    adjusts_itself = True
+    all_systems = True
+
+    def all_pairs(self, X, systems, options):
+        return tukey_hsd(X, systems, confidence=options["confidence"]).frame

@@ -27,6 +27,7 @@ import numpy as np
 from metrics.errors import ValidationError
 from metrics.stats.significance._inputs import EXACT_MAX, check_options
 from metrics.stats.significance._resampling import TOLERANCE, flip_bits
+from metrics.stats.significance.corrections.base import Correction, register
 
 EXACT_BLOCK = 4096
 """Sign patterns per block when every pattern is enumerated."""
@@ -93,18 +94,6 @@ def maxt_adjust(D: np.ndarray, n_resamples: int = 10000, seed: int = 0) -> tuple
     return out, exact
 
 
-MAXT = "maxt"
-"""The name of the max-T correction in :func:`~metrics.stats.significance.compare_systems` (``--correction maxt``)."""
-
-MAXT_ALIASES = ("maxt", "max-t", "westfall-young")
-"""The names :func:`~metrics.stats.significance.compare_systems` accepts for it (any case)."""
-
-
-def is_maxt(correction: object) -> bool:
-    """Whether a correction's name asks for the max-T adjustment."""
-    return isinstance(correction, str) and correction.lower() in MAXT_ALIASES
-
-
 def maxt_corrected(out, tables: dict, ia: np.ndarray, ib: np.ndarray, family: str, alpha: float,
                    opts: dict):
     """A comparison's frame (randomisation tests) with ``p_adjusted`` and ``significant`` by max-T per family.
@@ -126,3 +115,27 @@ def maxt_corrected(out, tables: dict, ia: np.ndarray, ib: np.ndarray, family: st
         rows = np.flatnonzero(out["measure"].isin(group).to_numpy())
         adjusted[rows], _ = maxt_adjust(D, opts["n_resamples"], opts["seed"])
     return out.assign(p_adjusted=adjusted, significant=adjusted < alpha)
+
+
+@register
+class MaxT(Correction):
+    """Westfall and Young's step-down max-T on the randomisation test's sign flips (:func:`maxt_adjust`).
+
+    Notes
+    -----
+    It adjusts from the resamples, not from the p-values: every test of a family is flipped by the same
+    signs, so the dependence between the tests is kept, and the family-wise error rate is controlled exactly.
+    """
+
+    name = "maxt"
+    aliases = ("max-t", "westfall-young")
+    label = "max-T (randomisation only)"
+    adjusted = "Westfall–Young max-T-adjusted"
+    controls = "family-wise error rate"
+    help = "the family-wise error rate from the randomisation test's own sign flips, keeping the dependence " \
+           "between the tests"
+    order = 60
+    resampled = True
+
+    def adjust_resampled(self, rows, tables, ia, ib, family, alpha, options):
+        return maxt_corrected(rows, tables, ia, ib, family, alpha, options)
