@@ -45,24 +45,32 @@ def main() -> None:
     st.set_page_config(page_title="rankscope", page_icon=str(icon), layout="wide",
                        initial_sidebar_state="collapsed" if present else "auto")
     pages = _streamlit_pages(opened.enabled())  # the root address opens the overview (home), /overview its own link
-    identity.gate()  # in the login mode, nothing but the sign-in before one
+    identity.gate(ended=opened.sign_in_ended)  # in the login mode, nothing but the sign-in before one
     page = st.navigation(pages, position="top" if present else "sidebar", expanded=True)  # every page listed
     declared = by_url(page.url_path)
     widgets.set_page(declared)  # its declaration, for the widgets its script calls (the "start here" link)
     if declared.alone:  # a student's phone: the class alone, no sidebar, no collection
         st.set_page_config(page_title="rankscope class", layout="centered", initial_sidebar_state="collapsed")
+        try:
+            page.run()
+        except opened.UNAVAILABLE as err:
+            st.error(widgets.md("The workspace cannot be read: {}", str(err).splitlines()[0]),
+                     icon=":material/cloud_off:")
+        st.stop()
+    try:
+        loaded = sync.begin()  # the link's stored collection; None: the link's id is unknown
+        widgets.frame(loaded or state.Loaded(), present)
+        followed = follow.pages(pages)  # a stored collection: present it, or follow its presenter
+        follow.before(loaded, page.url_path, followed, present)
+        if loaded is None and page.url_path != "collections":
+            st.page_link(next(p for p in pages if p.url_path == "collections"), label="Open the list of collections",
+                         icon=":material/folder_shared:")
+            st.stop()
         page.run()
+        follow.after(loaded, page.url_path, followed)
+    except opened.UNAVAILABLE as err:  # the workspace went down: one line, whatever part of the page met it
+        st.error(widgets.md("The workspace cannot be read: {}", str(err).splitlines()[0]), icon=":material/cloud_off:")
         st.stop()
-    loaded = sync.begin()  # the link's stored collection; None: the link's id is unknown
-    widgets.frame(loaded or state.Loaded(), present)
-    followed = follow.pages(pages)  # a stored collection: present it, or follow its presenter
-    follow.before(loaded, page.url_path, followed, present)
-    if loaded is None and page.url_path != "collections":
-        st.page_link(next(p for p in pages if p.url_path == "collections"), label="Open the list of collections",
-                     icon=":material/folder_shared:")
-        st.stop()
-    page.run()
-    follow.after(loaded, page.url_path, followed)
     preload.start()  # after the first page is drawn: the libraries later pages import
 
 

@@ -46,7 +46,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     names = sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
     for name in ([command] if command in names else names):
         importlib.import_module(f"rankscope.commands.{name}").register(subparsers)
+    for sub in subparsers.choices.values():
+        sub.add_argument("--no-unzip-limit", action="store_true", dest="no_unzip_limit",
+                         help="lift the decompression limit for a trusted large gzip file (default: a gzip input "
+                              "may expand to $RANKSCOPE_UNZIP_MB MiB, 1024, and $RANKSCOPE_UNZIP_RATIO times its "
+                              "size, 100, as an upload to the dashboard; lifted, up to 4 GiB)")
     return parser
+
+
+def _read_limits(args: argparse.Namespace):
+    """The decompression limit of every file the command reads: the dashboard's (``RANKSCOPE_UNZIP_MB``,
+    ``RANKSCOPE_UNZIP_RATIO``), or the readers' own 4 GiB with ``--no-unzip-limit``."""
+    from metrics.io import ReadLimits
+
+    if args.no_unzip_limit:
+        return ReadLimits()
+    from dashboard.server.guard import limits
+
+    return limits().reading
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,10 +239,12 @@ def _run(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     args.command_line = tuple(argv)  # what was said, for a command whose defaults differ from a value given
     try:
+        from metrics.io.readers import reading_limits
         from rankscope.datasets import resolve
 
-        resolve(args)  # a qrels argument irds:ID (or --dataset ID) read from ir_datasets' local store
-        return int(args.func(args) or 0)
+        with reading_limits(_read_limits(args)):  # every file the command reads, in this process or a worker
+            resolve(args)  # a qrels argument irds:ID (or --dataset ID) read from ir_datasets' local store
+            return int(args.func(args) or 0)
     except RankscopeError as err:  # one line, every location in it shown without its credentials
         print(redact(f"rankscope {args.command}: {err}"), file=sys.stderr)
         return 2

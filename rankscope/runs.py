@@ -19,6 +19,7 @@ from typing import Any
 
 from metrics.errors import ParseError, RankscopeError, ValidationError
 from metrics.io.readers import read_path
+from metrics.io.redaction import redact
 
 __all__ = ["DEFAULT_TIMEOUT", "TIMEOUT_ENV", "TRIM_VARIABLE", "add_run_flags", "allocator_note",
            "connect", "evaluate_runs", "expand_runs", "jobs_of", "per_query_for_report", "per_query_of_dataset",
@@ -166,7 +167,7 @@ def expand_runs(arguments: list[str]) -> list[str]:
                                             f"{getattr(err, 'strerror', None) or err}") from None
         if "\x00" in text:
             raise ParseError(listing, text.count("\n", 0, text.index("\x00")) + 1,
-                             "expected a list of run files, one per line, found a NUL byte (binary file?)")
+                             "expected a list of run files, one per line, found binary data (a NUL byte)")
         listed = 0
         for number, line in enumerate(text.splitlines(), start=1):
             line = line.strip()
@@ -211,7 +212,7 @@ def connect(address: str | None, *, timeout: float | None = None) -> Iterator[An
     try:
         client = Client(address, timeout=seconds, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as err:
-        why = " ".join(str(err).split()) or type(err).__name__
+        why = redact(" ".join(str(err).split()), address) or type(err).__name__
         raise ValidationError(f"--scheduler {address}: expected a Dask scheduler answering within {seconds:g} s, "
                               f"found none ({type(err).__name__}: {why})") from None
     try:

@@ -186,7 +186,7 @@ def unavailable(err: BaseException, where: Location) -> StoreUnavailable:
         what = "is not a workspace database (not SQLite, or damaged)"
     else:
         what = "cannot be used"
-    return StoreUnavailable(f"workspace database {where.label} {what}: {redact(first)[:300]}")
+    return StoreUnavailable(f"workspace database {where.label} {what}: {redact(first, where.url)[:300]}")
 
 
 _FULL = 1024 * 1024

@@ -55,13 +55,14 @@ class BlobStore:
     def __init__(self, root: str | os.PathLike) -> None:
         root = os.fspath(root)
         self.label = redact(root)  # what messages show: no credential of the URL
+        self._given = root  # what a library's message may repeat in part (see _unavailable)
         if "://" in root and not root.startswith("file://"):
             import fsspec
 
             try:
                 self._fs, self._root = fsspec.core.url_to_fs(root)
             except Exception as err:  # noqa: BLE001 - any file system's own error (ftplib's, a missing driver...)
-                raise _unavailable(self.label, err) from None
+                raise _unavailable(self.label, err, self._given) from None
             self._local = None
         else:
             self._fs = None
@@ -116,7 +117,7 @@ class BlobStore:
                     self._fs.pipe_file(temporary, data)
                     self._fs.mv(temporary, final)
         except OSError as err:
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
 
     def get(self, sha256: str, name: str, suffix: str = "") -> bytes:
         """The bytes stored under ``sha256``; without ``suffix`` they are checked against the digest.
@@ -144,7 +145,7 @@ class BlobStore:
         except FileNotFoundError:
             raise WorkspaceError(f"stored file {name} (sha256 {sha256[:12]}) is missing from {self.label}") from None
         except OSError as err:
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
         if suffix == "" and digest(data) != sha256:
             raise WorkspaceError(f"stored file {name} in {self.label} does not match its SHA-256 {sha256[:12]}: "
                                  f"it was changed or damaged")
@@ -160,7 +161,7 @@ class BlobStore:
         except passed:
             raise
         except Exception as err:  # noqa: BLE001 - any remote file system's error, never a traceback
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
 
 
     # -- what purging needs: every stored file, removing one, leftovers of interrupted writes -------------
@@ -182,7 +183,7 @@ class BlobStore:
         except FileNotFoundError:
             return
         except OSError as err:
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
 
     def remove(self, sha256: str, suffix: str = "",
                keep_if: Callable[[Path | bytes], bool] | None = None) -> int | None:
@@ -215,7 +216,7 @@ class BlobStore:
         except FileNotFoundError:
             return 0
         except OSError as err:
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
 
     @staticmethod
     def _remove_local(path: Path, keep_if: Callable[[Path | bytes], bool] | None) -> int | None:
@@ -256,7 +257,7 @@ class BlobStore:
         except FileNotFoundError:
             pass
         except OSError as err:
-            raise _unavailable(self.label, err) from None
+            raise _unavailable(self.label, err, self._given) from None
         return files, size
 
 
@@ -273,11 +274,13 @@ def _sync_dir(folder: Path) -> None:
         os.close(descriptor)
 
 
-def _unavailable(where: str, err: BaseException) -> StoreUnavailable:
+def _unavailable(where: str, err: BaseException, root: str) -> StoreUnavailable:
+    """The one-line error of the stored files at ``where`` (``root`` redacted); the library's message is
+    redacted knowing ``root``, which it may repeat in part."""
     known = {errno.EROFS: "is read-only", errno.EACCES: "is not writable (permission denied)",
              errno.EPERM: "is not writable (operation not permitted)", errno.ENOSPC: "is full (no space left)",
              errno.EDQUOT: "is over its disk quota", errno.EFBIG: "cannot hold a file this large (file size limit)",
              errno.ECONNREFUSED: "does not answer (connection refused)"}
     reason = getattr(err, "strerror", None) or str(err).strip().split("\n")[0] or type(err).__name__
-    what = known.get(getattr(err, "errno", None), f"cannot be used: {redact(reason)[:300]}")
+    what = known.get(getattr(err, "errno", None), f"cannot be used: {redact(reason, root)[:300]}")
     return StoreUnavailable(f"stored files folder {where} {what}")

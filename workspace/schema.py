@@ -31,6 +31,8 @@ Version 9 adds ``notes.claims``: the claims a note carries (:mod:`workspace.clai
 every note before the upgrade (a note without claims).
 Version 10 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, who presents it, the page and
 view shown, and a ``revision`` bumped at every change followers must see; a new table only.
+Version 11 adds ``ended_sign_ins`` (:mod:`workspace.sign_ins`): the key of each sign-in ended by a sign-out,
+kept until no cookie of it can be accepted; a new table only.
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sessions", "collection_files",
            "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
-           "notes", "presentations", "schema_version"]
+           "notes", "presentations", "schema_version", "ended_sign_ins"]
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -196,6 +198,21 @@ def _v9_to_v10(conn: Connection) -> None:
 # ---- end of following a presenter -----------------------------------------------------------------------------
 
 
+# ---- sign-ins ended by a sign-out (schema 11) -------------------------------------------------------------------
+ended_sign_ins = Table(
+    "ended_sign_ins", metadata,
+    Column("key", String(64), primary_key=True),  # workspace.sign_ins.key_of: a hash, never the claims
+    Column("ended_at", String(40), nullable=False),
+    Column("expires_at", String(40), nullable=False, index=True),  # past it no cookie of it is accepted
+)
+
+
+def _v10_to_v11(conn: Connection) -> None:
+    """The ended sign-ins' table (new table only: nothing else changes)."""
+    ended_sign_ins.create(conn)
+# ---- end of ended sign-ins ---------------------------------------------------------------------------------------
+
+
 # ---- access control (version 6) ---------------------------------------------------------------------------
 members = Table(
     "members", metadata,
@@ -276,7 +293,8 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v
                                                        5: _v5_to_v6, 6: _v6_to_v7,
                                                        7: _v7_to_v8,
                                                        8: _v8_to_v9,
-                                                       9: _v9_to_v10}
+                                                       9: _v9_to_v10,
+                                                       10: _v10_to_v11}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -29,7 +29,7 @@ marked = widgets.highlighted(shown, ranked)  # with many systems shown: the best
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"
 
 
-@st.fragment
+@widgets.fragment
 def interpolation() -> None:
     """The interpolation rule and what it changes (a change of rule reruns only this part of the page)."""
     cols = st.columns([3, 4], vertical_alignment="bottom")
@@ -79,7 +79,7 @@ def interpolation() -> None:
     widgets.provenance(replace(loaded, conventions=replace(loaded.conventions, interpolation=rule)))
 
 
-@st.fragment
+@widgets.fragment
 def at_ranks() -> None:
     """P@k and R@k (a change of depth reruns only this part of the page)."""
     depth = st.select_slider("Ranks shown (k up to)", [10, 20, 50, 100, 200, 500, 1000], value=100, key="depth",

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from dashboard.server import memory
 from dashboard.session.state import Loaded
 
 __all__ = ["on_collection"]
@@ -55,7 +56,8 @@ def on_collection(*, max_entries: int, show_spinner: bool | str = False,
 
         # Streamlit names a cache by module and qualified name: one per decorated function
         compute.__module__, compute.__qualname__ = fn.__module__, f"{fn.__qualname__}.<cached>"
-        cached = cache(max_entries=max_entries, show_spinner=show_spinner)(compute)
+        # an entry is dropped once no session holds the collection's files (dashboard.server.memory)
+        cached = memory.released(cache(max_entries=max_entries, show_spinner=show_spinner)(compute))
 
         signature = inspect.signature(fn)
 

@@ -1,7 +1,8 @@
 """The loaded files, parsed and ranked once: qrels and runs (shared read-only between sessions, at most
 :data:`~dashboard.data.constants.FILES_KEPT` of each), each run ranked once per content, name and
 conventions, what the collection and each run cover, the lint report, and the topic and document texts.
-Every other module of :mod:`dashboard.data` reaches the rankings through here.
+Every other module of :mod:`dashboard.data` reaches the rankings through here. What is derived from a file is
+dropped once no session holds the file (:func:`dashboard.server.memory.released`).
 """
 
 from __future__ import annotations
@@ -21,17 +22,19 @@ from metrics.rankings import Rankings
 
 from dashboard.data.cache import on_collection
 from dashboard.data.constants import FILES_KEPT, FILES_TTL, READ_SIDE_BY_SIDE
-from dashboard.server import guard
+from dashboard.server import guard, memory
 from dashboard.session.state import Loaded, Upload
 from dashboard.store import parsed
 
 
 # ---- files and rankings ---------------------------------------------------------------------------------
+@memory.released
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _qrels(digest: str, name: str, _upload: Upload) -> Qrels:
     return parsed.parse("qrels", _upload)  # the workspace's cache, else parsed under the guard (once)
 
 
+@memory.released
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _run(digest: str, name: str, _upload: Upload) -> Run:
     return parsed.parse("run", _upload)  # a stored run: its cached parse, without reading the text again
@@ -80,6 +83,7 @@ def runs(loaded: Loaded) -> list[Run]:
     return [read_run(up, name) for name, up in loaded.runs]
 
 
+@memory.released
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _ranked(qrels_digest: str, run_digest: str, system: str, conventions: Conventions, _qrels: Upload,
             _run: Upload) -> Rankings:
@@ -111,6 +115,7 @@ def topics_of(loaded: Loaded) -> list[str]:
 
 
 # ---- the collection ---------------------------------------------------------------------------------------
+@memory.released
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _judgments(digest: str, _qrels: Upload) -> CollectionSummary:
     return describe_collection(read_qrels(_qrels), [])
@@ -121,6 +126,7 @@ def judgments(loaded: Loaded) -> CollectionSummary:
     return _judgments(loaded.qrels.digest, loaded.qrels)
 
 
+@memory.released
 @st.cache_data(max_entries=64, show_spinner="Counting each run's documents…")
 def _run_summary(qrels_digest: str, run_digest: str, system: str, _qrels: Upload, _run: Upload) -> pd.DataFrame:
     return describe_collection(read_qrels(_qrels), [read_run(_run, system)]).systems
@@ -157,6 +163,7 @@ def lint(loaded: Loaded) -> pd.DataFrame:
 
 
 # ---- topic and document texts ---------------------------------------------------------------------------
+@memory.released
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _topics_file(digest: str, name: str, _data: bytes):
     from metrics.io.texts import read_topics
@@ -164,6 +171,7 @@ def _topics_file(digest: str, name: str, _data: bytes):
     return guard.parse(read_topics, _data, name)  # a gzip or large file in the worker, under its limits
 
 
+@memory.released
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _documents_file(digest: str, name: str, _data: bytes):
     from metrics.io.texts import read_documents

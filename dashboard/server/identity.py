@@ -5,9 +5,21 @@ whoever starts the server. In the **open** mode everyone may do everything, unde
 browser session in the sidebar. In the **login** mode every page waits for a sign-in through Streamlit's
 ``st.login`` (the OpenID Connect provider of ``.streamlit/secrets.toml``, section ``[auth]``): the identity
 is the provider's, nobody types it, and :mod:`workspace.access` decides each action by the role it holds.
+
+**The identity rule** (:func:`identity_of`): only what the provider vouches for names a person. That is the
+``email`` claim when the provider says it checked it (``email_verified`` true), in lower case; otherwise the
+subject (``sub``), the provider's own stable name of the account. An address that is only claimed
+(``email_verified`` false or absent) names nobody: an account that says it is ``ALICE@Example.org`` without
+proof signs in under its subject, and sees nothing of alice's.
+
+**Signing out** ends the sign-in, not only the browser's cookie: :func:`sign_out_button` takes the action that
+records the sign-out (:mod:`dashboard.store.opened` stores it in the workspace), and :func:`gate` asks, before
+every page, whether the sign-in has ended (a copy of its cookie replayed elsewhere gets the sign-in page).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -15,14 +27,16 @@ from dashboard.server import config
 from dashboard.session import typed_name
 from dashboard.session.typed_name import NAME_KEY
 from dashboard.session.user_text import md
+from metrics import RankscopeError
 
 try:
     from workspace import Actor, access
 except ImportError:  # the workspace extra is not installed: nobody acts on a store
     Actor = access = None
 
-__all__ = ["actor", "author", "author_input", "gate", "mode"]
+__all__ = ["actor", "author", "author_input", "claims", "gate", "identity_of", "mode"]
 
+_ENDED = "rankscope_sign_in_ended"  # the sign-in of this session was found ended by the last full run
 
 
 def mode() -> str:
@@ -30,12 +44,35 @@ def mode() -> str:
     return config.access_mode()
 
 
-def _signed_in() -> str | None:
-    """The signed-in person's identity (the provider's ``email``, else its ``sub``), or None."""
+def identity_of(claims) -> str | None:
+    """The identity the provider's ``claims`` vouch for: the ``email`` when ``email_verified`` is true (the
+    boolean, or the text ``"true"`` some providers send), else the subject ``sub``; None without either.
+
+    >>> identity_of({"sub": "8f3a", "email": "ALICE@Example.org", "email_verified": False})
+    '8f3a'
+    >>> identity_of({"sub": "8f3a", "email": "ALICE@Example.org", "email_verified": True})
+    'alice@example.org'
+    """
+    verified = claims.get("email_verified")
+    email = str(claims.get("email") or "").strip() if verified is True or str(verified).lower() == "true" else ""
+    found = email or str(claims.get("sub") or "").strip()
+    return (access.identity(found) if access is not None else found) or None
+
+
+def claims() -> dict:
+    """The signed-in session's identity-token claims (``st.user``), empty before a sign-in."""
     user = getattr(st, "user", None)
-    if access is None or user is None or not getattr(user, "is_logged_in", False):
+    if user is None or not getattr(user, "is_logged_in", False):
+        return {}
+    return {k: v for k, v in user.to_dict().items() if k != "tokens"}
+
+
+def _signed_in() -> str | None:
+    """The signed-in person's identity (:func:`identity_of`), or None before a sign-in or after it ended."""
+    found = claims()
+    if access is None or not found or st.session_state.get(_ENDED):
         return None
-    return access.identity(str(user.get("email") or user.get("sub") or "")) or None
+    return identity_of(found)
 
 
 def actor() -> Actor | None:
@@ -62,11 +99,13 @@ def author() -> str | None:
     return found.name if found else None
 
 
-def gate() -> None:
-    """Before any page, in the login mode: the sign-in, and nothing else for a person who has not signed in.
+def gate(ended: Callable[[dict], bool] | None = None) -> None:
+    """Before any page, in the login mode: the sign-in, and nothing else for a person who has not signed in
+    or whose sign-in has ended (``ended(claims)``: whether a sign-out ended it, asked on every full run).
 
     A login mode without Streamlit's ``[auth]`` settings, or a setting that holds no valid value, stops
-    every page with one line: the server never falls back to the open mode.
+    every page with one line: the server never falls back to the open mode; so does a store that cannot
+    say whether the sign-in has ended.
     """
     try:
         if mode() != "login":
@@ -79,6 +118,14 @@ def gate() -> None:
                  "client_id, client_secret, server_metadata_url) are missing from .streamlit/secrets.toml.",
                  icon=":material/lock:")
         st.stop()
+    st.session_state.pop(_ENDED, None)
+    if ended is not None and claims():
+        try:
+            st.session_state[_ENDED] = ended(claims())
+        except RankscopeError as err:  # the store is down: nothing is served that it would have to allow
+            st.error(md("This server cannot check the sign-in now: {}", str(err).splitlines()[0]),
+                     icon=":material/cloud_off:")
+            st.stop()
     if _signed_in() is None:
         st.title("rankscope")
         st.markdown("This server is shared: **sign in** to see the collections shared with you.")
@@ -86,14 +133,23 @@ def gate() -> None:
         st.stop()
 
 
-def author_input() -> None:
+def author_input(sign_out: Callable[[dict], None] | None = None) -> None:
     """The sidebar's name field (:func:`dashboard.session.typed_name.name_input`, remembered by this browser), unless a
-    sign-in names the author (with the sign-out button)."""
+    sign-in names the author (with the sign-out button, which calls ``sign_out(claims)`` first: what ends the
+    sign-in for good)."""
     who = actor()
     if who is not None and (who.checked or _signed_in()):
         st.caption("Signed in as" + (" (administrator)" if who.admin else ""))
         st.text(who.name)
         if _signed_in():
-            st.button("Sign out", on_click=st.logout, icon=":material/logout:", key="rankscope_sign_out")
+            # no key: a button's key may not come from the link (?rankscope_sign_out=... would raise)
+            st.button("Sign out", on_click=_sign_out, args=(sign_out,), icon=":material/logout:")
         return
     typed_name.name_input()
+
+
+def _sign_out(record: Callable[[dict], None] | None) -> None:
+    """Record the sign-out (``record``), then remove the cookie: the sign-in ends even if a copy of it lives on."""
+    if record is not None:
+        record(claims())
+    st.logout()

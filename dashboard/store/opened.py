@@ -5,7 +5,8 @@ to ``./rankscope-workspace``) and the workspace extra is installed; otherwise ev
 browser session. It is opened once per server process and seeded, when empty, with the demo collection and
 the worked examples. It is used as the person this session acts for (:func:`dashboard.server.identity.actor`:
 the signed-in identity in the login mode, the name typed in the open mode), so that :mod:`workspace.access`
-decides each action (:func:`store`). The server also purges, every
+decides each action (:func:`store`). A sign-out is stored there too (:func:`end_sign_in`), so that every
+server process refuses the sign-in afterwards (:func:`sign_in_ended`). The server also purges, every
 :data:`~dashboard.server.config.PURGE_EVERY` seconds, the collections deleted longer ago than the undo window.
 """
 
@@ -23,12 +24,15 @@ from dashboard.session import state
 from metrics import RankscopeError
 
 try:
-    from workspace import Actor, Workspace, access, open_workspace
+    from workspace import Actor, StoreUnavailable, Workspace, access, open_workspace
     _INSTALLED = True
+    UNAVAILABLE: tuple[type[Exception], ...] = (StoreUnavailable,)  # what a page meets when the store is down
 except ImportError:  # the workspace extra (sqlalchemy) is not installed: everything stays in the session
     _INSTALLED = False
+    UNAVAILABLE = ()
 
-__all__ = ["DEMO", "ENV", "EXAMPLE", "PARAM", "bundled_id", "enabled", "store"]
+__all__ = ["DEMO", "ENV", "EXAMPLE", "PARAM", "UNAVAILABLE", "bundled_id", "enabled", "end_sign_in", "sign_in_ended",
+           "store"]
 
 ENV = "RANKSCOPE_WORKSPACE"
 PARAM = "collection"  # the URL's query parameter holding the collection id
@@ -79,6 +83,35 @@ def store() -> Workspace | None:
     if who is not None:
         return ws.acting_as(who)
     return ws.acting_as(Actor("", checked=True)) if identity.mode() == "login" else ws
+
+
+def sign_in_ended(claims: dict) -> bool:
+    """Whether the sign-in whose identity token holds ``claims`` was ended by a sign-out (on any server
+    process of this workspace); False without a workspace, where nothing stored is there to protect.
+
+    Raises
+    ------
+    workspace.StoreUnavailable
+        The workspace cannot be opened or read: whether the sign-in ended cannot be told.
+    """
+    if not enabled():
+        return False
+    from workspace.sign_ins import SignIns, key_of
+
+    return SignIns(_open(os.environ[ENV])).ended(key_of(claims))
+
+
+def end_sign_in(claims: dict) -> None:
+    """Record that the sign-in whose identity token holds ``claims`` has ended (the sign-out button). A store
+    that cannot record it is logged: the browser's cookie is removed all the same, a copy of it is not ended."""
+    if not enabled() or not claims:
+        return
+    from workspace.sign_ins import SignIns, key_of
+
+    try:
+        SignIns(_open(os.environ[ENV])).end(key_of(claims))
+    except RankscopeError as err:
+        logging.getLogger(__name__).warning("sign-out not recorded: %s", str(err).splitlines()[0])
 
 
 def _seed(ws: Workspace) -> None:

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 import metrics
-from dashboard.server import guard
+from dashboard.server import guard, memory
 from dashboard.session import state
 from dashboard.store.opened import enabled, store
 from metrics import RankscopeError
@@ -35,6 +35,7 @@ def parsed_qrels(digest: str):
     return _parsed("parsed_qrels", digest)
 
 
+@memory.released
 @st.cache_resource(max_entries=FILES_KEPT, ttl=FILES_TTL, show_spinner=False)
 def _parse(kind: str, digest: str, name: str, _upload: state.Upload):
     cached = _parsed("parsed_run" if kind == "run" else "parsed_qrels", digest)  # a stored file: its cache

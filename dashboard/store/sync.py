@@ -20,11 +20,11 @@ from dashboard.store.parsed import parse
 from metrics import Conventions, RankscopeError
 
 try:
-    from workspace import Note, StoredCollection, UnknownCollection, Workspace
+    from workspace import NoAccess, Note, StoredCollection, UnknownCollection, Workspace
 except ImportError:  # the workspace extra (sqlalchemy) is not installed: everything stays in the session
     pass
 
-__all__ = ["begin", "loaded_of", "may"]
+__all__ = ["begin", "loaded_of", "may", "still_shown"]
 
 _MISSING = "rankscope_missing"  # the message about a link's unknown collection, for this run
 _UNSAVED = "rankscope_unsaved"  # (files key, message) of a save that failed: not tried again for the same files
@@ -253,15 +253,41 @@ def begin() -> state.Loaded | None:
     if loaded is not state.get():
         state.put(loaded)
     if loaded.collection:
+        try:
+            allowed = ws.allowed(loaded.collection)
+        except NoAccess as err:  # no longer shared with this person: nothing of it stays in the session
+            _forget()
+            st.error(md("{}", str(err).splitlines()[0]), icon=":material/link_off:")
+            return None
+        except RankscopeError:  # the store cannot be read: nothing allowed
+            allowed = frozenset()
+        st.session_state[_ALLOWED] = allowed
         st.session_state[_SHOWN] = loaded.collection
         if st.query_params.get(PARAM) != loaded.collection:
             st.query_params[PARAM] = loaded.collection
         _refresh_notes(ws, loaded)
-        try:
-            st.session_state[_ALLOWED] = ws.allowed(loaded.collection)
-        except RankscopeError:  # no longer shared with this person, or the store cannot be read: nothing allowed
-            st.session_state[_ALLOWED] = frozenset()
     return loaded
+
+
+def _forget() -> None:
+    """Drop the session's stored collection (and what this module keeps of it)."""
+    state.put(state.Loaded())
+    for key in (_SHOWN, _STORED_AS, _UNSAVED, _ALLOWED, HEADS):
+        st.session_state.pop(key, None)
+
+
+def still_shown() -> None:
+    """In a fragment's rerun (which skips :func:`begin`): when the person may no longer see the session's stored
+    collection, rerun the whole page, which then shows why and draws nothing of it. One row read."""
+    loaded = state.get()
+    if not enabled() or not loaded.collection:
+        return
+    try:
+        store().allowed(loaded.collection)
+    except NoAccess:
+        st.rerun(scope="app")
+    except RankscopeError:  # the store cannot be read: the fragment draws what the page drew
+        return
 
 
 # ---- review notes ---------------------------------------------------------------------------------------

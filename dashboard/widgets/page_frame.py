@@ -5,6 +5,9 @@ and which page of the page table this run draws (:func:`set_page`, :func:`this_p
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import streamlit as st
 
 from dashboard import data, pages
@@ -95,7 +98,7 @@ def sidebar(loaded: state.Loaded) -> None:
     with st.sidebar:
         presentation_toggle()
         if opened.enabled():
-            identity.author_input()
+            identity.author_input(sign_out=opened.end_sign_in)
         st.caption("Collection")
         if loaded.ready:
             where = {"demo": " (demo)", "ranking": " (typed in)"}.get(loaded.source, "")
@@ -112,3 +115,17 @@ def sidebar(loaded: state.Loaded) -> None:
         if notes:
             st.caption("Review notes")
             st.text(f"{len(notes)} topic{'s' * (len(notes) != 1)} noted")
+
+
+def fragment(body: Callable[[], None]) -> Callable[[], None]:
+    """``st.fragment(body)``, whose every rerun first asks whether the person may still see the session's stored
+    collection (:func:`dashboard.store.sync.still_shown`): a role taken away holds at the next rerun of any
+    part of a page, not only of the whole page."""
+    from dashboard.store import sync
+
+    @functools.wraps(body)
+    def checked() -> None:
+        sync.still_shown()
+        body()
+
+    return st.fragment(checked)

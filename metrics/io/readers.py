@@ -35,6 +35,9 @@ import re
 import stat
 import sys
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -51,6 +54,7 @@ from metrics.io.duplicates import dedupe
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
+from metrics.io.redaction import redact
 
 __all__ = ["Qrels", "ReadLimits", "Run", "as_qrels", "read_qrels", "read_run", "Source", "system_name",
            "SYSTEM_SUFFIXES"]
@@ -69,6 +73,22 @@ _DUPLICATE_POLICIES = ("error", "first", "last", "max")
 SYSTEM_SUFFIXES = (".gz", ".txt", ".run", ".res", ".tsv", ".trec")
 """File-name suffixes that :func:`system_name` strips (in any order, any case)."""
 _BLANK = re.compile(rb"\s*\Z")
+BINARY_KINDS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(head), what) for head, what in (
+    (rb"PK(\x03\x04|\x05\x06|\x07\x08)", "a zip archive"),
+    (rb"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (rb"\xff\xd8\xff", "a JPEG image"),
+    (rb"GIF8[79]a", "a GIF image"),
+    (rb"%PDF-", "a PDF document"),
+    (rb"BZh[1-9]1AY&SY", "bzip2 data (decompress it, or gzip it instead)"),
+    (rb"\xfd7zXZ\x00", "xz data (decompress it, or gzip it instead)"),
+    (rb"\x28\xb5\x2f\xfd", "zstd data (decompress it, or gzip it instead)"),
+    (rb"7z\xbc\xaf\x27\x1c", "a 7-zip archive"),
+    (rb"ARROW1\x00\x00", "an Arrow file"),
+    (rb"SQLite format 3\x00", "an SQLite database"),
+    (rb"\x7fELF", "a program (ELF)"),
+))
+"""What a file that is not text starts with (gzip is expanded before the readers look), and how a refusal
+names it: each a pattern matched on the file's first 16 bytes, and its name."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,10 +353,34 @@ def _load(source: Source, name: str | None, *, mapped: bool = False,
     else:
         raise ValidationError(f"cannot read {type(source).__name__}: expected a path, bytes, text or a DataFrame")
     if data[:2] == b"\x1f\x8b":
-        data = _gunzip(data, label, limits or ReadLimits())
+        data = _gunzip(data, label, limits or current_limits())
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     return data, label
+
+
+_LIMITS: ContextVar[ReadLimits | None] = ContextVar("rankscope_read_limits", default=None)
+
+
+@contextmanager
+def reading_limits(limits: ReadLimits) -> Iterator[None]:
+    """Within the block, every reader not given ``limits`` takes these: the command line's decompression limit
+    (``rankscope`` sets it for each command); :mod:`metrics.scale` hands them to its workers with their payload.
+
+    >>> with reading_limits(ReadLimits(gzip_bytes=1 << 20)):
+    ...     current_limits().gzip_bytes
+    1048576
+    """
+    token = _LIMITS.set(limits)
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def current_limits() -> ReadLimits:
+    """The limits a reader not given any takes: those of the enclosing :func:`reading_limits`, else the defaults."""
+    return _LIMITS.get() or ReadLimits()
 
 
 def read_path(path: str | os.PathLike, label: str, *, mapped: bool = False) -> bytes | mmap.mmap:
@@ -431,16 +475,26 @@ def _gunzip(data: bytes, label: str, limits: ReadLimits) -> bytes:
 
 def _check_text(data: bytes, label: str, layout: str) -> None:
     head = data[:512]
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and max(head[0::2].count(0), head[1::2].count(0))
-                                                   >= 0.9 * (len(head) // 2)):  # UTF-16 with or without BOM
+    for signature, what in BINARY_KINDS:
+        if signature.match(data[:16]):
+            raise ParseError(label, None, f"expected a text file, found {what}")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or _utf16_without_mark(head):
         raise ParseError(label, None, "expected UTF-8 text, found UTF-16 (save the file as UTF-8)")
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        raise ParseError(label, None, "expected a text file, found a PNG image")
     if _BLANK.match(data):
         raise ParseError(label, None, f"empty file: expected lines {layout}")
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise ParseError(label, line_number(data, nul), "expected text, found a NUL byte (binary file?)")
+        raise ParseError(label, line_number(data, nul), "expected text, found binary data (a NUL byte)")
+
+
+def _utf16_without_mark(head: bytes) -> bool:
+    """Whether ``head`` looks like UTF-16 text without a byte-order mark: NUL bytes at nearly every other
+    position (the high bytes of Latin letters), and at few of the others; NUL bytes everywhere are binary data."""
+    if len(head) < 8:
+        return False
+    half = len(head) // 2
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    return max(even, odd) >= 0.9 * half and min(even, odd) < 0.1 * half
 
 
 def system_name(filename: str) -> str:
@@ -468,7 +522,7 @@ def system_name(filename: str) -> str:
     >>> system_name("BM25.TXT"), system_name("a.b.c"), system_name(".run"), system_name(".run.gz")
     ('BM25', 'a.b.c', '.run', '.run')
     """
-    name = filename
+    name = redact(filename)  # a name never holds a credential: a file given as run.txt?token=... included
     while True:
         lower = name.lower()
         suffix = next((s for s in SYSTEM_SUFFIXES if lower.endswith(s) and len(name) > len(s)), None)

@@ -17,9 +17,17 @@ the pages' messages) passes it through :func:`redact` first. The rule:
   ``connect_timeout``...). So ``password``, ``sslpassword``, ``token``, ``key``, ``secret`` and any name
   not known, misspelt ones included, are masked.
 
-Text outside locations is left as it is. The rule is pure string work, linear in the length of the text.
-Redact a text whole, then cut it if it must be short: a location cut before its last ``@`` no longer says
-where its user info ends.
+- a **name with a query** that is not a location (a file given as ``run.txt?token=...``): in what follows
+  its first ``?`` that starts a parameter (``?name=``), every value is masked the same way;
+- a **message of a library** about a location may repeat the location in part, without its scheme or cut
+  where the library parsed it (fsspec repeats ``memory://u:p@x/run`` as ``/u:p@x/run``; Dask quotes what
+  follows a ``:`` as a port, ``'p@host?token=...'``): a caller that knows the locations a text is about
+  passes them (``redact(message, location)``), and every piece of theirs that the rule masks (the user
+  info, the password, the value of each masked parameter) is masked wherever the text holds it.
+
+Text outside locations is left as it is. The rule is pure string work, linear in the length of the text
+(times the number of locations passed). Redact a text whole, then cut it if it must be short: a location
+cut before its last ``@`` no longer says where its user info ends.
 
 Examples
 --------
@@ -29,6 +37,10 @@ Examples
 'postgresq://db/rankscope?token=***#key=***'
 >>> redact("/srv/rankscope/workspace")
 '/srv/rankscope/workspace'
+>>> redact("cannot read good.run?token=abc")
+'cannot read good.run?token=***'
+>>> redact("[Errno 2] /u:pw@x/run?token=abc", "memory://u:pw@x/run?token=abc")
+'[Errno 2] /***@x/run?token=***'
 """
 
 from __future__ import annotations
@@ -52,15 +64,19 @@ SHOWN_PARAMETERS = frozenset({
 _LOCATION = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://)(\S*)")
 _QUERY = re.compile(r"[?#]")
 _ITEM = re.compile(r"([^&;?#=]*)(=?)([^&;?#]*)")
+_NAMED_QUERY = re.compile(r"\?(?=[A-Za-z_][A-Za-z0-9_.\-]*=)([^\s'\"]*)")  # a query in a name that is no location
 
 
-def redact(text: str) -> str:
+def redact(text: str, *locations: str) -> str:
     """``text`` with the credentials of every location in it masked (the rule of this module).
 
     Parameters
     ----------
     text : str
         Any text: a location, a message naming one, a command line.
+    *locations : str
+        The locations ``text`` is about, when it is a library's message that may repeat them in part: each
+        of their credentials is masked wherever ``text`` holds it.
 
     Returns
     -------
@@ -72,11 +88,17 @@ def redact(text: str) -> str:
     --------
     >>> redact("cannot open 'postgresql://alice:s3cret@127.0.0.1:notaport/db'")
     "cannot open 'postgresql://***@127.0.0.1:notaport/db'"
+    >>> redact("invalid literal for int(): 'pw@host?token=t0k'", "tcp://u:pw@host?token=t0k")
+    "invalid literal for int(): '***@host?token=***'"
     """
     text = str(text)
-    if "://" not in text:
-        return text
-    return _LOCATION.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
+    for secret in sorted({piece for where in locations for piece in _secrets(str(where))}, key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    if "://" in text:
+        text = _LOCATION.sub(lambda m: m.group(1) + _masked(m.group(2)), text)
+    if "?" in text:
+        text = _NAMED_QUERY.sub(lambda m: "?" + _ITEM.sub(_parameter, m.group(1)), text)
+    return text
 
 
 def redact_all(texts: Iterable[str]) -> list[str]:
@@ -94,6 +116,27 @@ def _masked(rest: str) -> str:
         return rest
     start = query.start()
     return rest[:start + 1] + _ITEM.sub(_parameter, rest[start + 1:])
+
+
+def _secrets(location: str) -> set[str]:
+    """What the rule masks in ``location``: its user info, its password (after the user info's first ``:``)
+    and the value of each masked parameter; empty ones left out."""
+    found: set[str] = set()
+    scheme = location.find("://")
+    rest = location[scheme + 3:] if scheme >= 0 else location
+    at = rest.rfind("@") if scheme >= 0 else -1
+    if at >= 0:
+        info = rest[:at]
+        found.update((info, info.partition(":")[2]))
+        rest = rest[at + 1:]
+    query = _QUERY.search(rest)
+    if query is not None:
+        for item in _ITEM.finditer(rest[query.start() + 1:]):
+            name, equals, value = item.groups()
+            if not (equals and name.strip().lower() in SHOWN_PARAMETERS):
+                found.add(value if equals else name)
+    found.discard("")
+    return found
 
 
 def _parameter(match: re.Match) -> str:

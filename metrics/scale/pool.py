@@ -19,17 +19,20 @@ from metrics.checks import Integer, checked
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError, ValidationError
 from metrics.io import Qrels
+from metrics.io.readers import current_limits
 import metrics.scale.tasks as tasks
 from metrics.scale.tasks import Outcome, Payload
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["START_METHOD", "collect", "evaluate_spread", "items_of", "outcomes", "payload_of", "raise_outcome"]
+__all__ = ["BATCH", "START_METHOD", "collect", "evaluate_spread", "items_of", "outcomes", "payload_of", "raise_outcome"]
 
 START_METHOD = "spawn"
 """How local workers start: a fresh interpreter each, never a fork of the client (whose threads, open files
 and memory a plain fork would copy), and no server process left running after the pool ("forkserver")."""
+BATCH = 100
+"""Runs whose per-query tables :func:`evaluate_spread` puts together at once."""
 
 Item = tuple[int, Any, "str | None"]
 
@@ -245,7 +248,7 @@ def payload_of(qrels: Qrels, pairs: Sequence, tabulate: Callable, conventions: C
     """The :class:`Payload` of an evaluation: the qrels indexed once, here, for every worker."""
     from metrics.rankings import Judgments
 
-    return Payload(Judgments.from_qrels(qrels), tuple(pairs), conventions, tabulate)
+    return Payload(Judgments.from_qrels(qrels), tuple(pairs), conventions, tabulate, current_limits())
 
 
 def raise_outcome(outcome: Outcome) -> None:
@@ -292,13 +295,29 @@ def evaluate_spread(qrels: Qrels, runs: Any, pairs: Sequence, tabulate: Callable
                     window: int | None = None) -> "pd.DataFrame | None":
     """The per-query tables of all runs, computed by :func:`outcomes`, put together sorted by system name.
 
+    The tables are put together :data:`BATCH` runs at a time as they arrive: a table of a few rows costs
+    kilobytes of its own (100,000 tiny runs held one table each: 1.2 GB), rows in one table cost their values.
+
     Returns None when no run could be evaluated (only with ``keep_going``).
     """
+    import numpy as np
     import pandas as pd
 
-    frames: dict = {}
-    collect(payload_of(qrels, pairs, tabulate, conventions), runs, lambda o: frames.__setitem__(o.system, o.frame),
-            jobs=jobs, client=client, keep_going=keep_going, on_outcome=on_outcome, window=window)
-    if not frames:
+    batches: list = []
+    pending: list = []
+
+    def keep(outcome: Outcome) -> None:  # the runs' tables put together as they come, BATCH at a time
+        pending.append(outcome.frame)
+        if len(pending) >= BATCH:
+            batches.append(pd.concat(pending, ignore_index=True))
+            pending.clear()
+
+    collect(payload_of(qrels, pairs, tabulate, conventions), runs, keep, jobs=jobs, client=client,
+            keep_going=keep_going, on_outcome=on_outcome, window=window)
+    if pending:
+        batches.append(pd.concat(pending, ignore_index=True))
+    if not batches:
         return None
-    return pd.concat([frames[s] for s in sorted(frames)], ignore_index=True)
+    table = pd.concat(batches, ignore_index=True)
+    order = np.argsort(table["system"].to_numpy(dtype=object), kind="stable")  # by name, each run's rows in order
+    return table.iloc[order].reset_index(drop=True)

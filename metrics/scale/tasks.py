@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from metrics.conventions import Conventions
 from metrics.errors import ParseError, RankscopeError
 from metrics.io import Run, read_run, system_name
-from metrics.io.readers import read_stream
+from metrics.io.readers import ReadLimits, read_stream
 from metrics.io.redaction import redact
 
 if TYPE_CHECKING:
@@ -42,12 +42,15 @@ class Payload:
     tabulate : callable
         ``tabulate(rankings, pairs)``: the per-query table of one ranked run
         (:func:`metrics.measures.per_query.per_query_frame`, or a function of the caller's).
+    limits : ReadLimits, optional
+        How much a run's reader takes (the caller's :func:`~metrics.io.readers.current_limits`).
     """
 
     judgments: "Judgments"
     pairs: tuple[tuple[str, "Measure"], ...]
     conventions: Conventions
     tabulate: Callable[["Rankings", Sequence[tuple[str, "Measure"]]], "pd.DataFrame"]
+    limits: Optional[ReadLimits] = None  # the caller's reading limits (metrics.io.readers.reading_limits)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def label_of(source: Any, name: str | None = None) -> str:
     return "<bytes>"
 
 
-def read_source(source: Any, name: str | None = None) -> Run:
+def read_source(source: Any, name: str | None = None, limits: ReadLimits | None = None) -> Run:
     """Read one run from a path, an fsspec URL, bytes, text or a Run (named ``name`` when given).
 
     Raises
@@ -115,9 +118,10 @@ def read_source(source: Any, name: str | None = None) -> Run:
             with fsspec.open(source, "rb") as handle:
                 data = read_stream(handle, label)  # in pieces, at most GZIP_LIMIT bytes
         except (OSError, ValueError, ImportError) as err:
-            raise ParseError(label, None, redact(f"cannot read {source}: {err}")) from None
-        return read_run(data, name=name or system_name(label))
-    return read_run(source, name=name)
+            why = " ".join(str(err).split())  # one line: fsspec's messages run over several
+            raise ParseError(label, None, redact(f"cannot read {source}: {why}", source)) from None
+        return read_run(data, name=name or system_name(label), limits=limits)
+    return read_run(source, name=name, limits=limits)
 
 
 def evaluate_source(payload: Payload, index: int, source: Any, name: str | None = None) -> Outcome:
@@ -126,7 +130,7 @@ def evaluate_source(payload: Payload, index: int, source: Any, name: str | None 
 
     label = label_of(source, name)
     try:
-        run = read_source(source, name)
+        run = read_source(source, name, payload.limits)
         frame = payload.tabulate(rank(payload.judgments, run, payload.conventions), payload.pairs)
     except RankscopeError as err:
         return Outcome(index, label, None, None, str(err), type(err).__name__)

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from metrics.review.compare import summary_table, to_latex, to_text
     from metrics.errors import MissingTopicsError, ValidationError
     from metrics.evaluate import aggregate
-    from metrics.stats.significance import compare_systems
+    from metrics.stats.significance import check_comparison_size, compare_systems
 
     from rankscope.commands._pyterrier import per_query_of_pyterrier
     from rankscope.runs import evaluate_runs, expand_runs, per_query_of_dataset
@@ -76,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValidationError(f"--risk-alpha: expected --format table or json, found {args.format}")
     settings = significance_settings_of(args)
     conventions = conventions_of(args)
+    if runs and not (args.seeds or args.seeds_rule is not None or args.group):  # before any run is read: the
+        # fewest differences these runs could make (two queries each) already past the comparison's bound
+        check_comparison_size(len(runs), settings.get("baseline") is not None, 2,
+                              len(dict.fromkeys(args.measures or DEFAULT_MEASURES)), fewest=True)
     if args.per_query is not None:
         per_query, status = per_query_of_pyterrier(args, args.measures or DEFAULT_MEASURES), 0
     elif args.input is not None:

@@ -1,6 +1,7 @@
 """The checks that speak for every page visit every page of the page table (:data:`dashboard.pages.PAGES`).
 
-The security checks (planted text shown as text, no secret shown), the offline check and the layout and
+The security checks (planted text shown as text, no secret shown, no page for an unverified address or a
+replayed cookie after its sign-out), the offline check and the layout and
 accessibility checks each visit the pages their module lists; here each list is compared with the pages a
 server with a workspace serves, so a page added to the table, or left out of a list, fails here.
 """
@@ -13,7 +14,7 @@ import pytest
 
 from dashboard.pages import served
 
-CHECKS = ("test_planted_text", "test_secrets", "test_offline", "test_layout")
+CHECKS = ("test_planted_text", "test_secrets", "test_offline", "test_layout", "test_login_attacks")
 
 
 @pytest.mark.parametrize("name", CHECKS)

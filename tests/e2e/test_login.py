@@ -9,111 +9,30 @@ or the provider is missing, except under CI=true, where that is a failure.
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-from tests import processes
 from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
-try:
-    import oidc_provider_mock  # noqa: F401  (started as a program below)
-except ImportError:  # pragma: no cover - depends on the machine
-    if os.environ.get("CI") == "true":
-        pytest.fail("login tests must run in CI; missing: oidc-provider-mock (the test extra)", pytrace=False)
-    pytest.skip("missing: oidc-provider-mock (pip install -e '.[test]')", allow_module_level=True)
 from playwright.sync_api import expect  # noqa: E402
 
-from workspace import Actor, open_workspace  # noqa: E402
-
-ANA, BEA, ROOT = "ana@example.org", "bea@example.org", "root@example.org"
-TOPICS = [str(t) for t in range(1, 11)]
-QRELS = "".join(f"{t} 0 d{t}-{i} {i % 3}\n" for t in TOPICS for i in range(4)).encode()
-
-
-def _run(tag: str, shift: int) -> bytes:
-    return "".join(f"{t} Q0 d{t}-{(i + shift) % 4} {i + 1} {10 - i} {tag}\n" for t in TOPICS for i in range(4)).encode()
-
-
-def _answering(url: str, proc, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                processes.stop(proc)
-                raise RuntimeError(f"{url} did not answer") from None
-            time.sleep(0.2)
+from tests.e2e.login_helpers import ANA, BEA, ROOT, provider, serve_team  # noqa: E402,F401 (fixture)
+from tests.e2e.login_helpers import go as _go, page_url as _page, run_bytes as _run  # noqa: E402
+from tests.e2e.login_helpers import sign_in as _sign_in  # noqa: E402
+from tests import processes  # noqa: E402
+from workspace import Actor  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def provider():
-    """A real OpenID Connect provider on loopback, in a process group of its own."""
-    port = processes.free_port()
-    proc = processes.start([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", str(port)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def team(provider, tmp_path_factory):  # noqa: F811
+    server, found = serve_team(provider, tmp_path_factory.mktemp("login"))
     try:
-        _answering(f"http://127.0.0.1:{port}/.well-known/openid-configuration", proc)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        processes.stop(proc)
-
-
-class Team:
-    """The login-mode server, its workspace, and the people's sessions."""
-
-    def __init__(self, url: str, location: str) -> None:
-        self.url, self.location = url, location
-
-    def open(self):
-        return open_workspace(self.location)
-
-    def collection(self, name: str, **members: str) -> str:
-        """A collection of ana's (its owner), ``members`` ({identity: role}) given by the operator."""
-        ws = self.open()
-        cid = ws.add_collection(name, qrels=("team.qrels", QRELS), runs=[("bm25.run", _run("bm25", 0))],
-                                author=ANA, members={ANA: "owner", **members}).id
-        ws.close()
-        return cid
-
-    def lineage(self, cid: str) -> list:
-        ws = self.open()
-        try:
-            return [c for c in ws.collections(archived=True) if c.lineage == cid]
-        finally:
-            ws.close()
-
-
-@pytest.fixture(scope="module")
-def team(provider, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("login")
-    port = processes.free_port()
-    secrets_file = folder / "secrets.toml"  # the server's own: never the repository's .streamlit/
-    secrets_file.write_text(f'''[auth]
-redirect_uri = "http://127.0.0.1:{port}/oauth2callback"
-cookie_secret = "{secrets.token_hex(32)}"
-client_id = "rankscope"
-client_secret = "{secrets.token_hex(16)}"
-server_metadata_url = "{provider}/.well-known/openid-configuration"
-''')
-    location = str(folder / "ws")
-    env = {**os.environ, "RANKSCOPE_WORKSPACE": location, "RANKSCOPE_ACCESS": "login", "RANKSCOPE_ADMINS": ROOT,
-           "STREAMLIT_SECRETS_FILES": str(secrets_file)}
-    server = processes.serve_dashboard(port, env=env)
-    try:
-        yield Team(f"http://127.0.0.1:{port}", location)
+        yield found
     finally:
         processes.stop(server)
 
@@ -133,35 +52,6 @@ def _runs_uploader(tab):
             .locator('[data-testid="stFileUploaderDropzoneInput"]').first)
 
 
-def _offline(route) -> None:
-    """Requests to loopback go through; the provider's page also asks a CDN for a stylesheet: refused."""
-    if re.match(r"https?://127\.0\.0\.1[:/]", route.request.url):
-        route.continue_()
-    else:
-        route.abort()
-
-
-def _sign_in(browser, team: Team, who: str):  # noqa: F811
-    """A new browser (no cookies) signed in as ``who`` through the provider's page."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(90_000)  # clicks and fills wait for the page as long as expectations do
-    context.route("**/*", _offline)
-    tab = context.new_page()
-    tab.goto(team.url)
-    settled(tab)
-    tab.get_by_role("button", name="Sign in").click()
-    tab.locator('input[name="sub"]').fill(who)  # the provider's form: the identity is typed there, not here
-    tab.get_by_role("button", name="Authorize").click()
-    expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text(who)
-    settled(tab)
-    return tab
-
-
-def _go(tab, url: str) -> None:
-    tab.goto(url)
-    settled(tab)
-
-
 def _press(tab, name: str, toast: str) -> None:
     """Press the button ``name``, wait for the page's word that the change went through, then for the page to
     settle. Streamlit can drop a click that lands while the page is still being redrawn (on a busy machine):
@@ -176,10 +66,6 @@ def _press(tab, name: str, toast: str) -> None:
             if attempt == 2 or not button.is_visible():
                 raise
     settled(tab)
-
-
-def _page(team: Team, page: str, cid: str, extra: str = "") -> str:
-    return f"{team.url}/{page}?collection={cid}{extra}"
 
 
 def test_a_visitor_sees_only_the_sign_in_and_the_identity_is_the_providers(team, browser):  # noqa: F811

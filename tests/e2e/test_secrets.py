@@ -4,7 +4,9 @@ A real PostgreSQL (trust authentication, so a password in the URL is accepted wh
 workspace. Each secret is a distinct random word, planted once: the password of the user info, a password
 holding ``@``, ``?password=``, ``?sslpassword=``, ``?token=``, ``?key=``, ``?secret=``, a misspelt scheme, another
 driver, a port that is not a number, an open IPv6 bracket, an ``ftp://`` file store, a run's URL, a usage error,
-``$RANKSCOPE_WORKSPACE`` of a dashboard server and the link's ``?collection=``. Every output is then searched for
+``$RANKSCOPE_WORKSPACE`` of a dashboard server and the link's ``?collection=``; and the forms a library repeats
+in part: a missing ``memory://`` run (fsspec's message drops the scheme), a Dask scheduler's address that does
+not parse (Dask quotes what follows a ``:`` as a port), and a run file named ``good.run?token=...``. Every output is then searched for
 every secret: the commands' stdout and stderr, the HTML report (its "made by" row), every export and the
 manifest, the session file, both servers' logs and the text of every page of the dashboard in Chromium.
 """
@@ -31,7 +33,8 @@ pytestmark = pytest.mark.browser
 PAGES = every_page(stored=True)  # every page a server with a workspace serves, from the page table
 SECRET = {way: f"Sx{way[:3]}{secrets.token_hex(5)}" for way in (
     "userinfo", "at_left", "at_right", "password", "sslpassword", "token", "key", "secret", "typo", "driver",
-    "port", "ipv6", "ftp", "run_url", "usage", "server", "server_query", "broken_server", "link")}
+    "port", "ipv6", "ftp", "run_url", "usage", "server", "server_query", "broken_server", "link", "memory_password",
+    "memory_token", "scheduler_password", "scheduler_token", "run_name")}
 
 
 def _found(text: str) -> list[str]:
@@ -88,17 +91,26 @@ def outputs(database, tmp_path_factory):
               "--files", f"ftp://rankscope:{SECRET['ftp']}@127.0.0.1:{closed}/stored", status=2)
     rankscope("run url", "eval", "q.txt", f"http://rankscope:{SECRET['run_url']}@127.0.0.1:{closed}/r.run", status=2)
     rankscope("usage", f"postgresql://postgres:{SECRET['usage']}@{where}/{name}", status=2)
-    for path in [folder / "report.html", folder / "session.json", *(folder / "exports").rglob("*")]:
+    rankscope("memory run", "eval", "q.txt",
+              f"memory://user:{SECRET['memory_password']}@x/run?token={SECRET['memory_token']}", status=2)
+    rankscope("scheduler", "compare", "q.txt", "a.run", "b.run", "--scheduler",
+              f"tcp://u:{SECRET['scheduler_password']}@127.0.0.1?token={SECRET['scheduler_token']}", status=2)
+    (folder / f"good.run?token={SECRET['run_name']}").write_bytes(run_bytes(5))
+    rankscope("named run", "report", "q.txt", "a.run", f"good.run?token={SECRET['run_name']}", "-o", "named.html",
+              "--exports", "named", "--no-images")
+    for path in [folder / "report.html", folder / "named.html", folder / "session.json",
+                 *(folder / "exports").rglob("*"), *(folder / "named").rglob("*")]:
         if path.is_file() and path.suffix != ".parquet":
             texts[str(path.relative_to(folder))] = path.read_text(encoding="utf-8")
-    for path in (folder / "exports").glob("*.parquet"):  # the manifest in the Parquet metadata
+    for path in [*(folder / "exports").glob("*.parquet"), *(folder / "named").glob("*.parquet")]:  # their manifest
         texts[path.name] = path.read_bytes().decode("latin-1")
     return {"texts": texts, "good": good, "id": cid, "folder": folder, "where": where, "name": name}
 
 
 def test_no_command_prints_or_writes_a_secret(outputs):
     texts = outputs["texts"]
-    assert {"report.html", "session.json", "exports/manifest.json", "exports/summary.csv"} <= set(texts)
+    assert {"report.html", "named.html", "session.json", "exports/manifest.json", "named/manifest.json",
+            "exports/summary.csv"} <= set(texts)
     assert "made by" in texts["report.html"]  # the row that once held the password
     leaks = {what: _found(text) for what, text in texts.items() if _found(text)}
     assert leaks == {}

@@ -23,7 +23,7 @@ from metrics.errors import Refused, ValidationError
 from metrics.io import system_name
 from metrics.review.flags import convention_argv, expressed, significance_argv, significance_flags
 from metrics.review.manifest.records import FileRecord, Manifest, MeasureRecord, _jsonable
-from metrics.io.redaction import redact_all
+from metrics.io.redaction import redact, redact_all
 
 __all__ = ["build_manifest", "sha256_of"]
 
@@ -176,6 +176,7 @@ def _record(role: str, source: FileSource, fallback_name: str, system: str | Non
         name = Path(path).name
     else:
         path = name = fallback_name
+    path, name = redact(path), redact(name)  # a location's or a name's query never enters a manifest
     return FileRecord(role=role, name=name, path=path, sha256=digest, size=size, system=system)
 
 

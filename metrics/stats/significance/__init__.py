@@ -66,7 +66,7 @@ from metrics.stats.significance._inputs import (
     check_options,
 )
 from metrics.stats.significance._letters import grouped_leaderboard, letter_display, letter_groups
-from metrics.stats.significance._many import compare_systems
+from metrics.stats.significance._many import MAX_DIFFERENCES, check_comparison_size, compare_systems
 from metrics.stats.significance._paired import (
     bootstrap_ci,
     bootstrap_test,
@@ -106,6 +106,7 @@ __all__ = [
     "FAMILIES",
     "FAMILY_ALIASES",
     "MAXT",
+    "MAX_DIFFERENCES",
     "TESTS",
     "TEST_ALIASES",
     "TEST_REGISTRY",
@@ -119,6 +120,7 @@ __all__ = [
     "bootstrap_ci",
     "bootstrap_test",
     "canonical",
+    "check_comparison_size",
     "check_options",
     "cohens_dz",
     "compare_systems",

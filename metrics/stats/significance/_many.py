@@ -19,6 +19,32 @@ from metrics.stats.significance._results import COLUMNS, Comparison
 from metrics.stats.significance.corrections import Correction
 from metrics.stats.significance.tests import Test
 
+MAX_DIFFERENCES = 50_000_000
+"""The most paired differences (pairs x queries, summed over the measures) a comparison holds: 400 MB in
+each of the few float arrays the tests make of them. Every pair of 300 systems on 250 queries, two
+measures: 22 million; every pair of 100,000 systems: 5 billion pairs, refused before anything is built."""
+
+
+def check_comparison_size(systems: int, baseline: bool, queries: int, measures: int, *, fewest: bool = False) -> None:
+    """Refuse a comparison past :data:`MAX_DIFFERENCES`: ``systems`` compared in pairs (each against a
+    ``baseline``, else every pair), on ``queries`` queries (per measure, at most; ``fewest``: at least, before
+    the runs are evaluated) and ``measures`` measures.
+
+    Raises
+    ------
+    ValidationError
+        One line naming the pairs, queries and measures, and what to do.
+    """
+    pairs = systems - 1 if baseline else systems * (systems - 1) // 2
+    found = pairs * queries * measures
+    if found > MAX_DIFFERENCES:
+        which = "each against the baseline" if baseline else "every pair"
+        least = "at least " * fewest
+        raise ValidationError(f"comparing {systems:,} systems ({which}): expected at most {MAX_DIFFERENCES:,} "
+                              f"paired differences, found {pairs:,} pairs x {least}{queries:,} queries x "
+                              f"{measures} measure(s) = {least}{found:,}; compare each with a baseline, or fewer "
+                              "systems")
+
 
 def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
                 fill: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -148,6 +174,8 @@ def compare_systems(per_query: pd.DataFrame, measures: str | Sequence[str] | Non
                                                       zero_method=zero_method, wilcoxon_method=wilcoxon_method, ci=ci)
     frame, systems = _chosen_systems(PerQuery.of(per_query).frame, systems)
     measures = _chosen_measures(frame, measures)
+    queries = frame[frame["measure"].isin(measures)].groupby("measure")["query"].nunique()
+    check_comparison_size(len(systems), baseline is not None, int(queries.max()), len(measures))
     baseline, ia, ib = _pairs(systems, baseline)
     tables = _score_tables(frame, measures, systems, fill)
     if test.all_systems:

@@ -38,6 +38,8 @@ CASES: dict[str, bytes] = {
     "nul_byte.run": b"301 Q0 FT934-5418 1 12.5 bm25\n301 Q0 LA05\x002390 2 11.25 bm25\n",
     "gzip_not_named_gz.run": gz(RUN.encode()),
     "truncated_gzip.run.gz": gz(RUN.encode() * 20)[:60],
+    "zip_archive.run": bytes.fromhex("504b0304140000000000") + b"x.run" + b"301 Q0 FT934-5418 1 12.5 bm25\n",
+    "zeros.run.gz": gz(bytes(4096)),
     "png_image.run": bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"),
     "empty.run": b"",
     "only_comments.run": b"# a run file with nothing in it\n# still nothing\n",

@@ -198,7 +198,7 @@ def test_a_mapped_qrels_with_bom_or_gzip(tmp_path, mapped, content):
 
 
 REFUSED = {  # files refused by the reader's look at their whole text, before any line is read
-    "NUL byte": (b"1 Q0 d 1 2.5 t\n" * 40 + b"1 Q0 e 2 1\x00 t\n", "q:41: expected text, found a NUL byte (binary file?)"),
+    "NUL byte": (b"1 Q0 d 1 2.5 t\n" * 40 + b"1 Q0 e 2 1\x00 t\n", "q:41: expected text, found binary data (a NUL byte)"),
     "UTF-16": ("1 Q0 d 1 2.5 t\n".encode("utf-16") * 40, "q: expected UTF-8 text, found UTF-16 (save the file as UTF-8)"),
     "PNG": (b"\x89PNG\r\n\x1a\n" + b"1 Q0 d 1 2.5 t\n" * 40, "q: expected a text file, found a PNG image"),
     "blank": (b" \n\t\n\n", "q: empty file: expected lines "),
@@ -225,7 +225,7 @@ def test_a_file_its_checks_refuse_is_refused_alike_whether_its_parse_started_or_
     (b"1 Q0 d 1 2.5 t\n1 Q0 e 2 x t\n", 'q.run:2: expected a finite number in field 5 "score", found "x"'),
     (b"1 Q0 d 1 2.5 t\n1 Q0 d 2 1.5 t\n", 'q.run:2: duplicate document "d" for query "1"'),
     (b"1 Q0 d 1 2.5 t\n1 Q0 \xff 2 1.5 t\n", "q.run:2: expected UTF-8 text, found byte 0xff"),
-    (b"1 Q0 d 1 2.5 t\n\x00", "q.run:2: expected text, found a NUL byte"),
+    (b"1 Q0 d 1 2.5 t\n\x00", "q.run:2: expected text, found binary data (a NUL byte)"),
 ])
 def test_a_mapped_file_gives_the_same_errors(tmp_path, mapped, text, message):
     path = tmp_path / "q.run"

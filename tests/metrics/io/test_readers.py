@@ -125,7 +125,7 @@ def test_a_stream_is_read_in_bounded_pieces(tmp_path, monkeypatch):
     import metrics.io.readers
 
     # /dev/zero is endless: the first piece holds a NUL, and the text check refuses it (no MemoryError)
-    with pytest.raises(ParseError, match=r"^zero: expected UTF-8 text, found UTF-16 \(save the file as UTF-8\)$"):
+    with pytest.raises(ParseError, match=r"^zero:1: expected text, found binary data \(a NUL byte\)$"):
         read_qrels("/dev/zero", name="zero")
     # an endless stream of text (`yes |`) stops at the limit, in one line
     monkeypatch.setattr(metrics.io.readers, "GZIP_LIMIT", 3 << 20)

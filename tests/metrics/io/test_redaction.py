@@ -53,3 +53,41 @@ def test_text_without_a_location_and_shown_settings_stay_as_they_are():
 def test_the_rule_is_linear_in_the_text():
     long = "x://" + "@?=&" * 200_000
     assert redact(long).startswith("x://***@")
+
+
+def test_a_name_with_a_query_has_its_values_masked():
+    assert redact(f"good.run?token={SECRET}") == "good.run?token=***"
+    assert redact(f"cannot read 'runs/good.run?key={SECRET}&sslmode=require': gone") == \
+        "cannot read 'runs/good.run?key=***&sslmode=require': gone"
+    for text in ("why? because", "a?b", "P@10? yes", "x=1&y=2"):  # no parameter after the ?: not a query
+        assert redact(text) == text
+
+
+# what libraries said about a location, repeating it in part: (location, the library's message)
+LIBRARY_MESSAGES = [
+    (f"memory://user:{SECRET}@x/run?token={SECRET}2",  # fsspec: the path without its scheme
+     f"[Errno 2] No such file: /user:{SECRET}@x/run?token={SECRET}2"),
+    (f"tcp://u:{SECRET}@host?token={SECRET}2",  # Dask: what follows the last ':' read as a port
+     f"invalid literal for int() with base 10: '{SECRET}@host?token={SECRET}2'"),
+    (f"ftp://rankscope:{SECRET}@127.0.0.1:21/stored", f"530 Login incorrect for rankscope:{SECRET}"),
+    (f"postgresql://db/rs?password={SECRET}", f'invalid connection option "password={SECRET}"'),
+    (f"s3://bucket/run?X-Amz-Signature={SECRET}", f"signature {SECRET} does not match"),
+]
+
+
+@pytest.mark.parametrize("location, message", LIBRARY_MESSAGES)
+def test_a_library_message_that_repeats_a_location_in_part_is_masked_knowing_it(location, message):
+    masked = redact(message, location)
+    assert SECRET not in masked and MASK in masked, masked
+
+
+def test_without_the_location_the_rule_cannot_find_a_secret_a_library_cut_from_it():
+    for location, message in LIBRARY_MESSAGES[:3]:
+        assert SECRET in redact(message)
+
+
+def test_the_pieces_of_a_location_are_only_its_secrets():
+    location = "postgresql://alice:Pw9x@db:5432/rs?sslmode=require&token=T0k3n"
+    assert redact("alice connects to db:5432 with sslmode=require", location) == \
+        "alice connects to db:5432 with sslmode=require"  # user name, host, port and shown settings stay
+    assert redact("user alice:Pw9x, password Pw9x, token T0k3n!", location) == "user ***, password ***, token ***!"

@@ -242,7 +242,7 @@ BAD_DOCUMENTS = [
     ('{"docid": "1"}\n', 'docs:1: expected a text ("text", "body", "contents") or a "title", found keys "docid"'),
     ('{"docid": "1", "title": 5, "text": "x"}\n', 'docs:1: expected a string in "title", found "5"'),
     (".I 1\n.W\na\n.I 1\n.W\nb\n", 'docs:4: expected each document id once, found "1" again (first on line 1)'),
-    (b"<DOC>\n<DOCNO>1</DOCNO>\n\x00\n</DOC>\n", "docs:3: expected text, found a NUL byte (binary file?)"),
+    (b"<DOC>\n<DOCNO>1</DOCNO>\n\x00\n</DOC>\n", "docs:3: expected text, found binary data (a NUL byte)"),
 ]
 
 

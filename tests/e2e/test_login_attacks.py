@@ -1,0 +1,236 @@
+"""The login mode attacked, in real Chromium against a real OpenID Connect provider on loopback, with two and
+three people: an account that claims someone's address without the provider's word, a member whose role is
+taken while their pages are open, a sign-in cookie copied before its sign-out and replayed (also after the
+server restarts), PostgreSQL going down under signed-in people, and widget keys given in the link. What a
+page must not hold is searched for in every websocket frame it receives, not only in what it shows.
+
+Every page of the page table is visited by the replayed cookie and by the unverified account.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import every_page, need_browser, settled
+
+need_browser()
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
+from playwright.sync_api import expect  # noqa: E402
+
+from tests import processes  # noqa: E402
+from tests.e2e.login_helpers import (ANA, BEA, CY, CutProxy, Frames, browser_context, go, page_url,  # noqa: E402
+                                     provider, serve_team, set_user, sign_in)  # noqa: F401 (fixture)
+from tests.workspace.conftest import fresh_database, postgres_server  # noqa: E402,F401 (fixture)
+
+PAGES = every_page(stored=True)  # every page a server with a workspace serves, from the page table
+NO_ACCESS = "no access to collection"
+
+
+@pytest.fixture(scope="module")
+def team(provider, tmp_path_factory):  # noqa: F811
+    server, found = serve_team(provider, tmp_path_factory.mktemp("attacks"))
+    try:
+        yield found
+    finally:
+        processes.stop(server)
+
+
+def _one_line(tab, words: str) -> None:
+    """The page shows an error holding ``words``, no traceback and no exception box, and has finished."""
+    expect(tab.locator('[data-testid="stAlertContentError"]').filter(has_text=words).first).to_be_visible()
+    expect(tab.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+    expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+    text = tab.evaluate("() => document.body.innerText")
+    assert "Traceback" not in text and "StoreUnavailable" not in text, text
+
+
+def _visit(tab, url: str) -> None:
+    """Open ``url`` and wait until its run has ended (a page may hold no heading: the one line and a link)."""
+    tab.goto(url)
+    expect(tab.locator('[data-testid="stApp"]')).to_be_attached()
+    tab.wait_for_function("() => !window.__e2e || window.__e2e.answered > window.__e2e.asked", timeout=120_000)
+    expect(tab.locator('[data-testid="stStatusWidget"]')).to_have_count(0)
+    tab.wait_for_function("""() => document.querySelector('[data-testid="stApp"]')
+        ?.getAttribute('data-test-script-state') === 'notRunning'""", timeout=120_000)
+
+
+def test_an_address_the_provider_has_not_verified_names_nobody(team, provider, browser):  # noqa: F811
+    cid = team.collection("ana private ledger", systems=("anasecretsys",))
+    set_user(provider, "mallory-7", {"email": "ANA@Example.org", "email_verified": False})
+    set_user(provider, "ana-verified", {"email": "ANA@Example.org", "email_verified": True})
+    context = browser_context(browser)
+    frames = Frames(context)
+    mallory = sign_in(browser, team, "mallory-7", context=context)  # signed in under the subject, not the address
+    expect(mallory.locator('[data-testid="stSidebar"]')).not_to_contain_text(ANA)
+    for path, _ in PAGES:
+        _visit(mallory, page_url(team, path, cid))
+        expect(mallory.locator('[data-testid="stException"]')).to_have_count(0)
+    _visit(mallory, page_url(team, "overview", cid))
+    _one_line(mallory, NO_ACCESS)
+    assert frames.holding("ana private ledger", "anasecretsys") == []
+    context.close()
+    context = browser_context(browser)
+    frames = Frames(context)
+    ana = sign_in(browser, team, "ana-verified", shown=ANA, context=context)  # a verified address is the person's
+    go(ana, page_url(team, "overview", cid))
+    assert frames.holding("anasecretsys") == ["anasecretsys"]
+    context.close()
+
+
+def test_a_role_taken_away_holds_at_the_next_rerun_of_every_open_page(team, browser):  # noqa: F811
+    cid = team.collection("shared then taken", systems=("keptsys", "takensys"), **{BEA: "viewer", CY: "viewer"})
+    bea_context, cy_context = browser_context(browser), browser_context(browser)
+    bea_frames, cy_frames = Frames(bea_context), Frames(cy_context)
+    bea = sign_in(browser, team, BEA, context=bea_context)
+    tabs = {"overview": bea, "queries": bea_context.new_page(), "curves": bea_context.new_page()}
+    for path, tab in tabs.items():
+        go(tab, page_url(team, path, cid))
+    assert bea_frames.holding("takensys") == ["takensys"]  # drawn while she is a member
+    ws = team.open()
+    ws.share(cid, BEA, None, author="operator")  # the operator takes her role; her three pages stay open
+    ws.close()
+    since = bea_frames.mark()
+    for path in ("overview", "queries"):  # a rerun of the whole page (Streamlit's R key)
+        tabs[path].bring_to_front()
+        tabs[path].locator("body").press("r")
+        _visit_done(tabs[path])
+        _one_line(tabs[path], NO_ACCESS)
+    curves = tabs["curves"]  # a rerun of a part of the page: a fragment's own widget
+    curves.bring_to_front()
+    curves.get_by_text("Show the other rules too").click()
+    _visit_done(curves)
+    _one_line(curves, NO_ACCESS)
+    assert bea_frames.holding("takensys", "keptsys", "shared then taken", since=since) == []
+    cy = sign_in(browser, team, CY, context=cy_context)  # the member who keeps her role still sees it
+    go(cy, page_url(team, "curves", cid))
+    assert cy_frames.holding("takensys") == ["takensys"]
+    for context in (bea_context, cy_context):
+        context.close()
+
+
+def _visit_done(tab) -> None:
+    """Wait until the run a key or a click asked for has ended."""
+    tab.wait_for_function("() => !window.__e2e || window.__e2e.answered > window.__e2e.asked", timeout=120_000)
+    tab.wait_for_function("""() => document.querySelector('[data-testid="stApp"]')
+        ?.getAttribute('data-test-script-state') === 'notRunning'""", timeout=120_000)
+
+
+def _replayed(browser, cookies, url: str):
+    """A new browser holding nothing but ``cookies``, on ``url``; and what its pages receive."""
+    context = browser_context(browser)
+    context.add_cookies(cookies)
+    frames = Frames(context)
+    tab = context.new_page()
+    _visit(tab, url)
+    return tab, frames
+
+
+def test_signing_out_ends_the_sign_in_for_every_copy_of_its_cookie(provider, browser, tmp_path):  # noqa: F811
+    port = processes.free_port()
+    server, team = serve_team(provider, tmp_path, port=port)
+    try:
+        cid = team.collection("ana only notes", systems=("anaonlysys",))
+        ana = sign_in(browser, team, ANA)
+        saved = ana.context.cookies()
+        assert any(c["name"].startswith("_streamlit_user") for c in saved)
+        tab, frames = _replayed(browser, saved, page_url(team, "overview", cid))  # before: the copy is ana
+        expect(tab.locator('[data-testid="stSidebar"]')).to_contain_text(ANA)
+        assert frames.holding("anaonlysys") == ["anaonlysys"]
+        tab.context.close()
+        ana.get_by_role("button", name="Sign out").click()
+        ana.wait_for_url(re.compile(r"end_session"))  # the provider's own sign-out page: the cookie is gone
+        tab, frames = _replayed(browser, saved, page_url(team, "overview", cid))
+        for path, _ in PAGES:  # the copy reaches no page
+            _visit(tab, page_url(team, path, cid))
+            expect(tab.get_by_role("button", name="Sign in")).to_be_visible()
+        assert frames.holding("anaonlysys", "ana only notes", ANA) == []
+        tab.context.close()
+        processes.stop(server)
+        server, team = serve_team(provider, tmp_path, location=team.location, port=port)  # another process
+        tab, frames = _replayed(browser, saved, page_url(team, "overview", cid))
+        expect(tab.get_by_role("button", name="Sign in")).to_be_visible()
+        assert frames.holding("anaonlysys", ANA) == []
+        tab.context.close()
+        again = sign_in(browser, team, ANA)  # a new sign-in of the same person is a sign-in of its own
+        go(again, page_url(team, "overview", cid))
+        again.context.close()
+        ana.context.close()
+    finally:
+        processes.stop(server)
+
+
+def test_with_postgresql_down_every_page_shows_one_line(provider, browser, postgres_server, tmp_path):  # noqa: F811
+    url = fresh_database(postgres_server)  # postgresql://postgres@HOST:PORT/DB
+    where = re.match(r"postgresql://([^@/]*@)?([^:/]+):(\d+)/(.+)", url)
+    proxy = CutProxy(where.group(2), int(where.group(3)))
+    location = f"postgresql://{where.group(1) or ''}127.0.0.1:{proxy.port}/{where.group(4)}"
+    server, team = serve_team(provider, tmp_path, location=location, files=str(tmp_path / "files"))
+    try:
+        cid = team.collection("team on postgres", systems=("pgsys",), **{BEA: "viewer"})
+        ana = sign_in(browser, team, ANA)
+        bea = sign_in(browser, team, BEA)
+        for tab in (ana, bea):
+            go(tab, f"{team.url}/collections")
+        go(ana, f"{team.url}/teach")
+        proxy.cut()
+        for tab, path in ((ana, "teach"), (bea, "collections"), (ana, f"overview?collection={cid}")):
+            _visit(tab, f"{team.url}/{path}")  # a reload
+            _one_line(tab, "cannot")
+        fresh = browser_context(browser)
+        tab = fresh.new_page()
+        _visit(tab, team.url)  # a fresh tab: the sign-in, which needs no store
+        expect(tab.get_by_role("button", name="Sign in")).to_be_visible()
+        tab.get_by_role("button", name="Sign in").click()
+        tab.locator('input[name="sub"]').fill(CY)
+        tab.get_by_role("button", name="Authorize").click()
+        _visit_done(tab)
+        _one_line(tab, "cannot")  # a new sign-in
+        for context in (ana.context, bea.context, fresh):
+            context.close()
+    finally:
+        processes.stop(server)
+        proxy.cut()
+
+
+def test_widget_keys_in_the_link_raise_nothing(team, browser):  # noqa: F811
+    cid = team.collection("keys in the link")
+    context = browser_context(browser)
+    tab = context.new_page()
+    _visit(tab, f"{team.url}/?rankscope_sign_in=1&rankscope_sign_out=x")
+    expect(tab.get_by_role("button", name="Sign in")).to_be_visible()
+    expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+    ana = sign_in(browser, team, ANA, context=context)
+    for extra in ("&rankscope_sign_out=x", "&rankscope_sign_out=true&rankscope_sign_in=1"):
+        go(ana, page_url(team, "overview", cid, extra))
+        expect(ana.locator('[data-testid="stException"]')).to_have_count(0)
+        expect(ana.get_by_role("button", name="Sign out")).to_be_visible()
+    context.close()
+
+
+def test_a_followed_view_with_a_widget_key_in_its_link_raises_nothing(team, browser):  # noqa: F811
+    """A presenter's link holding a button's name (``rankscope_sign_out``) reaches the followers' pages: a
+    follower's widget with that key would have been given the link's value, which Streamlit refuses for a
+    button (``StreamlitValueAssignmentNotAllowedError`` on the page). No button of the sign-in has a key a link or a
+    view could name."""
+    cid = team.collection("keys in a followed view", **{BEA: "viewer"})
+    ana = sign_in(browser, team, ANA)
+    bea = sign_in(browser, team, BEA)
+    go(ana, page_url(team, "overview", cid, "&present=true&rankscope_sign_out=x&rankscope_sign_in=1"))
+    go(bea, page_url(team, "overview", cid))
+    for tab, label in ((bea, "Follow the presenter"), (ana, "Present")):
+        switch = tab.get_by_role("switch", name=label, exact=True)
+        switch.check(force=True)
+        expect(switch).to_be_checked()
+        settled(tab)
+    expect(bea.get_by_text("presents", exact=False).first).to_be_visible()
+    settled(bea)
+    for tab in (ana, bea):
+        expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(bea.get_by_role("button", name="Sign out")).to_be_visible()  # the presenter's sidebar is hidden
+    expect(bea).to_have_url(re.compile(r"[?&]rankscope_sign_out=x(&|$)"))  # the view taken, the name in the link
+    for tab in (ana, bea):
+        tab.context.close()
