@@ -16,6 +16,19 @@
   found and what each other set finds of it;
 * :mod:`~metrics.judgments.comparison`: all of it in one call (:func:`compare_judges`).
 
+What to judge next:
+
+* :mod:`~metrics.judgments.candidates`: the runs' documents to a depth, per topic, ranked once;
+* :mod:`~metrics.judgments.methods`: the methods declared once, and their one interface (the next documents,
+  one judgment at a time);
+* :mod:`~metrics.judgments.pools`: depth-k, RBP and RRF pools, as trectools defines them;
+* :mod:`~metrics.judgments.adaptive`: move-to-front and MaxMean;
+* :mod:`~metrics.judgments.uncertainty`, :mod:`~metrics.judgments.variance` and
+  :mod:`~metrics.judgments.decide`: the decision between runs (minimal test collections): each pair's
+  probability that its order holds, and the documents it needs;
+* :mod:`~metrics.judgments.pooling`: a pool by name with its statistics (:func:`make_pool`);
+* :mod:`~metrics.judgments.simulation`: judging replayed from complete judgments (:func:`simulate`).
+
 Built on the core (readers, rankings, measures, :func:`metrics.evaluate`). Only ``systems``,
 ``conclusions`` and ``comparison``, which compare what the sets say about the *systems*, also use :mod:`metrics.stats`
 (:mod:`~metrics.stats.agreement`'s tau-b and tau_AP, :func:`~metrics.stats.significance.compare_systems`);
@@ -29,10 +42,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__all__ = ["JudgesComparison", "JudgmentSets", "compare_judges", "judgment_sets"]
+__all__ = ["Decision", "JudgesComparison", "JudgmentSets", "Pool", "compare_judges", "judgment_sets", "make_pool",
+           "simulate"]
 
 _HOMES = {"JudgesComparison": "comparison", "compare_judges": "comparison", "JudgmentSets": "sets",
-          "judgment_sets": "sets"}
+          "judgment_sets": "sets", "Decision": "decide", "Pool": "pooling", "make_pool": "pooling",
+          "simulate": "simulation"}
 
 
 def __getattr__(name: str) -> Any:
