@@ -380,8 +380,8 @@ class Judging:
 
     def dealt(self, tid: str, assessor: str | None = None) -> "pd.DataFrame":
         """The documents dealt (to ``assessor`` only, when given), in the order dealt: ``position``, ``topic``,
-        ``docid``, ``slot``, ``assessor``, ``why``, with the assessor's ``grade`` (NaN: none yet) and
-        ``skipped``."""
+        ``docid``, ``slot``, ``assessor``, ``why``, with the assessor's ``grade`` (NaN: none yet), ``skipped``
+        and ``judged_at``."""
         import pandas as pd
 
         from workspace.schema import judging_assignments as ja
@@ -390,15 +390,31 @@ class Judging:
         with self._tx(read=True) as conn:
             info = self._task_row(conn, tid, "view" if assessor is None else "judge")
             query = (select(ja.c.position, ja.c.topic, ja.c.docid, ja.c.slot, ja.c.assessor, ja.c.why, jj.c.grade,
-                            jj.c.skipped)
+                            jj.c.skipped, jj.c.judged_at)
                      .select_from(ja.outerjoin(jj, (jj.c.task == ja.c.task) & (jj.c.topic == ja.c.topic)
                                                & (jj.c.docid == ja.c.docid) & (jj.c.assessor == ja.c.assessor)))
                      .where(ja.c.task == info.id))
             if assessor is not None:
                 query = query.where(ja.c.assessor == identity(assessor))
             rows = conn.execute(query.order_by(ja.c.position, ja.c.slot)).all()
-        frame = pd.DataFrame(rows, columns=["position", "topic", "docid", "slot", "assessor", "why", "grade", "skipped"])
+        frame = pd.DataFrame(rows, columns=["position", "topic", "docid", "slot", "assessor", "why", "grade", "skipped",
+                                            "judged_at"])
         return frame.astype({"grade": "float64"}).assign(skipped=frame["skipped"].fillna(False).astype(bool))
+
+    def counts(self, tid: str) -> dict[str, int]:
+        """``dealt`` (documents dealt to a first assessor), ``documents`` (documents with a grade) and
+        ``judgments`` (grades, a document judged twice counted twice): three counts, one query each."""
+        from workspace.schema import judging_assignments as ja
+        from workspace.schema import judging_judgments as jj
+
+        with self._tx(read=True) as conn:
+            info = self._task_row(conn, tid, "view")
+            graded = (jj.c.task == info.id) & jj.c.grade.is_not(None)
+            dealt = conn.execute(select(func.count()).select_from(ja).where(ja.c.task == info.id, ja.c.slot == 0))
+            judged = conn.execute(select(func.count()).select_from(jj).where(graded))
+            documents = conn.execute(select(func.count()).select_from(
+                select(jj.c.topic, jj.c.docid).where(graded).distinct().subquery()))
+            return {"dealt": dealt.scalar_one(), "judgments": judged.scalar_one(), "documents": documents.scalar_one()}
 
     def sets(self, tid: str) -> dict:
         """The task's judgment sets (:func:`metrics.judgments.assessors.task_sets`), the collection's reference
