@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+pytest_plugins = ("tests.dask_cluster",)  # the dask_client fixture, for every folder
+
 BROWSER_GROUP = "browser"
 
 

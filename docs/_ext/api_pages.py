@@ -115,7 +115,7 @@ def is_public(target: str, module: str | None = None) -> bool:
     --------
     >>> is_public("metrics.evaluate"), is_public("metrics.Rankings.select_queries")
     (True, True)
-    >>> is_public("metrics.io.duplicates.decimal_key"), is_public("numpy.ndarray")
+    >>> is_public("metrics.io.ids.decimal_key"), is_public("numpy.ndarray")
     (False, False)
     """
     from rankscope.api import PUBLIC_MODULES

@@ -205,7 +205,7 @@ def compare_judges(sets: JudgmentSets, runs: Any, measures: Sequence[str] | str,
         Under some set, the runs were evaluated on different topics, and ``conventions.complete`` is off.
     """
     if topics not in systems.TOPIC_RULES:
-        raise ValidationError(f"topics must be one of {list(systems.TOPIC_RULES)}, got {topics!r}")
+        raise ValidationError(f"topics: expected one of {', '.join(map(repr, systems.TOPIC_RULES))}, found {topics!r}")
     conventions = Conventions.coerce(conventions)
     settings = dict(settings or {})
     labelled = [label for label, _ in resolve_measures(measures)]

@@ -17,7 +17,8 @@ probability ``prior``, independently of the others; judged documents are as judg
   the most: for each such pair, the absolute change in its expected difference between the document being
   relevant and not (the others at their expected relevance), summed over the pairs (the paper's rule for
   many systems). A pair is decided once its probability reaches ``confidence``; when every pair is, all of
-  them count again. Equal effects go to the earlier topic, then the smaller document id.
+  them count again. Equal effects (to :data:`EFFECT_DECIMALS` decimals) go to the earlier topic, then the
+  smaller document id.
 
 Every run is ranked once (:class:`~metrics.judgments.candidates.Candidates`); a judgment
 (:meth:`~metrics.judgments.methods.Proposer.judge`) recomputes its topic only: the weights and expectations
@@ -52,7 +53,10 @@ EXACT_LIMIT = 16
 """The most unjudged documents a pair's difference may depend on for its probability to be enumerated exactly
 (2^16 assignments)."""
 TIE = 1e-12
-"""A difference this close to 0 is a tie: neither order holds."""
+"""A difference this close to 0 is a tie (neither order holds); a variance this small relative to its terms is 0."""
+EFFECT_DECIMALS = 12
+"""Two documents whose effects agree to this many decimals are equally good: the earlier topic, then the smaller
+document id, comes first."""
 PROBABILITY_COLUMNS = ("better", "worse", "difference", "sd", "probability", "method", "unjudged", "decided")
 
 
@@ -265,13 +269,19 @@ class Decision(Proposer):
         totals = self.expected.sum(axis=0)
         lin, own, shared = self.lin.sum(axis=0), self.own.sum(axis=0), self.shared.sum(axis=0)
         base = lin[a, a] + lin[b, b] - 2.0 * lin[a, b] + own[a] + own[b]
+        self._size = lin[a, a] + lin[b, b] + own[a] + own[b]  # the terms' size, for what rounding leaves
         return totals[a] - totals[b], base, shared[a, a] + shared[b, b] - shared[a, b]
+
+    def _sd(self, variance: np.ndarray, pairs: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Standard deviations; a variance within :data:`TIE` of its terms' size is 0 (two runs that weigh
+        every unjudged document alike), not the rounding error of a difference of large sums."""
+        return np.sqrt(np.where(variance > TIE * self._size[pairs], variance, 0.0))
 
     def _probabilities(self) -> "pd.DataFrame":
         import pandas as pd
 
         mean, base, unjudged = self._moments()
-        sd = np.sqrt(np.maximum(base - 2.0 * self._crosses(np.arange(len(mean))), 0.0))
+        sd = self._sd(base - 2.0 * self._crosses(np.arange(len(mean))))
         above, below = _normal(mean, sd)
         how = np.full(len(mean), "normal", dtype=object)
         for k in np.flatnonzero(unjudged <= EXACT_LIMIT):
@@ -337,8 +347,8 @@ class Decision(Proposer):
             return table["better"].to_numpy() == names[self.first], table["decided"].to_numpy()
         mean, base, unjudged = self._moments()
         bound = np.einsum("ts,tu->su", self.root, self.root)[self.first, self.second]
-        low = _normal(mean, np.sqrt(np.maximum(base, 0.0)))  # the largest variance: the least sure
-        high = _normal(mean, np.sqrt(np.maximum(base - 2.0 * bound, 0.0)))
+        low = _normal(mean, self._sd(base))  # the largest variance: the least sure
+        high = _normal(mean, self._sd(base - 2.0 * bound))
         first_better = low[0] >= low[1]  # the sign of the mean, whatever the variance
         decided = np.maximum(*low) >= self.confidence
         open_ = ~decided & (np.maximum(*high) >= self.confidence)
@@ -347,7 +357,7 @@ class Decision(Proposer):
             first_better[k], decided[k], open_[k] = above >= below, max(above, below) >= self.confidence, False
         if open_.any():
             k = np.flatnonzero(open_)
-            sd = np.sqrt(np.maximum(base[k] - 2.0 * self._crosses(k), 0.0))
+            sd = self._sd(base[k] - 2.0 * self._crosses(k), k)
             decided[k] = np.maximum(*_normal(mean[k], sd)) >= self.confidence
         return first_better, decided
 
@@ -405,13 +415,14 @@ class Decision(Proposer):
         c = self.candidates
         if not self.proposing:
             raise ValidationError("this decision follows judgments only; make it with proposing=True to propose")
+        effect = np.round(self.scores, EFFECT_DECIMALS)  # equal effects: a rounding error must not order them
         if n == 1:  # the first largest: candidates are in topic, then document id, order
-            best = int(np.argmax(self.scores)) if len(self.scores) else 0
-            if not len(self.scores) or self.scores[best] == -np.inf:
+            best = int(np.argmax(effect)) if len(effect) else 0
+            if not len(effect) or effect[best] == -np.inf:
                 return np.zeros(0, dtype=np.int64), [], []
             return np.array([best]), [float(self.scores[best])], [self._why(best)]
-        open_ = np.flatnonzero(self.scores > -np.inf)
-        order = open_[np.lexsort((open_, c.topic_of[open_], -self.scores[open_]))]
+        open_ = np.flatnonzero(effect > -np.inf)
+        order = open_[np.lexsort((open_, c.topic_of[open_], -effect[open_]))]
         if n is not None:
             order = order[:n]
         return order, self.scores[order].tolist(), [self._why(int(i)) for i in order]

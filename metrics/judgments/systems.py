@@ -89,7 +89,7 @@ def evaluate_sets(sets: JudgmentSets, runs: Any, measures: Any, *, conventions: 
         :func:`metrics.evaluate` orders its rows.
     """
     if topics not in TOPIC_RULES:
-        raise ValidationError(f"topics must be one of {list(TOPIC_RULES)}, got {topics!r}")
+        raise ValidationError(f"topics: expected one of {', '.join(map(repr, TOPIC_RULES))}, found {topics!r}")
     pairs = resolve_measures(measures)
     conventions = Conventions.coerce(conventions, **options)
     frames, read = [], runs
@@ -254,7 +254,7 @@ def order_agreement(orders: pd.DataFrame, pairs: Sequence[tuple[str, str]], *, t
         statistics.
     """
     if not isinstance(top_k, (int, np.integer)) or isinstance(top_k, bool) or top_k < 1:
-        raise ValidationError(f"top_k must be an integer of 1 or more, got {top_k!r}")
+        raise ValidationError(f"top_k: expected a positive integer, found {top_k!r}")
     rows = []
     for measure in pd.unique(orders["measure"]):
         better_high = higher_is_better(measure)

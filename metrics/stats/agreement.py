@@ -63,12 +63,12 @@ def _scores(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     else:
         a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
         if a.ndim != 1 or a.shape != b.shape:
-            raise ValidationError(f"expected two score vectors of the same length, got shapes {a.shape} and {b.shape}")
+            raise ValidationError(f"expected two score vectors of the same length, found shapes {a.shape} and {b.shape}")
         names = np.array([str(i) for i in range(a.size)], dtype=object)
     if a.size < 2:
-        raise ValidationError(f"an ordering needs at least two systems, got {a.size}")
+        raise ValidationError(f"an ordering: expected at least two systems, found {a.size}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValidationError("scores must be finite numbers")
+        raise ValidationError("scores: expected finite numbers, found NaN or infinity")
     return a, b, names
 
 

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from metrics.checks import LEVEL, Integer, Number, Options, check, checked
+from metrics.checks import LEVEL, Integer, Number, Options, check, checked, refuse
 from metrics.errors import ValidationError
 
 __all__ = ["MAX_TOPICS", "VARIANCES", "PowerAnalysis", "anova_min_range", "anova_power", "anova_topics",
@@ -247,7 +247,7 @@ def topic_variances(scores: Any) -> tuple[float, float, float]:
     if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 2:
         raise ValidationError(f"expected a systems x topics table with at least 2 x 2 scores, got shape {X.shape}")
     if not np.all(np.isfinite(X)):
-        raise ValidationError("scores must be finite numbers")
+        raise ValidationError("scores: expected finite numbers, found NaN or infinity")
     m, n = X.shape
     residual = X - X.mean(axis=1, keepdims=True) - X.mean(axis=0, keepdims=True) + X.mean()
     v_e = float((residual ** 2).sum() / ((m - 1) * (n - 1)))
@@ -361,7 +361,7 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
     check("variance", variance, Options(*VARIANCES))
     X, names = _matrix(per_query, measure, systems)
     if len(names) < 2:
-        raise ValidationError(f"power needs at least two systems, got {names}")
+        raise refuse("systems", "at least two systems (power compares pairs)", names)
     m_design = len(names) if n_systems is None else n_systems
     v_e, _, v_w = topic_variances(X)
     sigma2 = {"residual": v_e, "within": v_w}[variance]

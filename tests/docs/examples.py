@@ -63,6 +63,24 @@ def pages() -> list[str]:
     return ["README.md", *found]
 
 
+def text_of(path: str) -> str | None:
+    """The Markdown of the page ``path`` (relative to the repository): read from the file when it is written
+    by hand, written from the code when it is generated (whether or not a build has left it on disk);
+    ``None`` when there is no such page."""
+    relative = Path(path).relative_to("docs") if path.startswith("docs/") else None
+    if relative is not None and any(str(relative).startswith(g) for g in GENERATED):
+        import sys
+
+        sys.path.insert(0, str(DOCS / "_ext"))
+        try:
+            import rankscope_site
+        finally:
+            sys.path.remove(str(DOCS / "_ext"))
+        return rankscope_site.pages().get(str(relative))
+    target = ROOT / path
+    return target.read_text(encoding="utf-8", errors="replace") if target.is_file() else None
+
+
 def blocks(page: str) -> list[Block]:
     """The fenced code blocks of ``page`` (a path relative to the repository), in order."""
     lines = (ROOT / page).read_text(encoding="utf-8").splitlines()

@@ -47,7 +47,7 @@ def letter_groups(differs: Any) -> list[frozenset[int]]:
     if M.ndim != 2 or M.shape != (k, k):
         raise ValidationError(f"expected a square table of significance, got shape {M.shape}")
     if not np.array_equal(M, M.T):
-        raise ValidationError("the table of significance must be symmetric")
+        raise ValidationError("the table of significance: expected a symmetric table, found an asymmetric one")
     groups: list[frozenset[int]] = [frozenset(range(k))] if k else []
     for i, j in zip(*np.nonzero(np.triu(M, 1))):
         i, j = int(i), int(j)
@@ -131,7 +131,7 @@ def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any,
     M = np.asarray(differs, dtype=bool)
     if mu.shape != (len(names),) or M.shape != (len(names), len(names)):
         raise ValidationError(f"{len(names)} systems need {len(names)} means and a {len(names)} x {len(names)} "
-                              f"table, got {mu.shape} and {M.shape}")
+                              f"table, found {mu.shape} and {M.shape}")
     order = _leaderboard_order(-mu if higher_is_better else mu, M)
     groups = letter_groups(M[np.ix_(order, order)])
     if len(groups) > MAX_LETTERS:

@@ -243,3 +243,34 @@ def test_the_next_documents_follow_the_papers_rule(seed, measure):
     for (key_a, s_a), (key_b, s_b) in itertools.combinations(ranked, 2):
         if s_a > s_b + 1e-9:
             assert position[key_a] < position[key_b]
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize("seed", range(6))
+def test_judging_one_at_a_time_equals_deciding_afresh(seed, measure):
+    """A judgment recomputes its topic only; the result must be what a decision made from every judgment gives:
+    judgments of retrieved documents, of a document no run retrieves, a grade changed, and one taken back."""
+    runs, qrels, rankings, grades, unjudged = tiny(500 + seed, topics=2, most_unjudged=12)
+    live = decision_of(runs, qrels, measure=measure, prior=0.3)
+    given = dict(grades)
+    steps = [(t, d, x) for (t, d), x in zip(unjudged[:4], (1, 0, 2, 1))]
+    steps += [(0, "elsewhere-2", 1), (steps[0][0], steps[0][1], 0), (steps[1][0], steps[1][1], -1)]
+    for t, d, grade in steps:
+        first, every = live.next(1), live.next()
+        assert first.to_dict("records") == every.head(1).to_dict("records")
+        live.judge(str(t + 1), d, grade)
+        if grade >= 0:
+            given[(t, d)] = grade
+        else:
+            given.pop((t, d), None)
+        fresh = decision_of(runs, "".join(f"{t + 1} 0 {d} {g}\n" for (t, d), g in given.items()),
+                            measure=measure, prior=0.3)
+        a, b = live.probabilities(), fresh.probabilities()
+        assert a[["better", "worse", "method", "unjudged", "decided"]].equals(b[["better", "worse", "method", "unjudged",
+                                                                                 "decided"]])
+        for column in ("difference", "probability"):
+            assert np.allclose(a[column], b[column], rtol=0, atol=1e-12), column
+        assert np.allclose(a["sd"] ** 2, b["sd"] ** 2, rtol=0, atol=1e-12)
+        ours, theirs = live.next(), fresh.next()
+        assert ours[["topic", "docid"]].equals(theirs[["topic", "docid"]])
+        assert np.allclose(ours["weight"], theirs["weight"], rtol=0, atol=1e-12)

@@ -7,7 +7,7 @@ import contextlib
 import io
 
 from rankscope.runs import TRIM_VARIABLE, allocator_note, connect
-from tests.metrics.scale.conftest import local_cluster, wait_gone, worker_pids
+from tests.dask_cluster import local_cluster, wait_gone, worker_pids
 
 
 @contextlib.contextmanager
