@@ -31,7 +31,7 @@ Version 9 adds ``notes.claims``: the claims a note carries (:mod:`workspace.clai
 every note before the upgrade (a note without claims).
 Version 10 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, who presents it, the page and
 view shown, and a ``revision`` bumped at every change followers must see; a new table only.
-Version 11 adds judging (:mod:`workspace.judging`): ``judging_tasks`` (a task on a collection: its method, its
+Version 12 adds judging (:mod:`workspace.judging`): ``judging_tasks`` (a task on a collection: its method, its
 settings, its assessors, and a ``revision`` one more at every judgment), ``judging_assignments`` (the documents
 dealt to each assessor), ``judging_judgments`` (one grade per task, document and assessor) and
 ``judging_adjudications`` (the owner's grade of a document assessors disagree on); new tables only.
@@ -51,7 +51,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sess
            "notes", "presentations", "schema_version", "judging_tasks", "judging_assignments",
            "judging_judgments", "judging_adjudications"]
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -201,7 +201,7 @@ def _v9_to_v10(conn: Connection) -> None:
 # ---- end of following a presenter -----------------------------------------------------------------------------
 
 
-# ---- judging (schema 11): tasks, the documents dealt, the judgments and adjudications ---------------------------
+# ---- judging (schema 12): tasks, the documents dealt, the judgments and adjudications ---------------------------
 judging_tasks = Table(
     "judging_tasks", metadata,
     Column("id", String(16), primary_key=True),
@@ -259,7 +259,7 @@ judging_adjudications = Table(
 )
 
 
-def _v10_to_v11(conn: Connection) -> None:
+def _v11_to_v12(conn: Connection) -> None:
     """Judging's tables (new tables only: nothing else changes)."""
     for table in (judging_tasks, judging_assignments, judging_judgments, judging_adjudications):
         table.create(conn)
@@ -347,7 +347,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v
                                                        7: _v7_to_v8,
                                                        8: _v8_to_v9,
                                                        9: _v9_to_v10,
-                                                       10: _v10_to_v11}
+                                                       11: _v11_to_v12}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

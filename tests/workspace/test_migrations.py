@@ -76,6 +76,7 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert conn.execute(text("SELECT COUNT(*) FROM class_sessions")).scalar_one() == 0  # version 8's tables
         assert conn.execute(text("SELECT COUNT(*) FROM notes WHERE claims IS NOT NULL")).scalar_one() == 0  # v9
         assert conn.execute(text("SELECT COUNT(*) FROM presentations")).scalar_one() == 0  # version 10's table
+        assert conn.execute(text("SELECT COUNT(*) FROM judging_tasks")).scalar_one() == 0  # version 12's tables
     engine.dispose()
 
 
