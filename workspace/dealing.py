@@ -1,8 +1,7 @@
 """Which document an assessor judges next: the task's method kept in memory by each server process, following
 the judgments in the store, and the deal written to the store.
 
-Each process keeps the method of a task (a :class:`metrics.judgments.methods.Proposer` made once from the
-collection's runs and reference judgments, :data:`KEPT` tasks at most) and brings it up to date before it
+Each process keeps the method of a task (:mod:`workspace.kept_methods`) and brings it up to date before it
 answers, from the judgment rows past the revision it has seen (:mod:`workspace.judging`): the method sees each
 document at its merged grade (:func:`metrics.judgments.assessors.merged`, the task's rule, an adjudication
 deciding), so several processes serving one task's assessors agree.
@@ -22,26 +21,23 @@ same document at once deal it once, and the one that lost picks again.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sqlalchemy import func, select
 
+from metrics.judgments.decide import EFFECT_DECIMALS
 from workspace.checks import now
 from workspace.errors import WorkspaceError
+from workspace.kept_methods import Kept, kept_of
 
 if TYPE_CHECKING:
     from metrics.judgments.decide import Decision
-    from metrics.judgments.methods import Proposer
     from workspace.judging import TaskInfo
 
-__all__ = ["KEPT", "Deal", "check", "decision_for", "next_for"]
+__all__ = ["Deal", "decision_for", "locked", "next_for"]
 
-KEPT = 8
-"""Tasks whose method a process keeps in memory (the least recently used one is dropped)."""
 TRIES = 20
 
 
@@ -55,88 +51,7 @@ class Deal:
     why: str
 
 
-@dataclass
-class _Kept:
-    proposer: "Proposer"
-    topics: np.ndarray  # the topic indices the task judges
-    seen: int = 0  # the task's revision the method follows
-    grades: dict = field(default_factory=dict)  # (topic, docid) -> the grade the method was given
-    said: dict = field(default_factory=dict)  # (topic, docid) -> {assessor: grade}
-    decided: dict = field(default_factory=dict)  # (topic, docid) -> adjudicated grade
-    dealt: set = field(default_factory=set)  # (topic, docid) dealt in slot 0
-    dealt_up_to: int = 0  # the highest position read
-    decision: "Decision | None" = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-_kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
-_guard = threading.Lock()
-
-
-def _inputs(ws, info: "TaskInfo"):
-    """The task's version: its runs (named as stored), reference judgments and conventions, parsed once."""
-    from metrics import read_qrels, read_run
-    from metrics.conventions import Conventions
-
-    stored = ws.load(info.collection)
-    runs = [(ws.parsed_run(r.sha256) or read_run(r.read(), name=r.system)).renamed(r.system) for r in stored.runs]
-    qrels = ws.parsed_qrels(stored.qrels.sha256) or read_qrels(stored.qrels.read(), name=stored.qrels.name)
-    return runs, qrels, Conventions.coerce(**stored.conventions)
-
-
-def _make(ws, info: "TaskInfo", settings: dict[str, Any] | None = None) -> _Kept:
-    from metrics.errors import ValidationError
-    from metrics.judgments.candidates import gather, topics_text
-    from metrics.judgments.pooling import METHODS, make_proposer
-
-    runs, qrels, conventions = _inputs(ws, info)
-    declared = METHODS[info.method]
-    depth = info.settings.get("depth", 100)
-    candidates = gather(runs, qrels, depth=None if declared.whole_runs else depth, conventions=conventions)
-    options = settings if settings is not None else declared.settings(info.settings.get("options", {}))
-    proposer = make_proposer(candidates, info.method, size=depth, **options)
-    wanted = info.topics
-    if wanted is None:
-        topics = np.arange(candidates.n_topics)
-    else:
-        unknown = [t for t in wanted if t not in set(candidates.topics.tolist())]
-        if unknown:
-            raise ValidationError(f"topics: no run answers {unknown[0]!r}; the runs answer "
-                                  f"{topics_text(candidates.topics)}")
-        topics = np.array(sorted(candidates.topic_index(t) for t in wanted), dtype=np.int64)
-    return _Kept(proposer, topics)
-
-
-def check(ws, info: "TaskInfo", settings: dict[str, Any]) -> None:
-    """Make the method of a task about to start (its options, pairs and topics checked against the collection),
-    and keep it for the first deals."""
-    made = _make(ws, info, settings)
-    with _guard:
-        _kept[(ws.location.label, info.id)] = made
-        _trim()
-
-
-def _trim() -> None:
-    while len(_kept) > KEPT:
-        _kept.popitem(last=False)
-
-
-def _of(ws, info: "TaskInfo") -> _Kept:
-    key = (ws.location.label, info.id)
-    with _guard:
-        found = _kept.get(key)
-        if found is not None:
-            _kept.move_to_end(key)
-            return found
-    made = _make(ws, info)  # outside the guard: other tasks are served meanwhile
-    with _guard:
-        found = _kept.setdefault(key, made)
-        _kept.move_to_end(key)
-        _trim()
-        return found
-
-
-def _follow(ws, info: "TaskInfo", kept: _Kept) -> None:
+def _follow(ws, info: "TaskInfo", kept: Kept) -> None:
     """Bring the method (and the decision, when kept) up to the judgments in the store (under ``kept.lock``)."""
     from metrics.judgments.assessors import merged
     from workspace.judging import Judging
@@ -181,7 +96,7 @@ def decision_for(ws, info: "TaskInfo") -> "Decision":
     """The decision between the task's runs under its judgments so far: the task's own method when it is
     ``decide``, else a decision with its defaults (every pair, AP) kept beside the method. Callers read it
     under :func:`locked`."""
-    kept = _of(ws, info)
+    kept = kept_of(ws, info)
     with kept.lock:
         if kept.decision is None:
             from metrics.judgments.decide import Decision
@@ -198,7 +113,7 @@ def decision_for(ws, info: "TaskInfo") -> "Decision":
 
 def locked(ws, info: "TaskInfo"):
     """The lock under which the task's method and decision are read or changed in this process."""
-    return _of(ws, info).lock
+    return kept_of(ws, info).lock
 
 
 # ---- the next document --------------------------------------------------------------------------------------
@@ -233,7 +148,7 @@ def next_for(ws, tid: str, who: str | None = None) -> Deal | None:
         found = _second(judging, info, who, topic, held)
         if found is not None:
             return found
-    kept = _of(ws, info)
+    kept = kept_of(ws, info)
     with kept.lock:
         _follow(ws, info, kept)
         for _ in range(TRIES):
@@ -283,7 +198,7 @@ def _second(judging, info, who: str, topic: str | None, held: set) -> Deal | Non
     return None
 
 
-def _pick(kept: _Kept, topic: str | None, held: set) -> tuple[str, str, str] | None:
+def _pick(kept: Kept, topic: str | None, held: set) -> tuple[str, str, str] | None:
     """The method's best document not dealt: on ``topic`` when it has one there, else on any task topic."""
     from metrics.judgments.decide import Decision
 
@@ -308,7 +223,7 @@ def _best_effect(p: "Decision", topics: list[int], taken: set) -> tuple[str, str
     index = np.asarray(index, dtype=np.int64)
     scores = p.scores[index]
     for at in index[np.lexsort((index, -scores))]:  # best first, the earlier candidate on equal effects
-        if p.scores[at] == -np.inf:
+        if round(float(p.scores[at]), EFFECT_DECIMALS) <= 0:  # no effect on any difference: never dealt
             return None
         topic, docid = str(c.topics[c.topic_of[at]]), str(c.docids[at])
         if (topic, docid) not in taken:

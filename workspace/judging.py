@@ -180,7 +180,7 @@ class Judging:
         """
         from metrics.judgments.assessors import MERGES, GradeScale, scale_of, set_names
         from metrics.judgments.pooling import METHODS
-        from workspace import dealing
+        from workspace import kept_methods
 
         who = self._ws._who(author)
         if method not in METHODS:
@@ -222,7 +222,7 @@ class Judging:
                     "seed": secrets.token_hex(8), "stint": STINT}
         info = TaskInfo(new_id(), cid, row.lineage, name, "team", None, method, settings, tuple(people), who, now(),
                         False, 0)
-        dealing.check(self._ws, info, settings_of)  # the method made once: pairs, topics and options checked
+        kept_methods.check(self._ws, info, settings_of)  # the method made once: pairs, topics and options checked
         self._insert(info)
         if people and self._actor is not None and self._actor.checked and "share" in self._ws.allowed(cid):
             members = self._ws.members(cid)
