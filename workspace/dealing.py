@@ -134,7 +134,7 @@ def next_for(ws, tid: str, who: str | None = None) -> Deal | None:
     who = identity(ws._who(who, "assessor"))
     info = judging.task(tid, "judge")
     if not info.may_judge(who):
-        raise WorkspaceError(f"{who} is not an assessor of judging task {info.name}")
+        raise WorkspaceError(f"judging task {info.name}: expected one of its assessors, found {who}")
     mine = judging.dealt(tid, who)
     waiting = mine[mine["grade"].isna() & ~mine["skipped"]]
     if len(waiting):

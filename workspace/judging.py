@@ -117,7 +117,7 @@ def _task(row) -> TaskInfo:
     try:
         settings, assessors = json.loads(row.settings), json.loads(row.assessors)
     except ValueError:
-        raise WorkspaceError(f"judging task {row.id}: its settings cannot be read") from None
+        raise WorkspaceError(f"judging task {row.id}: expected its settings as JSON, found text that is not") from None
     return TaskInfo(row.id, row.collection, row.lineage, row.name, row.kind, row.code, row.method, settings,
                     tuple(assessors), row.created_by, row.created_at, bool(row.closed), row.revision)
 
@@ -188,8 +188,8 @@ class Judging:
         given = dict(options or {})
         unknown = sorted(set(given) - {o.name for o in METHODS[method].options})
         if unknown:
-            raise WorkspaceError(f"method {method}: no option {unknown[0]!r}; it takes "
-                                 f"{', '.join(o.name for o in METHODS[method].options) or 'none'}")
+            raise WorkspaceError(f"options of {method}: expected "
+                                 f"{', '.join(o.name for o in METHODS[method].options) or 'none'}, found {unknown[0]!r}")
         settings_of = METHODS[method].settings(given)  # checked against each option's rule
         people = list(dict.fromkeys(identity(line(a, "assessor")) for a in assessors))
         if len(people) > MAX_ASSESSORS:
@@ -197,7 +197,7 @@ class Judging:
         if isinstance(overlap, bool) or not isinstance(overlap, (int, float)) or not 0 <= overlap <= 1:
             raise WorkspaceError(f"overlap: expected a share from 0 to 1, found {overlap!r}")
         if overlap > 0 and len(people) == 1:
-            raise WorkspaceError("overlap: a second assessor is needed to judge a document twice; name two or more")
+            raise WorkspaceError("overlap: expected two assessors or more to judge a document twice, found one")
         for what, value, top in (("budget", budget, MAX_BUDGET), ("depth", depth, MAX_DEPTH)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top):
                 raise WorkspaceError(f"{what}: expected a whole number from 1 to {top:,}, found {value!r}")
@@ -302,14 +302,14 @@ class Judging:
             if info.closed:
                 raise TaskClosed(f"judging task {info.name} is closed")
             if not info.may_judge(who):
-                raise WorkspaceError(f"{who} is not an assessor of judging task {info.name}")
+                raise WorkspaceError(f"judging task {info.name}: expected one of its assessors, found {who}")
             if grade is not None:
                 grade = _scale_checked(info, grade)
             dealt = conn.execute(select(ja.c.slot).where(ja.c.task == info.id, ja.c.topic == topic,
                                                          ja.c.docid == docid, ja.c.assessor == who)).first()
             if dealt is None:
-                raise WorkspaceError(f"judging task {info.name}: document {str(docid)[:80]!r} of topic "
-                                     f"{str(topic)[:40]!r} was not dealt to {who}")
+                raise WorkspaceError(f"judging task {info.name}: expected a document dealt to {who}, found "
+                                     f"{str(docid)[:80]!r} of topic {str(topic)[:40]!r}")
             before = conn.execute(select(jj.c.grade, jj.c.skipped).where(
                 jj.c.task == info.id, jj.c.topic == topic, jj.c.docid == docid, jj.c.assessor == who)).first()
             skipped = bool(skipped) and grade is None
@@ -445,7 +445,7 @@ class Judging:
         info = self.task(tid, "assign")
         made = self.sets(tid)
         if not made:
-            raise WorkspaceError(f"judging task {info.name}: nothing is judged yet")
+            raise WorkspaceError(f"judging task {info.name}: expected a judgment or more, found none yet")
         newest = self._ws.lineage(info.collection)[-1]
         stored = self._ws.load(newest.id)
         prefix = f"{info.name}{SEPARATOR}"

@@ -73,8 +73,8 @@ def _make(ws, info: "TaskInfo", settings: dict[str, Any] | None = None) -> Kept:
     else:
         unknown = [t for t in wanted if t not in set(candidates.topics.tolist())]
         if unknown:
-            raise ValidationError(f"topics: no run answers {unknown[0]!r}; the runs answer "
-                                  f"{topics_text(candidates.topics)}")
+            raise ValidationError(f"topics: expected topics the runs answer ({topics_text(candidates.topics)}), "
+                                  f"found {unknown[0]!r}")
         topics = np.array(sorted(candidates.topic_index(t) for t in wanted), dtype=np.int64)
     return Kept(proposer, topics)
 

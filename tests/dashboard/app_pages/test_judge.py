@@ -95,7 +95,7 @@ def test_every_text_is_shown_as_text(ws, task):
 def test_someone_who_is_not_an_assessor_sees_no_document(ws, task):
     at = _judge(task, "mallory")
     assert not any(b.key == "judge_grade_1" for b in at.button)
-    assert any("not an assessor" in e for e in errors(at))
+    assert any("judging 1: expected one of its assessors, found mallory" in e for e in errors(at))
     assert _stored(ws, task) == []
     nobody = open_page("judge", {"task": task.id})
     assert any("Type your name" in i.value for i in nobody.info) and not nobody.error
