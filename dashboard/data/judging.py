@@ -19,8 +19,8 @@ from dashboard.data.files import document_texts, topic_texts
 from dashboard.session.state import Loaded
 from dashboard.store import opened
 
-__all__ = ["REVISION_TTL", "SHOWN_PAIRS", "available", "firming", "marked", "judging", "revision", "task_texts",
-           "tasks_of", "terms_of"]
+__all__ = ["REVISION_TTL", "SHOWN_PAIRS", "available", "disagreements", "firming", "judging", "marked", "progress",
+           "revision", "task_texts", "tasks_of", "terms_of"]
 
 REVISION_TTL = 1.0  # seconds a task's revision is reused by every page of a server process
 SHOWN_PAIRS = 10  # pairs the firming panel shows, the least sure first
@@ -145,3 +145,11 @@ def progress(info) -> pd.DataFrame:
     return pd.DataFrame({"dealt": grouped.size(), "judged": grouped["grade"].count(),
                          "skipped": grouped["skipped"].sum().astype(int),
                          "second": grouped["slot"].sum().astype(int)}).reset_index()
+
+
+def disagreements(info) -> pd.DataFrame:
+    """The documents the task's assessors graded differently, with the owner's grade (-1: none yet)."""
+    from metrics.judgments.assessors import disagreements as apart
+
+    store = judging()
+    return apart(store.judgments(info.id), store.adjudications(info.id))

@@ -99,3 +99,47 @@ def test_someone_who_is_not_an_assessor_sees_no_document(ws, task):
     assert _stored(ws, task) == []
     nobody = open_page("judge", {"task": task.id})
     assert any("Type your name" in i.value for i in nobody.info) and not nobody.error
+
+
+def test_the_owner_sees_the_task_firm_up_adjudicates_and_saves_its_sets(ws):
+    from workspace.dealing import next_for
+    from workspace.judging import Judging
+
+    info = ws.add_collection("judged", qrels=("nist.qrels", QRELS),
+                             runs=[("a.run", _run("a", "d1 d2 d3 d4 d5")), ("b.run", _run("b", "d5 d4 d3 d2 d1"))],
+                             topics=("topics.tsv", TOPICS), documents=("docs.tsv", DOCS), author="owner")
+    judging = Judging(ws)
+    task = judging.start(info.id, method="decide", assessors=["ann", "bob"], overlap=1.0, depth=5, author="owner",
+                         options={"measure": "P@3"})
+    for who, grade in (("ann", 1), ("bob", 0), ("ann", 1), ("bob", 1)):
+        deal = next_for(ws, task.id, who)
+        judging.judge(task.id, deal.topic, deal.docid, grade, assessor=who)
+    at = open_page("judges", {"collection": info.id}, session={NAME_KEY: "owner"})
+    assert errors(at) == []
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Documents judged by the task"] == "2"  # two documents, each judged twice
+    assert metrics["Pairs decided"].endswith("of 1")
+    pairs = next(d.value for d in at.dataframe if "probability" in d.value.columns)
+    from metrics import read_qrels, read_run
+    from metrics.judgments.candidates import gather
+    from metrics.judgments.decide import Decision
+
+    rows = judging.judgments(task.id)
+    merged = rows.groupby(["topic", "docid"])["grade"].min()  # the task's rule: the lower grade
+    qrels = QRELS + "".join(f"{t} 0 {d} {int(g)}\n" for (t, d), g in merged.items()).encode()
+    fresh = Decision(gather([read_run(_run(n, o), name=n) for n, o in (("a", "d1 d2 d3 d4 d5"), ("b", "d5 d4 d3 d2 d1"))],
+                            read_qrels(qrels, name="q"), depth=5), measure="P@3").probabilities()
+    assert pairs[["better", "worse"]].values.tolist() == fresh[["better", "worse"]].values.tolist()
+    assert pairs["probability"].tolist() == pytest.approx(fresh["probability"].tolist(), abs=1e-12)
+    apart = next(d.value for d in at.dataframe if "grades" in d.value.columns)
+    assert len(apart) == 1 and apart["grades"].iloc[0] in ("ann: 1; bob: 0",)
+    at.selectbox(key="tasks_apart_grade").set_value(1).run()
+    at.button(key="tasks_adjudicate").click().run()
+    assert judging.adjudications(task.id)["grade"].tolist() == [1]
+    at.button(key="tasks_save").click().run()
+    assert [e.value for e in at.exception] == []
+    assert any("Saved as version 2: every page now reads the task's judgment sets." in unescaped(s.value)
+               for s in at.success)
+    newest = ws.lineage(info.id)[-1]
+    assert newest.id != info.id and at.query_params["collection"] == newest.id
+    assert [n for n, _ in ws.load(newest.id).judgment_sets][:1] == ["judging 1:adjudicated"]
