@@ -31,7 +31,7 @@ from workspace.errors import UnknownCollection, WorkspaceError
 __all__ = ["ACTIONS", "EVERYONE", "Actor", "Forbidden", "NoAccess", "ROLES", "identity", "may", "require",
            "role_of"]
 
-ROLES = ("viewer", "editor", "owner")
+ROLES = ("viewer", "assessor", "editor", "owner")
 """The roles, from least to most: each allows what the ones before it allow."""
 
 EVERYONE = "*"
@@ -41,6 +41,9 @@ ACTIONS: dict[str, str] = {
     "view": "viewer",      # list it, open it, read its notes and its log
     "note": "editor",      # write a review note
     "present": "editor",   # present it: those who follow see the presenter's page and view
+    "judge": "assessor",   # judge the documents a judging task deals them
+    "assign": "editor",    # start or close a judging task, save its judgments as judgment sets
+    "adjudicate": "owner",  # decide the grade of a document two assessors graded differently
     "version": "editor",   # save a new version (runs added or removed, texts or system names changed)
     "rename": "owner",
     "archive": "owner",    # archive or unarchive
@@ -49,7 +52,9 @@ ACTIONS: dict[str, str] = {
     "share": "owner",      # give, change or take a member's role
 }
 """``{action: the least role that allows it}``."""
-_VERBS = {"view": "open", "note": "write notes on", "present": "present", "version": "save versions of", "rename": "rename",
+_VERBS = {"view": "open", "note": "write notes on", "present": "present", "judge": "judge documents of",
+          "assign": "start judging tasks on", "adjudicate": "adjudicate the judgments of",
+          "version": "save versions of", "rename": "rename",
           "archive": "archive", "delete": "delete", "restore": "restore", "share": "share"}
 
 
@@ -103,6 +108,8 @@ def may(actor: Actor, action: str, role: str | None) -> bool:
 
     >>> may(Actor("bea@example.org"), "note", "viewer"), may(Actor("bea@example.org"), "note", "editor")
     (False, True)
+    >>> may(Actor("bea@example.org"), "judge", "assessor"), may(Actor("bea@example.org"), "note", "assessor")
+    (True, False)
     >>> may(Actor("root (command line)", checked=False), "delete", None)
     True
     """
@@ -121,7 +128,7 @@ def require(actor: Actor, action: str, role: str | None, cid: str) -> None:
     if not may(actor, "view", role):
         raise no_access(cid)
     raise Forbidden(f"{actor.name} may not {_VERBS[action]} collection {cid}: that needs the {ACTIONS[action]} "
-                    f"role, and they are a {role}")
+                    f"role, and they are {'an' if role[0] in 'aeiou' else 'a'} {role}")
 
 
 def no_access(cid: object) -> NoAccess:

@@ -33,6 +33,10 @@ Version 10 adds ``presentations`` (:mod:`workspace.presenting`): per lineage, wh
 view shown, and a ``revision`` bumped at every change followers must see; a new table only.
 Version 11 adds ``ended_sign_ins`` (:mod:`workspace.sign_ins`): the key of each sign-in ended by a sign-out,
 kept until no cookie of it can be accepted; a new table only.
+Version 12 adds judging (:mod:`workspace.judging`): ``judging_tasks`` (a task on a collection: its method, its
+settings, its assessors, and a ``revision`` one more at every judgment), ``judging_assignments`` (the documents
+dealt to each assessor), ``judging_judgments`` (one grade per task, document and assessor) and
+``judging_adjudications`` (the owner's grade of a document assessors disagree on); new tables only.
 """
 
 from __future__ import annotations
@@ -46,9 +50,10 @@ from workspace.errors import SchemaTooNew
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sessions", "collection_files",
            "collections", "ensure_schema", "events", "lessons", "markers", "members", "metadata", "note_bases",
-           "notes", "presentations", "schema_version", "ended_sign_ins"]
+           "notes", "presentations", "schema_version", "ended_sign_ins", "judging_tasks", "judging_assignments",
+           "judging_judgments", "judging_adjudications"]
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -213,12 +218,77 @@ def _v10_to_v11(conn: Connection) -> None:
 # ---- end of ended sign-ins ---------------------------------------------------------------------------------------
 
 
+# ---- judging (schema 12): tasks, the documents dealt, the judgments and adjudications ---------------------------
+judging_tasks = Table(
+    "judging_tasks", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("collection", String(16), ForeignKey("collections.id"), nullable=False),  # the version it started on
+    Column("lineage", String(16), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("kind", String(8), nullable=False),  # team | class
+    Column("code", String(8), nullable=True, unique=True),  # a class's code (workspace.classroom's alphabet)
+    Column("method", String(16), nullable=False),
+    Column("settings", Text, nullable=False),  # JSON: scale, budget, depth, overlap, topics, options, seed...
+    Column("assessors", Text, nullable=False),  # JSON list of identities (empty: whoever may judge)
+    Column("created_by", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("closed", Boolean, nullable=False),
+    Column("revision", Integer, nullable=False),  # one more at every judgment, adjudication or close
+    Index("judging_tasks_lineage", "lineage"),
+)
+
+judging_assignments = Table(
+    "judging_assignments", metadata,
+    Column("task", String(16), ForeignKey("judging_tasks.id"), primary_key=True),
+    Column("topic", Text, primary_key=True),
+    Column("docid", Text, primary_key=True),
+    Column("slot", Integer, primary_key=True),  # 0: the first assessor; 1: the second (overlap)
+    Column("assessor", Text, nullable=False),
+    Column("position", Integer, nullable=False),  # the order of the deal within the task
+    Column("overlap", Boolean, nullable=False),  # slot 0: drawn for a second assessor
+    Column("why", Text, nullable=False),
+    Column("dealt_at", String(40), nullable=False),
+    Index("judging_assignments_assessor", "task", "assessor"),
+)
+
+judging_judgments = Table(
+    "judging_judgments", metadata,
+    Column("task", String(16), ForeignKey("judging_tasks.id"), primary_key=True),
+    Column("topic", Text, primary_key=True),
+    Column("docid", Text, primary_key=True),
+    Column("assessor", Text, primary_key=True),
+    Column("grade", Integer, nullable=True),  # NULL: skipped or taken back
+    Column("skipped", Boolean, nullable=False),
+    Column("judged_at", String(40), nullable=False),
+    Column("seq", Integer, nullable=False),  # the task's revision when it last changed
+    Index("judging_judgments_seq", "task", "seq"),
+)
+
+judging_adjudications = Table(
+    "judging_adjudications", metadata,
+    Column("task", String(16), ForeignKey("judging_tasks.id"), primary_key=True),
+    Column("topic", Text, primary_key=True),
+    Column("docid", Text, primary_key=True),
+    Column("grade", Integer, nullable=False),
+    Column("decided_by", Text, nullable=False),
+    Column("decided_at", String(40), nullable=False),
+    Column("seq", Integer, nullable=False),
+)
+
+
+def _v11_to_v12(conn: Connection) -> None:
+    """Judging's tables (new tables only: nothing else changes)."""
+    for table in (judging_tasks, judging_assignments, judging_judgments, judging_adjudications):
+        table.create(conn)
+# ---- end of judging ---------------------------------------------------------------------------------------------
+
+
 # ---- access control (version 6) ---------------------------------------------------------------------------
 members = Table(
     "members", metadata,
     Column("lineage", String(16), ForeignKey("collections.id"), primary_key=True),  # every version of it
     Column("identity", String(256), primary_key=True),  # workspace.access.identity(...), or "*": everyone
-    Column("role", String(16), nullable=False),  # viewer | editor | owner
+    Column("role", String(16), nullable=False),  # viewer | assessor | editor | owner
 )
 
 
@@ -294,7 +364,7 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v
                                                        7: _v7_to_v8,
                                                        8: _v8_to_v9,
                                                        9: _v9_to_v10,
-                                                       10: _v10_to_v11}
+                                                       10: _v10_to_v11, 11: _v11_to_v12}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

@@ -258,7 +258,7 @@ class Workspace(Stewardship):
                     topics: NamedBytes | None = None, documents: NamedBytes | None = None,
                     parsed: Parsed | None = None, author: str | None = None, amend: bool = False,
                     judgments: Sequence[tuple[str, NamedBytes]] | None = None,
-                    reference: str | None = None) -> CollectionInfo:
+                    reference: str | None = None, qrels: NamedBytes | None = None) -> CollectionInfo:
         """A new version of ``cid`` with some changes; the old one stays. It keeps the members of its lineage.
 
         Parameters
@@ -285,6 +285,9 @@ class Workspace(Stewardship):
         judgments, reference : optional
             The other judgment sets, replacing the parent's, and the reference's name, as for
             :meth:`add_collection`; None keeps the parent's.
+        qrels : (str, bytes), optional
+            New reference judgments (a judging task's, :mod:`workspace.judging`); the parent's when None. The
+            parent's reference is then no longer a set of the new version unless ``judgments`` names it.
 
         Returns
         -------
@@ -305,7 +308,13 @@ class Workspace(Stewardship):
         kept = [r for r in old.runs if r.system not in remove]
         names = _renamed(cid, [r.system for r in kept], dict(rename_systems or {}))
         reference = old.reference if reference is None else reference
-        entries = [{**ingest.entry(old.qrels, "qrels"), "judgment_set": reference}]
+        topic_count = old.info.topics
+        if qrels is None:
+            entries = [{**ingest.entry(old.qrels, "qrels"), "judgment_set": reference}]
+        else:
+            entries = [{**ingest.store_file(self._blobs, *_named(qrels, "qrels"), "qrels", None, parsed or {}),
+                        "judgment_set": ingest.set_name_checked(reference)}]
+            topic_count = entries[0].pop("topics")
         entries += [{**ingest.entry(r, "run"), "system": n} for r, n in zip(kept, names)]
         entries += ingest.store_runs(self._blobs, add_runs, taken=names, parsed=parsed or {})
         if judgments is None:
@@ -323,7 +332,7 @@ class Workspace(Stewardship):
         name = old.info.name
         if name == versions.default_name(old.qrels.name, old.info.systems):  # the name follows the content
             name = versions.default_name(old.qrels.name, [e["system"] for e in entries if e["role"] == "run"])
-        return self._commit(name, entries, chosen, author, old.info.topics, parent=cid,
+        return self._commit(name, entries, chosen, author, topic_count, parent=cid,
                             version=old.info.version + 1, amend=cid if amend else None)
 
     # -- parsed files ----------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, figures, pages, widgets
+from dashboard.panels import judging_tasks
 from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
@@ -18,6 +19,9 @@ if not widgets.need_collection(loaded):
 widgets.start_here("Two or more judgment sets of one collection (assessors, a crowd, a language model): do they "
                    "grade the documents alike, do they order the systems alike, and which conclusions hold under "
                    "every set? Add sets on the data page, under Judgment sets.")
+if loaded.collection:  # a stored collection: its judging tasks, as they firm up
+    with st.expander("Judging tasks", icon=":material/rate_review:"):
+        judging_tasks.tasks_view(loaded)
 named = state.judgment_sets(loaded)
 if len(named) < 2:
     st.info("Only one judgment set is loaded. Upload another qrels file for the same topics on the data page "

@@ -20,6 +20,7 @@ from metrics import RankscopeError
 __all__ = ["acting", "audit_log", "deleted_list", "members_editor", "mode_line", "role_label", "undo_window"]
 
 ROLES = {"viewer": "viewer: opens it, reads its notes",
+         "assessor": "assessor: also judges the documents a judging task deals them",
          "editor": "editor: also adds versions and writes notes",
          "owner": "owner: also renames, archives, deletes and shares it",
          None: "no role: takes this person's role away"}

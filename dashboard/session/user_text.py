@@ -11,7 +11,7 @@ import re
 
 from metrics.io.redaction import redact
 
-__all__ = ["md", "md_paragraphs"]
+__all__ = ["md", "md_marked", "md_paragraphs"]
 
 _MARKDOWN = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character: CommonMark escapes each
 _BREAKS = re.compile(r"\r\n|[\r\n\u2028\u2029]")
@@ -46,6 +46,16 @@ def md(template: str, *values, **named) -> str:
 def md_paragraphs(texts) -> str:
     """Each text shown as :func:`md` shows a value, one paragraph each."""
     return "\n\n".join(md("{}", text) for text in texts)
+
+
+def md_marked(pieces) -> str:
+    r"""Text given in pieces, ``[(text, marked)]``, each shown as :func:`md` shows a value, the marked ones
+    highlighted (a query's words in a document): the highlight is ours, the text stays text.
+
+    >>> md_marked([("a ", False), ("<b>", True)])
+    'a :orange-background[\\<b\\>]'
+    """
+    return "".join(md(":orange-background[{}]" if mark else "{}", text) for text, mark in pieces)
 
 
 class _Shown:

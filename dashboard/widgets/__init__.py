@@ -9,7 +9,7 @@ the sidebar, presentation mode, the page this run draws). Every public name is r
 
 from __future__ import annotations
 
-from dashboard.session.user_text import md, md_paragraphs
+from dashboard.session.user_text import md, md_marked, md_paragraphs
 from dashboard.widgets.charts import open_topic, show_figure
 from dashboard.widgets.formulas import TERMS, formula_lines
 from dashboard.widgets.notices import (cautions, error, need_collection, need_two_runs, provenance, section_url,
@@ -23,7 +23,7 @@ from dashboard.widgets.table_view import NUMBER, WIDE, downloads, scrolls, table
 
 __all__ = [
     "ALL_TOPICS", "BIND", "FEW", "NUMBER", "PRESENT", "TERMS", "WIDE", "cautions", "choose", "downloads", "error",
-    "example_title", "formula_lines", "fragment", "frame", "highlighted", "label_of", "md", "md_paragraphs", "measure_help",
+    "example_title", "formula_lines", "fragment", "frame", "highlighted", "label_of", "md", "md_marked", "md_paragraphs", "measure_help",
     "measure_label", "need_collection", "need_two_runs", "open_topic", "pick_measure", "pick_measures",
     "pick_system", "pick_systems", "pick_topic", "presentation_toggle", "presenting", "provenance",
     "results_controls", "scrolls", "section_url", "set_page", "show_figure", "sidebar", "start_here", "table",

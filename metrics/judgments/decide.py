@@ -18,7 +18,8 @@ probability ``prior``, independently of the others; judged documents are as judg
   relevant and not (the others at their expected relevance), summed over the pairs (the paper's rule for
   many systems). A pair is decided once its probability reaches ``confidence``; when every pair is, all of
   them count again. Equal effects (to :data:`EFFECT_DECIMALS` decimals) go to the earlier topic, then the
-  smaller document id.
+  smaller document id. A document of no effect (its judgment moves no counted difference: below every run's
+  cutoff, or at the same weight in both runs of each pair) is never proposed.
 
 Every run is ranked once (:class:`~metrics.judgments.candidates.Candidates`); a judgment
 (:meth:`~metrics.judgments.methods.Proposer.judge`) recomputes its topic only: the weights and expectations
@@ -135,6 +136,7 @@ class Decision(Proposer):
         self.behind: set[int] = set()  # topics judged since their weights were computed (when not proposing)
         self.scores = np.full(len(c), -np.inf)
         self._table = None
+        self.every_decided = False  # whether every pair was decided when the effects were last computed
         self._refresh(None)
         if proposing:
             self._counting = self._counting_pairs()
@@ -362,9 +364,10 @@ class Decision(Proposer):
         return first_better, decided
 
     def _counting_pairs(self) -> np.ndarray:
-        """Which pairs' effects count: those not decided, or every pair once all are."""
+        """Which pairs' effects count: those not decided, or every pair once all are (:attr:`every_decided`)."""
         decided = self._settled()[1]
-        return ~decided if not decided.all() else np.ones(len(decided), dtype=bool)
+        self.every_decided = bool(decided.all())
+        return ~decided if not self.every_decided else np.ones(len(decided), dtype=bool)
 
     # ---- the next documents ---------------------------------------------------------------------------
     def _rescore(self, topic: int | None) -> None:
@@ -418,10 +421,10 @@ class Decision(Proposer):
         effect = np.round(self.scores, EFFECT_DECIMALS)  # equal effects: a rounding error must not order them
         if n == 1:  # the first largest: candidates are in topic, then document id, order
             best = int(np.argmax(effect)) if len(effect) else 0
-            if not len(effect) or effect[best] == -np.inf:
+            if not len(effect) or effect[best] <= 0:
                 return np.zeros(0, dtype=np.int64), [], []
             return np.array([best]), [float(self.scores[best])], [self._why(best)]
-        open_ = np.flatnonzero(effect > -np.inf)
+        open_ = np.flatnonzero(effect > 0)  # a document of no effect changes no difference: never proposed
         order = open_[np.lexsort((open_, c.topic_of[open_], -effect[open_]))]
         if n is not None:
             order = order[:n]
@@ -440,8 +443,10 @@ class Decision(Proposer):
             return f"changes no {self.model.measure} difference of the pairs not decided"
         top = int(np.argmax(effect))
         names = self.candidates.systems
+        moved = int((effect > 0).sum())
+        which = "" if self.every_decided else "undecided "
         return (f"{self.model.measure}: {names[a[top]]} vs {names[b[top]]} by {effect[top]:.3g} "
-                f"({effect.sum():.3g} over {int((effect > 0).sum())} undecided pair{'s' * (len(a) > 1)})")
+                f"({effect.sum():.3g} over {moved} {which}pair{'s' * (moved > 1)})")
 
     # ---- a judgment -----------------------------------------------------------------------------------
     def _judged(self, topic: int, index: int, docid: str, before: int | None, grade: int) -> None:

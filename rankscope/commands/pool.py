@@ -169,6 +169,8 @@ def _summary(pool, depth: int, pairs, decision) -> str:
     rows += [[r.system, f"{r.alone:,}", f"{r.judged_before:.3f}", f"{r.judged_after:.3f}"]
              for r in runs.itertuples(index=False)]
     out = head + text_table(rows, {0})
+    if pairs is not None and len(pairs):
+        out += _decided(pairs, decision.confidence, len(pool.documents))
     if pairs is not None:
         ordered = pairs.sort_values("probability", kind="stable")
         shown = ordered.head(SHOWN_PAIRS)
@@ -180,6 +182,19 @@ def _summary(pool, depth: int, pairs, decision) -> str:
         out += (f"\n{decision.model.measure}: each pair's probability that its order holds, under the judgments "
                 f"so far{more}\nmodel: {decision.describe()}\n" + text_table(rows, {0, 1, 5, 7}))
     return out
+
+
+def _decided(pairs, confidence: float, proposed: int) -> str:
+    """A line when every pair is decided, or when no judgment left can change a pair."""
+    open_ = int((~pairs["decided"]).sum())
+    if not open_:
+        return (f"\nevery pair is decided (each order holds with probability {confidence:.0%} or more): "
+                + ("no judgment changes any difference\n" if not proposed else
+                   "the documents above would still move the differences\n"))
+    if not proposed:
+        return (f"\nno judgment left changes any difference: {open_} pair{'s stay' if open_ > 1 else ' stays'} undecided "
+                f"(their difference is known: a tie)\n")
+    return ""
 
 
 def _simulate(args, runs, complete, methods, options, conventions) -> int:

@@ -1,6 +1,6 @@
 """``rankscope workspace``: add, list, rename, archive, export, remove, restore, share and purge collections of
 a shared workspace, and print their review notes, their claims (:mod:`rankscope.commands._claims`) and the
-audit log.
+audit log; start judging tasks and export their judgments (:mod:`rankscope.commands._judging`).
 
 A workspace is a folder (SQLite and stored files), ``sqlite:///FILE`` or ``postgresql://USER@HOST:PORT/DB``
 (see :func:`workspace.open_workspace`); ``--workspace`` defaults to ``$RANKSCOPE_WORKSPACE``, else
@@ -21,7 +21,7 @@ import sys
 
 from metrics.errors import RankscopeError
 from metrics.io.spreadsheet import neutralise
-from rankscope.commands import _claims, add_convention_flags, conventions_of, write_output
+from rankscope.commands import _claims, _judging, add_convention_flags, conventions_of, write_output
 
 __all__ = ["cell", "export_session", "operator", "register", "run", "stored_inputs"]
 
@@ -98,11 +98,12 @@ def register(subparsers) -> None:
     share = sub.add_parser("share", help="give a person a role on a collection (every version), or take it away",
                            description="Give IDENTITY (an e-mail address as the login provider gives it, or * for "
                                        "everyone signed in) a role on every version of a collection: viewer (opens "
-                                       "it, reads its notes), editor (also adds versions, writes notes), owner (also "
+                                       "it, reads its notes), assessor (also judges the documents a judging task deals "
+                                       "them), editor (also adds versions, writes notes), owner (also "
                                        "renames, archives, deletes and shares it), or none (takes the role away).")
     share.add_argument("id", help="the collection's id (any of its versions)")
     share.add_argument("identity", help="an e-mail address, or * for everyone signed in")
-    share.add_argument("role", choices=["viewer", "editor", "owner", "none"])
+    share.add_argument("role", choices=["viewer", "assessor", "editor", "owner", "none"])
     _location(share)
     log = sub.add_parser("log", help="print the audit log: renames, archives, deletions, restores, purges, roles",
                          description="Print the audit log, newest first, tab-separated: every rename, archive, "
@@ -117,6 +118,7 @@ def register(subparsers) -> None:
                        help="hours since the deletion (default $RANKSCOPE_UNDO_HOURS, else 72; 0: every deleted one)")
     _location(purge)
     _claims.add_parser(sub, _location)
+    _judging.add_parsers(sub, _location)
     p.set_defaults(func=run)
 
 
@@ -135,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
     with open_workspace(args.workspace, files=args.files) as ws:
         actions = {"add": _add, "list": _list, "rename": _rename, "archive": _archive, "notes": _notes,
                    "export": _export, "rm": _rm, "restore": _restore, "share": _share, "log": _log, "purge": _purge,
-                   "claims": lambda ws, args: _claims.run(ws, args, operator(), cell)}
+                   "claims": lambda ws, args: _claims.run(ws, args, operator(), cell),
+                   **dict.fromkeys(("judge", "tasks", "judgments"),
+                                   lambda ws, args: _judging.run(ws, args, operator(), cell))}
         return actions[args.action](ws, args)
 
 

@@ -137,7 +137,7 @@ def test_an_option_of_another_method_is_refused(files, capsys):
     err = one_line(capsys, *runs, "--method", "depth", "--rbp-p", 0.5)
     assert err == "rankscope pool: --rbp-p: applies to --method rbp, not depth\n"
     err = one_line(capsys, *runs, "--method", "rbp", "--rbp-p", 1.5)
-    assert err == "rankscope pool: --rbp-p must be between 0 and 1, got 1.5\n"
+    assert err == "rankscope pool: --rbp-p: expected a number above 0 and below 1, found 1.5\n"
 
 
 def test_the_flags_and_help_come_from_the_declarations():
@@ -153,3 +153,41 @@ def test_the_flags_and_help_come_from_the_declarations():
         assert method.help.split(";")[0] in parser.description
         for option in method.options:
             assert method.name in flags[option.flag].help and option.help in flags[option.flag].help
+
+
+def top_ten_judged(tmp_path, relevant_every: int):
+    """Three runs of 30 documents on two topics, the top 10 of every run judged: every P@10 is known."""
+    runs, judged = [], set()
+    for r in range(3):
+        lines = []
+        for topic in ("1", "2"):
+            docs = [f"d{(7 * r + 11 * i) % 40}" for i in range(30)]
+            lines += [f"{topic} Q0 {d} {rank} {100 - rank} r{r}\n" for rank, d in enumerate(docs, 1)]
+            judged |= {(topic, d) for d in docs[:10]}
+        path = tmp_path / f"r{r}.run"
+        path.write_text("".join(lines))
+        runs.append(path)
+    qrels = tmp_path / "top.qrels"
+    qrels.write_text("".join(f"{t} 0 {d} {int(d[1:]) % relevant_every == 0:d}\n" for t, d in sorted(judged)))
+    return runs, qrels
+
+
+def test_every_pair_decided_proposes_no_document_of_no_effect(tmp_path, capsys):
+    runs, qrels = top_ten_judged(tmp_path, 7)  # P@10 0.1, 0.2 and 0.3: every difference known
+    code, out, err = pool(capsys, *runs, "--qrels", qrels, "--method", "decide", "-m", "P@10", "--depth", 30)
+    assert code == 0, err
+    assert out.splitlines() == ["order\ttopic\tdocid\tweight\twhy"]  # unjudged documents below rank 10 only
+    assert "decide (minimal test collection): 0 documents to judge" in err
+    assert "\nevery pair is decided (each order holds with probability 95% or more): no judgment changes any " \
+           "difference\n" in err
+    code, out, err = pool(capsys, *runs, "--qrels", qrels, "--method", "decide", "-m", "P@20", "--depth", 30)
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert code == 0 and rows and all(float(r[3]) > 0 for r in rows)  # P@20 reads ranks 11-20: they count
+
+
+def test_a_tie_no_judgment_can_break_is_said(tmp_path, capsys):
+    runs, qrels = top_ten_judged(tmp_path, 3)  # r1 and r2 have the same P@10 on both topics
+    code, out, err = pool(capsys, *runs, "--qrels", qrels, "--method", "decide", "-m", "P@10", "--depth", 30)
+    assert code == 0 and out.splitlines() == ["order\ttopic\tdocid\tweight\twhy"]
+    assert "\nno judgment left changes any difference: 1 pair stays undecided (their difference is known: a tie)\n" \
+        in err

@@ -62,7 +62,7 @@ def test_import_flip_export_and_check(tmp_path):
     assert rows[0][4:] == [f"version 2 ({v2.id})", "difference +0.0555556", "difference -0.361111"]
     assert rows[2][5:] == ["rank 1; systems 2; value 0.833333", "rank 2; systems 2; value 0.416667"]
     page = (ROOT / "docs" / "guides" / "meetings.md").read_text(encoding="utf-8")  # docs/guides/meetings.md shows
-    shown = page.split("% checked by: tests/workspace/test_cli_claims.py\n```console\n$ rankscope workspace claims "
+    shown = page.split("% checked by: tests/cli/test_workspace_claims.py\n```console\n$ rankscope workspace claims "
                        "$ID\n", 1)[1].split("```", 1)[0]
     assert flipped.stdout.replace(v1.id, "BArcHB0ixCVqQA6y").replace(v2.id, "M24zP5-xVlgu0Wck") == shown
 

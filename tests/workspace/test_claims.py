@@ -106,10 +106,11 @@ def test_a_version_8_workspace_is_upgraded_and_its_notes_carry_no_claims(target)
         v1 = _add(ws)
         ws.save_note(v1.id, "q1", None, "hard", "a note before claims", author="ana")
     engine = create_engine(resolve(target.location, target.files).url)
-    with engine.begin() as conn:  # back to version 8: notes without the claims column, nor the tables of 10, 11
+    with engine.begin() as conn:  # back to version 8: notes without the claims column, nor the tables of 10-12
         conn.execute(text("ALTER TABLE notes DROP COLUMN claims"))
-        conn.execute(text("DROP TABLE presentations"))
-        conn.execute(text("DROP TABLE ended_sign_ins"))
+        for table in ("presentations", "ended_sign_ins", "judging_adjudications", "judging_judgments",
+                      "judging_assignments", "judging_tasks"):
+            conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("UPDATE schema_version SET version = 8"))
     engine.dispose()
     with target.open() as ws:
@@ -119,6 +120,6 @@ def test_a_version_8_workspace_is_upgraded_and_its_notes_carry_no_claims(target)
         assert [t.status for _, t in rechecked(ws, v1.id)] == [HOLDS]
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 11
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 12
         assert conn.execute(text("SELECT claims FROM notes WHERE topic = 'q1'")).scalar_one() is None
     engine.dispose()

@@ -245,3 +245,32 @@ def test_the_operator_restores_shares_reads_the_log_and_purges_as_who_they_are(t
     late = _rankscope(target, "workspace", "restore", cid)
     assert late.returncode == 2 and "purged" in late.stderr and "Traceback" not in late.stderr
     assert _table(_rankscope(target, "workspace", "log").stdout)[0]["action"] == "purge"
+
+
+def test_judge_tasks_and_judgments(target, tmp_path):
+    from workspace.dealing import next_for
+    from workspace.judging import Judging
+
+    with target.open() as ws:
+        cid = ws.add_collection("c", qrels=("q", b"1 0 d0 1\n"),
+                                runs=[("a.run", b"1 Q0 d0 1 3 a\n1 Q0 d1 2 2 a\n1 Q0 d2 3 1 a\n"),
+                                      ("b.run", b"1 Q0 d2 1 3 b\n1 Q0 d1 2 2 b\n1 Q0 d3 3 1 b\n")], author="o").id
+    started = _rankscope(target, "workspace", "judge", cid, "--method", "depth", "--budget", "2", "--assessors",
+                         "ann,bob", "--overlap", "0.5")
+    assert started.returncode == 0, started.stderr
+    tid = started.stdout.splitlines()[0]
+    with target.open() as ws:
+        deal = next_for(ws, tid, "ann")
+        Judging(ws).judge(tid, deal.topic, deal.docid, 1, assessor="ann")
+    listed = _rankscope(target, "workspace", "tasks", cid)
+    assert listed.returncode == 0 and listed.stdout.splitlines()[1].split("\t")[:4] == [tid, "judging 1", "depth",
+                                                                                         "ann,bob"]
+    table = _rankscope(target, "workspace", "judgments", tid)
+    assert table.returncode == 0, table.stderr
+    assert [line.split("\t")[:4] for line in table.stdout.splitlines()[1:]] == [["1", deal.docid, "ann", "1"]]
+    qrels = _rankscope(target, "workspace", "judgments", tid, "--qrels", "merged")
+    assert qrels.returncode == 0 and f"1 0 {deal.docid} 1\n" in qrels.stdout and "1 0 d0 1\n" in qrels.stdout
+    refused = _rankscope(target, "workspace", "judge", cid, "--method", "depth", "--assessors", "ann",
+                         "--overlap", "0.5")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "overlap: expected two assessors or more to judge a document twice, found one" in refused.stderr

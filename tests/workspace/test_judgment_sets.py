@@ -68,10 +68,11 @@ def test_a_version_6_workspace_is_upgraded_and_its_sets_named_after_their_files(
     with target.open() as ws:
         info = _add(ws)
     engine = create_engine(resolve(target.location, target.files).url)
-    with engine.begin() as conn:  # back to version 6: the columns it did not have, nor the tables of 8, 10 and 11
+    with engine.begin() as conn:  # back to version 6: the columns it did not have, nor the tables of 8, 10, 11 and 12
         conn.execute(text("ALTER TABLE collection_files DROP COLUMN judgment_set"))
         conn.execute(text("ALTER TABLE notes DROP COLUMN claims"))
-        for table in ("class_answers", "class_sessions", "lessons", "presentations", "ended_sign_ins"):
+        for table in ("class_answers", "class_sessions", "lessons", "presentations", "ended_sign_ins",
+                      "judging_adjudications", "judging_judgments", "judging_assignments", "judging_tasks"):
             conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(text("UPDATE schema_version SET version = 6"))
     engine.dispose()
@@ -82,5 +83,5 @@ def test_a_version_6_workspace_is_upgraded_and_its_sets_named_after_their_files(
         assert [n for n, _ in added.judgment_sets] == ["nist", "crowd"]
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 11
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 12
     engine.dispose()

@@ -77,6 +77,7 @@ def test_a_version_1_workspace_is_upgraded_on_open(target):
         assert conn.execute(text("SELECT COUNT(*) FROM notes WHERE claims IS NOT NULL")).scalar_one() == 0  # v9
         assert conn.execute(text("SELECT COUNT(*) FROM presentations")).scalar_one() == 0  # version 10's table
         assert conn.execute(text("SELECT COUNT(*) FROM ended_sign_ins")).scalar_one() == 0  # version 11's table
+        assert conn.execute(text("SELECT COUNT(*) FROM judging_tasks")).scalar_one() == 0  # version 12's tables
     engine.dispose()
 
 

@@ -1,5 +1,5 @@
 """A child process for the workspace tests: saves notes from threads, saves notes in a loop, adds a big
-collection, seeds the workspace as the dashboard does, adds, deletes and purges in a loop. Run as
+collection, seeds the workspace as the dashboard does, adds, deletes and purges in a loop, judges in a loop. Run as
 ``python -m tests.workspace.worker ACTION LOCATION FILES ...``."""
 
 from __future__ import annotations
@@ -87,6 +87,25 @@ def _frame(i: int):
     return pd.DataFrame({"system": ["r"] * 3, "value": [float(i), 1.0, 2.0]})
 
 
+def judge_loop(ws, tid: str, who: str) -> None:
+    """Judge the documents a task deals ``who`` until killed (grade: the document id's length, mod 2), printing
+    each judgment once it is committed; then wait."""
+    import time
+
+    from workspace.dealing import next_for
+    from workspace.judging import Judging
+
+    judging = Judging(ws)
+    while True:
+        deal = next_for(ws, tid, who)
+        if deal is None:
+            time.sleep(60)
+            continue
+        grade = len(deal.docid) % 2
+        judging.judge(tid, deal.topic, deal.docid, grade, assessor=who)
+        print(deal.topic, deal.docid, grade, flush=True)
+
+
 if __name__ == "__main__":
     action, location, files, *rest = sys.argv[1:]
     with open_workspace(location, files=files) as workspace:
@@ -96,6 +115,8 @@ if __name__ == "__main__":
             note_loop(workspace, rest[0], rest[1])
         elif action == "seed":
             seed(workspace, rest[0], rest[1])
+        elif action == "judge-loop":
+            judge_loop(workspace, rest[0], rest[1])
         elif action == "purge-loop":
             purge_loop(workspace, int(rest[0]))
         else:

@@ -32,7 +32,7 @@ MARKDOWN_FIRST = {"markdown", "caption", "info", "warning", "error", "success", 
                   "form_submit_button", "pills", "segmented_control", "data_editor_label"}
 MARKDOWN_KEYWORDS = {"body", "label", "help", "text"}  # keywords rendered as Markdown (``text``: st.progress)
 # helpers of dashboard.widgets whose result is Markdown made by md() from our own text
-HELPERS = {"md", "md_paragraphs", "measure_help", "measure_label", "scrolls"}
+HELPERS = {"md", "md_marked", "md_paragraphs", "measure_help", "measure_label", "scrolls"}
 # helpers of dashboard.widgets that escape what they are given (a message): their callers are not checked
 ESCAPING = {"error"}
 # helpers of dashboard.widgets that hand these parameters to Streamlit as they are: their callers' arguments

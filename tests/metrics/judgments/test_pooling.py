@@ -76,7 +76,7 @@ def test_the_depth_pool_goes_by_best_rank():
 
 def test_an_unknown_method_or_a_budget_of_zero_is_refused():
     runs, qrels = read(random_case(1))
-    with pytest.raises(ValidationError, match="method must be one of"):
+    with pytest.raises(ValidationError, match="method: expected one of .*, found 'random'"):
         make_pool(runs, qrels, method="random")
-    with pytest.raises(ValidationError, match="budget must be a positive integer or None, got 0"):
+    with pytest.raises(ValidationError, match="budget: expected a positive integer or None, found 0"):
         make_pool(runs, qrels, budget=0)

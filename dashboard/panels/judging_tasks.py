@@ -1,0 +1,104 @@
+"""The owner's side of judging, on the judges page: a task's progress, how sure each pair's order is under the
+judgments so far (following new judgments without a reload), the documents two assessors graded differently
+with the owner's adjudication, and the judgment sets the task makes, saved as a new version of the collection
+so that every page reads them.
+
+The firming view is a fragment that reruns every :data:`EVERY` seconds and reads one number (the task's
+revision, shared by every page of a server process for a second); the decision is read again only when it moved.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import widgets
+from dashboard.data import judging as data
+from dashboard.widgets import md
+from metrics import RankscopeError
+
+__all__ = ["EVERY", "tasks_view"]
+
+EVERY = 3  # seconds between two looks at a task's revision
+NOTICE = "tasks_notice"
+
+
+def tasks_view(loaded) -> None:
+    """The judging tasks of the loaded stored collection, one chosen."""
+    if not data.available():
+        return
+    try:
+        tasks = data.tasks_of(loaded)
+    except RankscopeError as err:
+        widgets.error(err)
+        return
+    if not tasks:
+        st.caption("No judging task on this collection: an editor starts one with rankscope workspace judge ID.")
+        return
+    names = {t.id: t for t in tasks}
+    chosen = st.selectbox("Judging task", list(names), key="tasks_task",
+                          format_func=lambda tid: f"{names[tid].name} ({names[tid].method})")
+    st.caption(md("Assessors judge at the judge page's link with ?task={}.", chosen))
+    notice = st.session_state.pop(NOTICE, None)
+    if notice is not None:
+        (st.success if isinstance(notice, str) else widgets.error)(notice)
+    st.fragment(run_every=EVERY)(_firming)(chosen)
+    _disagreements(chosen)
+    st.button("Save the task's judgment sets as a new version", key="tasks_save", icon=":material/save:",
+              on_click=_save, args=(chosen,))
+
+
+def _firming(tid: str) -> None:
+    try:
+        info = data.judging().task(tid)
+        progress, firm = data.progress(info), data.firming(info)
+    except RankscopeError as err:
+        widgets.error(err)
+        return
+    shown = st.columns(3)
+    shown[0].metric("Documents judged by the task", f"{firm['judged_now']:,}")
+    needed = firm["needed"]
+    shown[1].metric("Judgments still needed (estimate)", "more than there are" if needed != needed else f"{needed:,.0f}")
+    shown[2].metric("Pairs decided", f"{int(firm['pairs']['decided'].sum())} of {len(firm['pairs'])}")
+    st.caption(md("{}: each pair's probability that its order holds under the judgments so far ({}; decided at "
+                  "{:.0%}).", firm["measure"], firm["model"], firm["confidence"]))
+    widgets.table(firm["pairs"].head(data.SHOWN_PAIRS), key="tasks_pairs", numbers=["probability"])
+    widgets.table(firm["runs"], key="tasks_runs", numbers=["judged_before", "judged_after"])
+    widgets.table(progress, key="tasks_progress")
+
+
+def _disagreements(tid: str) -> None:
+    try:
+        info = data.judging().task(tid)
+        apart = data.disagreements(info)
+    except RankscopeError as err:
+        widgets.error(err)
+        return
+    if not len(apart):
+        st.caption("No document has two different grades.")
+        return
+    st.subheader("Where the assessors disagree")
+    widgets.table(apart, key="tasks_apart")
+    rows = {f"{t} · {d}": (t, d) for t, d in zip(apart["topic"], apart["docid"])}
+    pick, grade, go = st.columns([3, 2, 1], vertical_alignment="bottom")
+    which = pick.selectbox("Document", list(rows), key="tasks_apart_doc")
+    scale = info.scale
+    given = grade.selectbox("Grade that counts", list(scale.grades), key="tasks_apart_grade",
+                            format_func=lambda g: f"{g} · {scale.labels[scale.grades.index(g)]}")
+    go.button("Adjudicate", key="tasks_adjudicate", on_click=_adjudicate, args=(tid, *rows[which], given))
+
+
+def _adjudicate(tid: str, topic: str, docid: str, grade: int) -> None:
+    try:
+        data.judging().adjudicate(tid, topic, docid, grade)
+    except RankscopeError as err:
+        st.session_state[NOTICE] = err
+
+
+def _save(tid: str) -> None:
+    try:
+        made = data.judging().save_sets(tid)
+    except RankscopeError as err:
+        st.session_state[NOTICE] = err
+        return
+    st.query_params["collection"] = made.id  # the next run opens the new version: every page reads its sets
+    st.session_state[NOTICE] = f"Saved as version {made.version}: every page now reads the task's judgment sets."
