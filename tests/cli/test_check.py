@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import junitparser
 import pytest
 
-from tests.metrics.review.test_claims import MEANS, QRELS, RUNS
+from tests.metrics.review.claim_cases import MEANS, QRELS, RUNS
 from tests.paths import ROOT
 
 HOLDING = """\
@@ -193,7 +193,6 @@ def test_the_command_is_listed_with_its_exit_statuses():
 
 def _readme_section() -> str:
     """The section of the documentation on regression checks (docs/guides/organisers.md)."""
-    from pathlib import Path
 
     text = (ROOT / "docs" / "guides" / "organisers.md").read_text()
     return text.split("## Regression checks in CI", 1)[1].split("\n## ", 1)[0]
@@ -275,14 +274,13 @@ def _trec(path) -> dict[str, dict[str, float]]:
 
 def test_the_demo_example_prints_what_the_readme_shows_and_pytrec_eval_and_scipy_agree(tmp_path):
     import re
-    from pathlib import Path
 
     pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
+    import shutil
+
     import numpy as np
     from scipy import stats
     from statsmodels.stats.multitest import multipletests
-
-    import shutil
 
     root = ROOT
     section = _readme_section()  # the page's expectations file, checked in a copy of the demo collection

@@ -16,7 +16,7 @@ ir_measures = pytest.importorskip("ir_measures", reason="ir-measures (the oracle
 
 from metrics import resolve_measures  # noqa: E402
 from rankscope.cli import main  # noqa: E402
-from tests.metrics.measures.test_ir_measures_names import declared  # noqa: E402
+from tests.metrics.measures.ir_measures_names import declared  # noqa: E402
 from tests.random_collections import random_collection  # noqa: E402
 
 SYSTEMS = ("one", "two")

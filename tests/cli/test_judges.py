@@ -16,14 +16,18 @@ krippendorff = pytest.importorskip("krippendorff", reason="krippendorff (the alp
 pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
 
 import re  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from rankscope.cli import main  # noqa: E402
 from rankscope.commands.judges import split_files  # noqa: E402
 from tests import judges_data  # noqa: E402
-from tests.metrics.judgments.test_labels import as_dict, same  # noqa: E402
-from tests.metrics.judgments.test_systems import (check_conclusion, oracle_directions, oracle_values,  # noqa: E402
-                                                  textbook_tau_ap)
+from tests.metrics.judgments.sets import (  # noqa: E402  # noqa: E402
+    as_dict,
+    check_conclusion,
+    oracle_directions,
+    oracle_values,
+    same,
+    textbook_tau_ap,
+)
 from tests.paths import ROOT
 
 SETS = ("nist", "noisy", "lexical")

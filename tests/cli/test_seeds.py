@@ -11,7 +11,7 @@ import pytest
 
 from metrics import evaluate
 from rankscope.cli import main
-from tests.metrics.stats.test_seeds import P_TOLERANCE, _statsmodels
+from tests.metrics.stats.seed_oracle import P_TOLERANCE, _statsmodels
 
 TOPICS = 15
 

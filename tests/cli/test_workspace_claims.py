@@ -7,8 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from tests.workspace.claim_runs import BM25, DENSE, QRELS, WEAK
 from tests.workspace.conftest import ROOT, child_env
-from tests.workspace.test_claims import BM25, DENSE, QRELS, WEAK
 
 CLAIMS = """\
 tolerance: 0.0001

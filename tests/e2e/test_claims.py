@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.workspace.test_claims import BM25, DENSE, QRELS, WEAK  # noqa: E402
+from tests.workspace.claim_runs import BM25, DENSE, QRELS, WEAK  # noqa: E402
 from workspace import open_workspace  # noqa: E402
 from workspace.recheck import collection_claims, rechecked  # noqa: E402
 

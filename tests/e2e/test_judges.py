@@ -12,7 +12,7 @@ import pytest
 sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (the kappa oracle) is not installed")
 from scipy.stats import kendalltau  # noqa: E402
 
-from tests.dashboard.app_pages.test_judges import LLM, REF, RUNS, _grades, _means  # noqa: E402
+from tests.dashboard.app_pages.judge_sets import LLM, REF, RUNS, _grades, _means  # noqa: E402
 from tests.e2e.conftest import charts_drawn, need_browser, settled
 
 need_browser()

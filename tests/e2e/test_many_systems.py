@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.dashboard.app_pages.test_many_systems import collection
+from tests.dashboard.app_pages.many_systems import collection
 from tests.e2e.conftest import need_browser, settled
 
 need_browser()

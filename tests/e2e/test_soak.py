@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from metrics import aggregate, evaluate
-from tests.dashboard.exports.test_session_file import _files
+from tests.dashboard.exports.session_files import _files
 from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.io import read_run
-from tests.metrics.io.test_metadata import FULL, RANKING, _annotated
+from tests.metrics.io.metadata_cases import FULL, RANKING, _annotated
 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 

@@ -12,6 +12,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dashboard.pages import by_script, listed  # noqa: E402
+from tests.dashboard.app_pages.small_collection import QRELS, RUN_A, RUN_B, metrics_shown
 from tests.dashboard.conftest import ROOT, errors, new_app, open_page, upload  # noqa: E402
 
 DEMO_QRELS = ROOT / "sample_data" / "demo" / "qrels.txt"
@@ -25,13 +26,6 @@ CHARTS = {"overview": 1, "data": 1, "curves": 3, "gain": 1, "queries": 4, "signi
           "judges": 0, "repro": 2, "trust": 4, "learn": 2, "report": 0}
 ONE_RUN = {"significance": 0, "agreement": 0, "repro": 0, "trust": 2}  # the charts of the pages that want two runs
 EXAMPLES = ["flagr8", "graded10", "lecture", "mrr3"]
-QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 d 0\n"
-RUN_A = b"1 Q0 a 1 2.0 A\n1 Q0 b 2 1.0 A\n2 Q0 c 1 3.0 A\n2 Q0 d 2 1.0 A\n"
-RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n"
-
-
-def metrics_shown(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def _titles(at: AppTest) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -15,11 +14,11 @@ import pytest
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 
 import metrics  # noqa: E402
+from dashboard import exports  # noqa: E402
 from metrics import RankscopeError, ValidationError  # noqa: E402
 from metrics.review.manifest import Manifest, build_manifest  # noqa: E402
-
-from dashboard import exports  # noqa: E402
-from tests.metrics.review.test_compare import assert_sound_latex  # noqa: E402
+from tests.dashboard.exports.chromium import chromium_or_skip
+from tests.metrics.review.latex import assert_sound_latex  # noqa: E402
 
 QRELS = b"1 0 a 1\n1 0 b 1\n2 0 c 1\n2 0 d 0\n3 0 e 1\n"
 RUNS = {"bm25_rm3%": b"1 Q0 a 1 2 x\n1 Q0 z 2 1 x\n2 Q0 c 1 2 x\n3 Q0 e 1 1 x\n",
@@ -232,14 +231,6 @@ def test_the_image_page_loads_nothing_from_the_network():
     page = _page_generator().generate_index()
     assert "http://" not in page and "https://" not in page and "mathjax" not in page.lower()
     assert "plotly.min.js" in page
-
-
-def chromium_or_skip() -> None:
-    """Skip when there is no browser for kaleido, except under CI=true, where that is a failure."""
-    if exports.browser_path() is None or not os.path.exists(exports.browser_path()):
-        if os.environ.get("CI") == "true":
-            pytest.fail("image export must be tested in CI; missing Debian's chromium", pytrace=False)
-        pytest.skip("missing: Chrome or Chromium to render images (apt-get install chromium)")
 
 
 def test_figures_export_to_png_and_svg():

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import gc
 import json
-import random
 import re
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,25 +23,21 @@ from hypothesis import strategies as st
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 from dashboard.exports import session_from_json, session_to_json  # noqa: E402
-from metrics import DEFAULT_MEASURES, RankscopeError, ValidationError, aggregate, evaluate  # noqa: E402
+from metrics import (  # noqa: E402
+    DEFAULT_MEASURES,
+    RankscopeError,
+    ValidationError,
+    aggregate,
+    evaluate,
+)
 from metrics.conventions import DEPTHS, RELEVANCE_LEVELS  # noqa: E402
-from tests.dashboard.conftest import errors, open_page, upload as _upload  # noqa: E402
-from tests.dashboard.app_pages.test_every_page import QRELS, RUN_A, RUN_B  # noqa: E402
+from tests.dashboard.app_pages.small_collection import QRELS, RUN_A, RUN_B  # noqa: E402
+from tests.dashboard.conftest import errors, open_page  # noqa: E402
+from tests.dashboard.conftest import upload as _upload
+from tests.dashboard.exports.session_files import _files
 from tests.paths import TESTS  # noqa: E402
 
 SESSIONS = 20
-
-
-def _files(i: int):
-    """Session i's collection: i + 1 topics, 1 + i % 3 systems, random grades and scores (seed i)."""
-    rnd = random.Random(i)
-    topics = range(1, i + 2)
-    qrels = "".join(f"{q} 0 d{q}-{j} {rnd.choice((0, 0, 1, 2))}\n" for q in topics for j in range(8)).encode()
-    runs = []
-    for s in range(1 + i % 3):
-        lines = "".join(f"{q} Q0 d{q}-{j} {j + 1} {rnd.random():.6f} s{s}\n" for q in topics for j in range(10))
-        runs.append((f"session{i}_system{s}.run", lines.encode(), "text/plain"))
-    return qrels, runs
 
 
 def _expected(i: int) -> dict[str, dict[str, str]]:

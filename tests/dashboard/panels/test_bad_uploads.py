@@ -7,13 +7,12 @@ loaded as it was; a legal file loads. Nothing ever raises, and no user text is r
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
+from tests.dashboard.app_pages.small_collection import QRELS, RUN_A, RUN_B, metrics_shown  # noqa: E402
 from tests.dashboard.conftest import open_page, upload  # noqa: E402
-from tests.dashboard.app_pages.test_every_page import QRELS, RUN_A, RUN_B, metrics_shown  # noqa: E402
 from tests.paths import TESTS  # noqa: E402
 
 BAD = TESTS / "data" / "bad"

@@ -10,7 +10,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 
 from tests.dashboard.conftest import errors, open_page, unescaped  # noqa: E402
-from tests.workspace.test_claims import BM25, DENSE, QRELS, WEAK  # noqa: E402
+from tests.workspace.claim_runs import BM25, DENSE, QRELS, WEAK  # noqa: E402
 from workspace.recheck import collection_claims  # noqa: E402
 
 

@@ -15,15 +15,14 @@ import pytest
 
 pytest.importorskip("plotly", reason="the dashboard extra (plotly) is not installed")
 
-from rankscope.cli import main  # noqa: E402
-from metrics.review.manifest import Manifest  # noqa: E402
-from metrics.review.report import compute_report  # noqa: E402
-
 from dashboard import exports  # noqa: E402
 from dashboard.report import build_report, report_files  # noqa: E402
-from tests.dashboard.exports.test_exports import chromium_or_skip  # noqa: E402
-from tests.dashboard.report.test_report import MEASURES, _small_collection, parse  # noqa: E402
-from tests.metrics.review.test_compare import assert_sound_latex  # noqa: E402
+from metrics.review.manifest import Manifest  # noqa: E402
+from metrics.review.report import compute_report  # noqa: E402
+from rankscope.cli import main  # noqa: E402
+from tests.dashboard.exports.chromium import chromium_or_skip  # noqa: E402
+from tests.dashboard.report.report_cases import MEASURES, _small_collection, parse  # noqa: E402
+from tests.metrics.review.latex import assert_sound_latex  # noqa: E402
 
 TABLES = {"manifest.json", "per_query.csv", "per_query.parquet", "summary.csv", "summary.parquet", "results.tex",
           "results.md", "results.csv", "tests.csv", "session.json"}
@@ -133,9 +132,8 @@ def test_a_report_says_why_it_could_not_test(tmp_path):
 def test_the_report_shows_metrics_compare_and_significance_as_they_are(tmp_path):
     import numpy as np
 
-    from metrics.review.compare import to_latex, to_markdown
-
     from dashboard.report import render_report, report_figures
+    from metrics.review.compare import to_latex, to_markdown
 
     qrels, runs = _small_collection(tmp_path)
     data = compute_report(qrels, runs, ["AP", "P@10"], seed=1)

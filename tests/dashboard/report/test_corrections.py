@@ -8,11 +8,12 @@ import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
-from tests.dashboard.app_pages.test_statistics import open_page, problems  # noqa: E402
+from tests.dashboard.conftest import errors as problems  # noqa: E402
+from tests.dashboard.conftest import open_page  # noqa: E402
 
 
 def test_the_report_page_corrects_the_randomisation_test_by_max_t():
-    at = open_page("report")
+    at = open_page("report", timeout=180)
     assert problems(at) == []
     assert "report_maxt" not in [t.key for t in at.get("toggle")]  # max-T belongs to the randomisation test only
     at.selectbox(key="test").select("permutation").run()
@@ -33,8 +34,8 @@ def test_the_report_command_corrects_over_the_family_it_is_given(tmp_path):
     import re
 
     from metrics import evaluate, read_qrels, read_run
-    from metrics.stats.significance import compare_systems
     from metrics.review.report import compute_report
+    from metrics.stats.significance import compare_systems
     from rankscope.cli import main
     from sample_data import DEMO_DIR
 
@@ -56,7 +57,7 @@ def test_the_report_command_corrects_over_the_family_it_is_given(tmp_path):
 
 
 def test_the_report_page_corrects_over_the_family_chosen():
-    at = open_page("report")
+    at = open_page("report", timeout=180)
     at.selectbox(key="family").select("all").run()
     assert problems(at) == []
     assert "--family all" in " ".join(c.value for c in at.code)

@@ -8,13 +8,12 @@ import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
 
+from dashboard import data  # noqa: E402
+from dashboard.session.state import Loaded, Upload  # noqa: E402
 from metrics import ValidationError  # noqa: E402
 from metrics.review.compare import summary_table  # noqa: E402
 from metrics.review.report import compute_report  # noqa: E402
-
-from dashboard import data  # noqa: E402
-from dashboard.session.state import Loaded, Upload  # noqa: E402
-from tests.metrics.review.test_report import DIFFERENT, MEASURES, SAME, collection  # noqa: E402
+from tests.metrics.review.report_cases import DIFFERENT, MEASURES, SAME, collection  # noqa: E402
 
 
 def loaded_of(topics: dict[str, range]) -> tuple[Loaded, bytes, dict[str, bytes]]:

@@ -13,8 +13,9 @@ import gzip
 import pytest
 
 pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not installed")
-from tests.dashboard.conftest import open_page, upload as _upload  # noqa: E402
-from tests.dashboard.app_pages.test_every_page import metrics_shown  # noqa: E402
+from tests.dashboard.app_pages.small_collection import metrics_shown  # noqa: E402
+from tests.dashboard.conftest import open_page  # noqa: E402
+from tests.dashboard.conftest import upload as _upload
 
 BOMB = gzip.compress(b"a" * (16 << 20), compresslevel=9, mtime=0) * 4
 LIMIT = "the decompression limit of the dashboard (RANKSCOPE_UNZIP_RATIO)"

@@ -17,9 +17,16 @@ sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (t
 krippendorff = pytest.importorskip("krippendorff", reason="krippendorff (the alpha oracle) is not installed")
 
 from metrics import ValidationError  # noqa: E402
-from metrics.judgments.labels import (alpha_of_sets, cohen_kappa, confusion, krippendorff_alpha,  # noqa: E402
-                                      label_agreement, topic_label_agreement)
+from metrics.judgments.labels import (  # noqa: E402
+    alpha_of_sets,
+    cohen_kappa,
+    confusion,
+    krippendorff_alpha,
+    label_agreement,
+    topic_label_agreement,
+)
 from metrics.judgments.sets import judgment_sets, set_name  # noqa: E402
+from tests.metrics.judgments.sets import as_dict, random_sets, same
 
 SCALES = [(0, 1), (0, 1, 2, 3), (0, 1, 3), (0, 2, 5, 9), (0, 2 ** 40, 2 ** 41), (1, 2, 3, 4, 5)]
 KINDS = ("independent", "agree", "noisy", "first constant", "both constant", "one-sided grade")
@@ -39,10 +46,6 @@ def kripp(data, level) -> float:
             return float(krippendorff.alpha(reliability_data=data, level_of_measurement=level))
         except ValueError:
             return float("nan")
-
-
-def same(a: float, b: float, tol: float = 1e-10) -> bool:
-    return (np.isnan(a) and np.isnan(b)) or abs(a - b) <= tol
 
 
 def grade_pair(seed: int) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
@@ -130,41 +133,6 @@ def test_alpha_edge_cases_read_as_documented():
     assert krippendorff_alpha(["a", "a", "b", "b"], [1, 1, 3, 3]) == 1.0
     with pytest.raises(ValidationError, match="level"):
         krippendorff_alpha(["a"], [1], level="ratio")
-
-
-# ---- judgment sets: documents aligned by topic and id ---------------------------------------------------
-def random_sets(seed: int, n_sets: int = 3) -> dict[str, str]:
-    """Qrels texts of ``n_sets`` judges of one collection: shared documents graded with noise, documents one
-    set alone judged, a topic only the first set judged, negative grades, a grade only the last set uses."""
-    rng = np.random.default_rng(seed)
-    topics = [str(t) for t in rng.choice(range(1, 30), size=int(rng.integers(2, 7)), replace=False)]
-    truth = {(t, f"d{int(d)}"): int(rng.integers(0, 3)) for t in topics for d in rng.integers(0, 25, size=12)}
-    texts = {}
-    for s in range(n_sets):
-        lines = []
-        for (t, d), g in truth.items():
-            if t == topics[0] and s > 0:
-                continue  # a topic only the first set judged
-            if rng.random() < 0.2:
-                continue  # a document this set did not judge
-            grade = g if rng.random() < 0.6 else int(rng.integers(0, 3))
-            if s == n_sets - 1 and rng.random() < 0.2:
-                grade = 3  # a grade this set alone uses
-            if rng.random() < 0.05:
-                grade = -1  # in the pool, not judged
-            lines.append(f"{t} 0 {d} {grade}\n")
-        lines.append(f"{topics[-1]} 0 only{s} {int(rng.integers(0, 3))}\n")
-        texts[f"judge{s}"] = "".join(lines)
-    return texts
-
-
-def as_dict(text: str) -> dict[tuple[str, str], int]:
-    out = {}
-    for line in text.splitlines():
-        t, _, d, g = line.split()
-        if int(g) >= 0:
-            out[(t, d)] = int(g)
-    return out
 
 
 @pytest.mark.parametrize("seed", range(40))

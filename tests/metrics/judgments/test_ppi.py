@@ -18,7 +18,7 @@ from metrics.judgments import systems  # noqa: E402
 from metrics.judgments.ppi import classical_mean, ppi_mean, ppi_systems  # noqa: E402
 from metrics.judgments.sets import judgment_sets  # noqa: E402
 from tests import judges_data  # noqa: E402
-from tests.metrics.judgments.test_systems import qrels_dict, run_dict  # noqa: E402
+from tests.metrics.judgments.sets import qrels_dict, run_dict  # noqa: E402
 
 KINDS = ("noisy", "biased", "perfect", "unrelated", "constant truth", "two labelled", "one unlabelled", "binary")
 

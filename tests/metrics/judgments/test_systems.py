@@ -9,72 +9,31 @@ scipy's paired t-test with statsmodels' Holm correction; the judged counts a loo
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
 
-pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (the oracle) is not installed")
-stats = pytest.importorskip("scipy.stats")
-multitest = pytest.importorskip("statsmodels.stats.multitest", reason="statsmodels (the oracle) is not installed")
-
-import metrics  # noqa: E402
 from metrics.judgments import conclusions as concluded  # noqa: E402
 from metrics.judgments import systems  # noqa: E402
-from metrics.judgments.disagreement import documents_judged_differently, topic_disagreement  # noqa: E402
+from metrics.judgments.disagreement import (  # noqa: E402
+    documents_judged_differently,
+    topic_disagreement,
+)
 from metrics.judgments.sets import judgment_sets  # noqa: E402
-from metrics.judgments.support import judged_support, support_measures  # noqa: E402
-from tests import judges_data  # noqa: E402
-from tests.metrics.judgments.test_labels import as_dict, random_sets  # noqa: E402
-
-IN_CI = os.environ.get("CI") == "true"
-SETS = ("nist", "merged", "noisy", "lexical")
-MEASURES = {"nDCG@10": "ndcg_cut_10", "AP": "map", "P@10": "P_10"}
-
-
-@pytest.fixture(scope="module")
-def cranfield():
-    if not judges_data.available():
-        if IN_CI:
-            pytest.fail(f"Cranfield not found at {judges_data.CRANFIELD}")
-        pytest.skip(f"Cranfield not found at {judges_data.CRANFIELD}")
-    texts, runs = judges_data.judgment_sets(), judges_data.runs()
-    sets = judgment_sets({name: texts[name] for name in SETS})
-    read = [metrics.read_run(text, name=name) for name, text in runs.items()]
-    per_query = systems.evaluate_sets(sets, read, [*MEASURES, *support_measures(list(MEASURES))])
-    return texts, runs, sets, per_query
-
-
-@pytest.fixture(scope="module")
-def oracle(cranfield):
-    """``{(set, system): {(measure, query): value}}``: pytrec_eval on the topics every set judged."""
-    texts, runs, sets, _ = cranfield
-    common = set(sets.common_topics())
-    return {(name, system): oracle_values(texts[name], text, common) for name in SETS for system, text in runs.items()}
-
-
-def qrels_dict(text: str) -> dict:
-    out: dict = {}
-    for line in text.splitlines():
-        q, _, d, g = line.split()
-        out.setdefault(q, {})[d] = int(g)
-    return out
-
-
-def run_dict(text: str) -> dict:
-    out: dict = {}
-    for line in text.splitlines():
-        q, _, d, _, score, _ = line.split()
-        out.setdefault(q, {})[d] = float(score)
-    return out
-
-
-def oracle_values(qrels_text: str, run_text: str, topics) -> dict:
-    """``{(measure, query): value}`` by pytrec_eval on the given topics."""
-    qrels = {q: docs for q, docs in qrels_dict(qrels_text).items() if q in topics}
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES.values()))
-    found = evaluator.evaluate({q: docs for q, docs in run_dict(run_text).items() if q in qrels})
-    return {(ours, q): values[trec] for q, values in found.items() for ours, trec in MEASURES.items()}
+from metrics.judgments.support import judged_support  # noqa: E402
+from tests.metrics.judgments.sets import (  # noqa: E402
+    MEASURES,
+    SETS,
+    as_dict,
+    check_conclusion,
+    oracle_directions,
+    oracle_values,
+    qrels_dict,
+    random_sets,
+    stats,
+    textbook_tau_ap,
+)
+from tests.metrics.judgments.sets import cranfield, oracle  # noqa: F401 (fixtures of the tests below)
 
 
 def test_every_set_evaluates_as_pytrec_eval_on_the_common_topics(cranfield, oracle):
@@ -91,20 +50,6 @@ def test_every_set_evaluates_as_pytrec_eval_on_the_common_topics(cranfield, orac
             got = {(r.measure, r.query): r.value for r in rows.itertuples(index=False)}
             assert got.keys() == expected.keys()
             assert max(abs(got[k] - expected[k]) for k in got) < 1e-12
-
-
-def textbook_tau_ap(reference: dict, other: dict, higher: bool = True) -> float:
-    """Yilmaz, Aslam and Robertson (2008): down the other list, the share of the systems above each that
-    the reference also puts above it; ties broken by name in both."""
-    def order(scores):
-        return sorted(scores, key=lambda s: (-scores[s] if higher else scores[s], s))
-
-    ref_position = {s: i for i, s in enumerate(order(reference))}
-    ranked = order(other)
-    total = 0.0
-    for i in range(1, len(ranked)):
-        total += sum(ref_position[ranked[j]] < ref_position[ranked[i]] for j in range(i)) / i
-    return 2.0 * total / (len(ranked) - 1) - 1.0
 
 
 def oracle_means(oracle) -> dict:
@@ -141,40 +86,6 @@ def test_orders_tau_and_top_k_equal_scipy_and_a_textbook_loop(cranfield, oracle)
     # the lexical judge grades by the words the term-overlap systems rank by: it lifts them to the top
     lexical = orders[(orders["judges"] == "lexical") & (orders["measure"] == "nDCG@10")]
     assert set(lexical.nsmallest(2, "rank")["system"]) == {"idf", "overlap"}
-
-
-def oracle_directions(oracle, sets, names, measure, alpha=0.05) -> dict:
-    """``{(set, a, b): +1, -1 or 0}``: b significantly better, a, or neither, by scipy's paired t-test with
-    statsmodels' Holm correction over the pairs of each set."""
-    direction = {}
-    for name in sets:
-        values = {s: oracle[(name, s)] for s in names}
-        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-        p_values, signs = [], []
-        for a, b in pairs:
-            qs = sorted({q for (m, q) in values[a] if m == measure})
-            xa = [values[a][(measure, q)] for q in qs]
-            xb = [values[b][(measure, q)] for q in qs]
-            p_values.append(stats.ttest_rel(xb, xa).pvalue)
-            signs.append(np.sign(np.mean(np.subtract(xb, xa))))
-        reject = multitest.multipletests(p_values, alpha=alpha, method="holm")[0]
-        for (a, b), r, sign in zip(pairs, reject, signs):
-            direction[(name, a, b)] = int(sign) if r else 0
-    return direction
-
-
-def check_conclusion(row, direction: dict, sets, names) -> None:
-    """One conclusion (better, worse, reference, found/reversed/not found/differs under) against the oracle's
-    directions: the reference's finding, then each other set's verdict."""
-    a, b = (row.better, row.worse) if names.index(row.better) < names.index(row.worse) else (row.worse, row.better)
-    toward = 1 if b == row.better else -1
-    reference, others = sets[0], [n for n in sets[1:]]
-    assert row.reference == ("found" if direction[(reference, a, b)] == toward else "not found")
-    assert direction[(reference, a, b)] != -toward
-    assert set(row.found_under) == {n for n in others if direction[(n, a, b)] == toward}
-    assert set(row.reversed_under) == {n for n in others if direction[(n, a, b)] == -toward}
-    assert set(row.not_found_under) == {n for n in others if direction[(n, a, b)] == 0}
-    assert row.differs_under == ()
 
 
 def test_conclusions_hold_where_scipy_and_statsmodels_find_them(cranfield, oracle):

@@ -14,25 +14,16 @@ import math
 
 import pytest
 
-ir_measures = pytest.importorskip("ir_measures", reason="ir-measures (the oracle) is not installed")
-
 from metrics import evaluate, parse_measure, resolve_measures  # noqa: E402
 from metrics.errors import UnknownMeasureError  # noqa: E402
-from metrics.measures import list_measures  # noqa: E402
-from tests.random_collections import random_collection, trec_order  # noqa: E402
+from tests.metrics.measures.ir_measures_names import declared, ir_measures
 from tests.paths import ROOT  # noqa: E402
+from tests.random_collections import random_collection, trec_order  # noqa: E402
 
 # the names the task of accepting ir_measures' syntax was set with: each must be declared by a measure
 NAMED = ("AP", "AP(rel=2)", "nDCG@10", "P@5", "P(rel=2)@5", "R@100", "RR", "RR(rel=2)", "Judged@10", "Rprec",
          "IPrec@0.5", "infAP")
 SEEDS = range(40)
-
-
-def declared(*, equal: bool | None = None) -> list[str]:
-    """The ir_measures spellings the registry declares: all, or those whose values are equal (``equal=True``)
-    or stated to differ (``equal=False``)."""
-    return [name for cls in list_measures() for name in cls.ir_measures
-            if equal is None or equal == (name not in cls.ir_measures_differs)]
 
 
 def oracle(collection, names: list[str]) -> dict[tuple[str, str], float]:
@@ -129,7 +120,6 @@ def test_the_measures_page_prints_the_registrys_table_of_names():
     """The documentation's measures page is written from the registry when the site is built: its table of
     names is names_table()'s."""
     import sys
-    from pathlib import Path
 
     from metrics.measures.per_query import names_table
 

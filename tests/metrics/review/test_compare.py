@@ -13,12 +13,25 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankscope.cli import main
-from metrics.review.compare import (BETTER, WORSE, SummaryTable, baseline_markers, latex_escape, markdown_escape,
-                                    summary_table, to_csv, to_frame, to_latex, to_markdown, to_text)
 from metrics.errors import ValidationError
 from metrics.evaluate import aggregate, summarise
+from metrics.review.compare import (
+    BETTER,
+    WORSE,
+    SummaryTable,
+    baseline_markers,
+    latex_escape,
+    markdown_escape,
+    summary_table,
+    to_csv,
+    to_frame,
+    to_latex,
+    to_markdown,
+    to_text,
+)
 from metrics.stats.significance import compare_systems
+from rankscope.cli import main
+from tests.metrics.review.latex import assert_sound_latex
 
 
 def per_query(values: dict[str, dict[str, list[float]]]) -> pd.DataFrame:
@@ -168,38 +181,6 @@ def test_summary_errors(frame):
 # ---- structure, intervals, Markdown ---------------------------------------------------------------------------
 
 HOSTILE = ["bm25_rm3%", "a&b #1 {x} ~^\\", "\\textbf{x} $y$ <z>|"]
-_LATEX_COMMANDS = {"textbf", "textbackslash", "textasciitilde", "textasciicircum", "textless", "textgreater",
-                   "textbar", "begin", "end", "toprule", "midrule", "bottomrule", "caption", "label", "centering",
-                   "texttt", "dagger", "ddagger", "mathrm", "scriptsize", "alpha", "usepackage"}
-
-
-def assert_sound_latex(text: str, columns: int | None = None) -> None:
-    """Balanced braces, matching environments, paired ``$``, known commands only, and rows of ``columns`` cells."""
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
-    assert not re.search(r"(?<!\\)%", body.replace("\\\\", "")), "an unescaped % starts a comment"
-    plain = re.sub(r"\\[{}%&_#$]", "", body)
-    depth = 0
-    for ch in plain:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        assert depth >= 0, "a } closes nothing"
-    assert depth == 0, "unclosed {"
-    stack = []
-    for kind, env in re.findall(r"\\(begin|end)\{([^}]*)\}", plain):
-        if kind == "begin":
-            stack.append(env)
-        else:
-            assert stack and stack.pop() == env, f"\\end{{{env}}} does not match"
-    assert stack == []
-    assert plain.count("$") % 2 == 0
-    text_mode = re.sub(r"\$[^$]*\$", "", plain)
-    assert not re.findall(r"[_^#~]", text_mode), "special characters outside math mode"
-    commands = set(re.findall(r"\\([A-Za-z]+)", plain.replace("\\\\", "")))
-    assert commands <= _LATEX_COMMANDS, commands - _LATEX_COMMANDS
-    if columns is not None:
-        rows = [line for line in body.splitlines() if line.endswith("\\\\") and "&" in line]
-        for row in rows:
-            outer = re.sub(r"\\begin\{tabular\}.*?\\end\{tabular\}", "cell", row)
-            assert len(re.findall(r"(?<!\\)&", outer)) == columns - 1, row
 
 
 @pytest.fixture

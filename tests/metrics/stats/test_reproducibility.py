@@ -16,8 +16,12 @@ from repro_eval.measure.statistics import ttest
 from repro_eval.util import evaluate_run
 
 from metrics.errors import ValidationError
-from metrics.stats.reproducibility import kendall_tau_union, rank_biased_overlap, reproduce
-from tests.cli.test_trec_eval_binaries import (
+from metrics.stats.reproducibility import (
+    kendall_tau_union,
+    rank_biased_overlap,
+    reproduce,
+)
+from tests.real_runs import (
     CRANFIELD,
     VASWANI,
     _bm25_and_overlap,

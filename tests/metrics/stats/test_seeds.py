@@ -4,37 +4,17 @@ against a textbook loop."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from statsmodels.regression.mixed_linear_model import MixedLM
 from statsmodels.stats.multitest import multipletests
 
 from metrics.errors import ValidationError
 from metrics.io import system_name
 from metrics.stats.mixed import mixed_model_test
 from metrics.stats.seeds import compare_seeded, group_runs, seed_ranges, seed_spread
-
-VC = {"topic": "0 + C(topic)", "topic_system": "0 + C(topic):C(system)", "run": "0 + C(run)"}
-
-
-def _long(a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
-    rows = [(s, f"{s}{i}", t, float(y[i, t])) for s, y in (("a", a), ("b", b))
-            for i in range(y.shape[0]) for t in range(y.shape[1])]
-    frame = pd.DataFrame(rows, columns=["system", "run", "topic", "y"])
-    frame["group"] = 1
-    return frame
-
-
-def _statsmodels(a: np.ndarray, b: np.ndarray):
-    """The same model in statsmodels: y ~ system, one group, three variance components, REML."""
-    model = MixedLM.from_formula("y ~ system", groups="group", re_formula="0", vc_formula=VC, data=_long(a, b))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # boundary and convergence notes of statsmodels' own optimiser
-        # Nelder-Mead then BFGS: statsmodels' default (L-BFGS) stops short of the maximum on these layouts
-        return model.fit(reml=True, method=["nm", "bfgs"])
+from tests.metrics.stats.seed_oracle import P_TOLERANCE, _long, _statsmodels
 
 
 def _reml_loglike(a: np.ndarray, b: np.ndarray, t: float, ts: float, seed: float, e: float) -> float:
@@ -62,7 +42,6 @@ def _layout(rng: np.random.Generator, ka: int, kb: int, n: int, *, seed_sd: floa
 # the layouts: 2 runs each, unequal runs, one system of one run, a seed variance of ~0, few and many topics
 LAYOUTS = [(2, 2, 25, 0.04), (3, 3, 40, 0.04), (4, 2, 15, 0.04), (5, 3, 30, 0.08), (2, 5, 8, 0.02),
            (3, 1, 20, 0.04), (3, 3, 30, 0.0), (2, 2, 3, 0.05), (6, 6, 50, 0.01)]
-P_TOLERANCE = 5e-5  # statsmodels stops within this of the maximum our likelihood check confirms
 SE_RTOL = 1e-4
 
 
