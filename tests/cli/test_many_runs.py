@@ -7,7 +7,7 @@ import pytest
 
 from metrics.stats.significance import MAX_DIFFERENCES, check_comparison_size, compare_systems
 from metrics.errors import ValidationError
-from tests.cli.test_unzip_limit import _rankscope
+from tests.cli.program import _rankscope
 
 PEAK_MB = 400  # the command's peak resident memory: the interpreter, its libraries and the list of names
 

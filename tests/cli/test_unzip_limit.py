@@ -5,12 +5,11 @@ it for a trusted large file."""
 from __future__ import annotations
 
 import gzip
-import os
-import subprocess
-import sys
 import zlib
 
 import pytest
+
+from tests.cli.program import _rankscope
 
 PEAK_MB = 400  # the command's peak resident memory on a bomb: the interpreter, pyarrow and what it read first
 
@@ -23,19 +22,6 @@ def _bomb(path, line: bytes, mib: int) -> None:
         for _ in range(mib):
             out.write(packer.compress(chunk))
         out.write(packer.flush())
-
-
-def _rankscope(folder, *args: str, env: dict | None = None) -> tuple[int, str, int]:
-    """Exit status, stderr and peak resident memory (MB) of ``rankscope ARGS`` run in ``folder``."""
-    probe = ("import resource, subprocess, sys\n"
-             "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
-             "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n"
-             "sys.stdout.write(done.stderr)\n")
-    done = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "rankscope", *args], cwd=folder,
-                          capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
-    head, _, stderr = done.stdout.partition("\n")
-    status, peak = map(int, head.split())
-    return status, stderr, peak
 
 
 @pytest.mark.parametrize("kind", ["run", "qrels"])

@@ -6,21 +6,14 @@ import collections
 import hashlib
 import os
 import signal
-import sqlite3
 import subprocess
-import sys
 import time
 
 import pytest
 
 from tests import processes
-from tests.workspace.conftest import ROOT, child_env
 from tests.workspace.helpers import qrels_bytes, run_bytes
-
-
-def _worker(target, *args: str, **popen) -> subprocess.Popen:
-    return processes.start([sys.executable, "-m", "tests.workspace.worker", args[0], target.location, target.files,
-                            *args[1:]], cwd=ROOT, env=child_env(), **popen)
+from tests.workspace.writers import _check_sqlite, _worker
 
 
 def _collection(target) -> str:
@@ -30,12 +23,6 @@ def _collection(target) -> str:
 
 def _files_folder(target):
     return target.folder / ("ws/files" if target.kind == "sqlite" else "files")
-
-
-def _check_sqlite(target) -> None:
-    if target.kind == "sqlite":
-        with sqlite3.connect(target.folder / "ws" / "workspace.db") as conn:
-            assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
 
 
 def _check_stored_files(target) -> None:

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from tests import processes
-from tests.workspace.test_concurrency import _check_sqlite, _worker
+from tests.workspace.writers import _check_sqlite, _worker
 
 
 QRELS = b"".join(f"{t} 0 d{d} {d % 2}\n".encode() for t in range(1, 5) for d in range(0, 40, 9))
