@@ -107,6 +107,8 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     read_only = kept and not sync.may("note")
     if read_only:
         st.caption("Your role on this collection lets you read its notes, not write them (editors and owners do).")
+    elif kept:
+        widgets.ask_name(f"queries_note_author_{topic}_{system or ''}", "Your name (saved with the note)")
     with st.form(f"queries_note_{topic}{suffix}", border=True):
         chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")

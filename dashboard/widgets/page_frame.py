@@ -9,7 +9,8 @@ import streamlit as st
 from dashboard import data
 from dashboard.session import state
 
-__all__ = ["PRESENT", "PRESENT_SCALE", "example_title", "frame", "presentation_toggle", "presenting", "sidebar"]
+__all__ = ["PRESENT", "PRESENT_SCALE", "ask_name", "example_title", "frame", "presentation_toggle", "presenting",
+           "sidebar"]
 
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -96,3 +97,15 @@ def sidebar(loaded: state.Loaded) -> None:
         if notes:
             st.caption("Review notes")
             st.text(f"{len(notes)} topic{'s' * (len(notes) != 1)} noted")
+
+
+def ask_name(key: str, label: str = "Your name (saved with it)") -> None:
+    """A name field beside what needs an author, for a person of a workspace who has neither signed in nor
+    typed a name yet (in presentation mode the sidebar's field is hidden); once typed, the name is the
+    session's (:mod:`dashboard.session.typed_name`), in every field and on every page."""
+    from dashboard.server import identity
+    from dashboard.session import typed_name
+    from dashboard.store import opened
+
+    if opened.enabled() and identity.actor() is None and identity.mode() == "open":
+        typed_name.name_input(key=key, label=label)
