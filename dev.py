@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Set up and run rankscope from a clean checkout: ``python3 dev.py run`` or ``python3 dev.py test``.
 
-``run``  creates ``.venv`` (once), installs rankscope with the dashboard and the workspace, and opens the
-         dashboard at http://127.0.0.1:8501 on the workspace ./rankscope-workspace (created and seeded with
-         the demo collection and the worked examples on first use; ``--workspace LOC`` for another).
+``run``  creates ``.venv`` (once), installs rankscope with the dashboard and the workspace, builds the
+         documentation the dashboard serves (once: ``docs`` below), and opens the dashboard at
+         http://127.0.0.1:8501 on the workspace ./rankscope-workspace (created and seeded with the demo
+         collection and the worked examples on first use; ``--workspace LOC`` for another).
 ``setup`` creates ``.venv`` (once) and installs the test dependencies and Chromium, without running anything.
 ``test`` creates ``.venv`` (once), installs the test dependencies, installs Debian's Chromium when it is
          missing and this runs as root, and runs the whole test suite. Extra arguments go to pytest.
+``docs`` creates ``.venv`` (once), installs what builds the documentation and builds the site into
+         ``dashboard/static/docs/``, every warning an error: the dashboard serves it there, and each page's
+         "start here" line links to its section; ``--serve`` also serves it at http://127.0.0.1:8000
+         (``--port N``).
 
-Both are idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
+Each is idempotent: a second run reuses ``.venv`` and reinstalls only when pyproject.toml changed.
 Only the standard library is used here, so this works with nothing but python3.
 """
 
@@ -77,7 +82,9 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "help"
     if command == "run":
         ensure_venv()
-        ensure_installed("dashboard,workspace")
+        ensure_installed("dashboard,workspace,docs")
+        if not (SITE / "index.html").exists() and docs([]):  # the pages' "start here" links lead into it
+            print("note: the documentation did not build; the dashboard runs without it", flush=True)
         return sh(BIN / "rankscope", "dashboard", *argv[1:], check=False)
     if command in ("setup", "test"):
         ensure_venv()
@@ -88,8 +95,32 @@ def main(argv: list[str]) -> int:
         # both cores; the browser tests on one of them, one after another (tests/conftest.py)
         workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto", "--dist", "loadgroup"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
+    if command == "docs":
+        ensure_venv()
+        ensure_installed("docs")
+        return docs(argv[1:])
     print(__doc__)
     return 0 if command in ("help", "-h", "--help") else 2
+
+
+SITE = ROOT / "dashboard" / "static" / "docs"  # served by the dashboard at /app/static/docs/ (git-ignored)
+
+
+def docs(args: list[str]) -> int:
+    """Build the site (Sphinx, from docs/) into SITE, warnings as errors; with --serve, serve it on loopback."""
+    site = SITE
+    status = sh(PYTHON, "-m", "sphinx", "-b", "html", "-E", "-W", "--keep-going", "-q", ROOT / "docs", site,
+                check=False)
+    if status or "--serve" not in args:
+        if not status:
+            print(f"built {site / 'index.html'}", flush=True)
+        return status
+    port = args[args.index("--port") + 1] if "--port" in args else "8000"
+    print(f"serving http://127.0.0.1:{port}/ (Ctrl-C stops)", flush=True)
+    try:
+        return sh(PYTHON, "-m", "http.server", port, "--bind", "127.0.0.1", "--directory", site, check=False)
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

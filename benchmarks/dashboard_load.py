@@ -30,7 +30,7 @@ and the server dropped them (``server.disconnectedSessionTTL`` and the memory sw
 average of the machine is printed at the start and at the end: the browser shares the machine's cores with
 the server, as it would not on a real deployment, so the figures are an upper bound.
 
-Prints the README's table rows: per kind of action, how many, failed, median and 95th percentile.
+Prints the table rows of docs/performance.md: per kind of action, how many, failed, median and 95th percentile.
 
 ``--driver websocket`` drives the same people without a browser: each session speaks Streamlit's own
 websocket protocol from this process (``streamlit_client.py`` beside this file): it opens ``/_stcore/stream``

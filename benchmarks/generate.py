@@ -16,7 +16,7 @@ docs, uuid, url, long
         a query string, 120-130 bytes).
 collisions
         sparse's shape with ``D``-prefixed ids made to collide: every document of a topic shares rankscope's
-        32-bit id hash (``metrics.io.duplicates``) with another document of the same topic, and no document is
+        32-bit id hash (``metrics.io.ids``) with another document of the same topic, and no document is
         listed twice. Found by hashing 2**24 candidate ids and keeping the pairs whose hashes are equal; the
         stamp holds a fingerprint of the hash, so a change of the hash makes the file again.
 collisions-numeric
@@ -258,7 +258,7 @@ _COLLIDING = None
 
 def _craft() -> np.ndarray:
     sys.path.insert(0, str(HERE.parent))
-    from metrics.io.duplicates import hash32
+    from metrics.io.ids import hash32
 
     candidates = np.arange(CRAFT_CANDIDATES, dtype=np.int64)
     h = hash32(_prefixed("D", candidates))
@@ -274,9 +274,9 @@ NUMERIC_COLLISIONS = 1 << 20  # the document numbers of collisions-numeric
 def colliding_decimals(flat: np.ndarray) -> pa.Array:
     """The 11-digit ids of document numbers ``flat``: 2i and 2i + 1 are keyed k and k + 2**32 + 1, with
     bits 0 and 32 of k clear, so that their 32-bit hashes (the key's halves xored) are equal. Written from
-    rankscope's keys of decimal ids (``metrics.io.duplicates.decimal_key``), and checked with its hash."""
+    rankscope's keys of decimal ids (``metrics.io.ids.decimal_key``), and checked with its hash."""
     sys.path.insert(0, str(HERE.parent))
-    from metrics.io.duplicates import decimal_key, hash32
+    from metrics.io.ids import decimal_key, hash32
 
     first = int(decimal_key(pa.array(["0" * 11]))[0])  # the key of the first 11-digit text
 
@@ -293,7 +293,7 @@ def colliding_decimals(flat: np.ndarray) -> pa.Array:
 def hash_fingerprint(texts: tuple[str, ...] = ("D1", "D12345678", "x" * 30)) -> int:
     """rankscope's 32-bit hashes of a few ids: the crafted workloads are made again when they change."""
     sys.path.insert(0, str(HERE.parent))
-    from metrics.io.duplicates import hash32
+    from metrics.io.ids import hash32
 
     return int(np.bitwise_xor.reduce(hash32(pa.array(list(texts))).astype(np.int64) * [1, 3, 5]))
 

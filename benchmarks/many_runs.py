@@ -53,7 +53,7 @@ if mode == "default":  # what rankscope picks without --jobs
 if mode == "dask":
     import dask
     from distributed import Client, LocalCluster
-    # workers as the README advises: without Dask's MALLOC_TRIM_THRESHOLD_, which doubles the CPU of a task
+    # workers as docs/guides/organisers.md advises: without Dask's MALLOC_TRIM_THRESHOLD_, which doubles the CPU of a task
     dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=40)

@@ -107,7 +107,7 @@ def scale_rows(resamples: int, dask: bool) -> list[dict]:
         import dask
         from distributed import Client, LocalCluster
 
-        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})  # see README
+        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})  # see docs/guides/organisers.md
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                 Client(cluster) as client:
             compare_systems(workload(4, SCALE_TOPICS), test="permutation", n_resamples=resamples, seed=0,

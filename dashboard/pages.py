@@ -123,10 +123,7 @@ def by_url(url_path: str) -> Page:
     KeyError
         No page has that address.
     """
-    for page in PAGES:
-        if page.url_path == url_path or (page.default and not url_path):
-            return page
-    raise KeyError(url_path)
+    return _one(lambda p: p.url_path == url_path or (p.default and not url_path), url_path)
 
 
 def by_script(script: str) -> Page:
@@ -137,10 +134,14 @@ def by_script(script: str) -> Page:
     KeyError
         No page has that script.
     """
+    return _one(lambda p: p.script == script, script)
+
+
+def _one(matches, name: str) -> Page:
     for page in PAGES:
-        if page.script == script:
+        if matches(page):
             return page
-    raise KeyError(script)
+    raise KeyError(name)
 
 
 def script_path(page: Page) -> Path:

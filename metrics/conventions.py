@@ -22,9 +22,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from metrics.errors import ValidationError
+from metrics.checks import Boolean, Field, Integer, Object, Options, Rule, check, refuse
 
-__all__ = ["Conventions", "DEPTHS", "INTERPOLATIONS", "PRESETS", "RELEVANCE_LEVELS", "TREC_EVAL_VERSIONS"]
+__all__ = ["Conventions", "DEPTHS", "FIELDS", "INTERPOLATIONS", "PRESETS", "RELEVANCE_LEVELS", "RULES",
+           "TREC_EVAL_VERSIONS"]
 
 RELEVANCE_LEVELS = (-1000, 1000)
 """The smallest and largest ``relevance_level`` (trec_eval ``-l``): negative grades are legal in qrels, so
@@ -40,6 +41,17 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 TREC_EVAL_VERSIONS: dict[str, int] = {"trec_eval-9": 9, "trec_eval-10": 10}
 """The presets that reproduce a trec_eval release, and its major version (``rankscope eval --compat``)."""
+
+RULES: dict[str, Rule] = {
+    "preset": Options(*PRESETS), "relevance_level": Integer(*RELEVANCE_LEVELS), "depth": Integer(*DEPTHS, none=True),
+    "judged_only": Boolean(), "complete": Boolean(), "score_dtype": Options("float32", "float64", none=True),
+    "interpolation": Options(*INTERPOLATIONS, none=True),
+}
+"""What each field of :class:`Conventions` takes (:mod:`metrics.checks`), declared once: the constructor, the
+files that state conventions (:data:`FIELDS`) and the command line's flags all read it."""
+FIELDS = Object({name: Field(rule, required=False) for name, rule in RULES.items()},
+                what="a mapping of conventions (" + ", ".join(RULES) + ")")
+"""Conventions as a document states them (a session file, an expectations file): any of the fields."""
 
 
 @dataclass(frozen=True)
@@ -77,31 +89,25 @@ class Conventions:
     interpolation: str | None = None
 
     def __post_init__(self) -> None:
-        if self.preset not in PRESETS:
-            raise ValidationError(f"preset must be one of {sorted(PRESETS)}, got {self.preset!r}")
+        check("preset", self.preset, RULES["preset"])
         defaults = PRESETS[self.preset]
         if self.score_dtype is None:
             object.__setattr__(self, "score_dtype", defaults["score_dtype"])
         if self.interpolation is None:
             object.__setattr__(self, "interpolation", defaults["interpolation"])
-        if self.score_dtype not in ("float32", "float64"):
-            raise ValidationError(f"score_dtype must be 'float32' or 'float64', got {self.score_dtype!r}")
-        if self.interpolation not in INTERPOLATIONS:
-            raise ValidationError(f"interpolation must be one of {INTERPOLATIONS}, got {self.interpolation!r}")
-        _check_integer("relevance_level", self.relevance_level, RELEVANCE_LEVELS)
-        if self.depth is not None:
-            _check_integer("depth", self.depth, DEPTHS)
+        for name, rule in RULES.items():
+            object.__setattr__(self, name, check(name, getattr(self, name), rule))
 
     @classmethod
     def coerce(cls, conventions: "Conventions | None" = None, **options: Any) -> "Conventions":
         """Build conventions from an object and/or keyword options (unknown options raise)."""
-        unknown = set(options) - set(cls.__dataclass_fields__)
+        unknown = sorted(set(options) - set(RULES))
         if unknown:
-            raise ValidationError(f"unknown convention(s) {sorted(unknown)}; known: {sorted(cls.__dataclass_fields__)}")
+            raise refuse(unknown[0], f"a convention ({', '.join(RULES)})", options[unknown[0]])
         if conventions is None:
             return cls(**options)
         if not isinstance(conventions, cls):
-            raise ValidationError(f"conventions must be a Conventions object, got {type(conventions).__name__}")
+            raise refuse("conventions", "a Conventions object", conventions)
         return replace(conventions, **options) if options else conventions
 
     def as_dict(self) -> dict[str, Any]:
@@ -119,17 +125,3 @@ class Conventions:
             parts.append("complete topics")
         return ", ".join(parts)
 
-
-def _check_integer(name: str, value: Any, bounds: tuple[int, int]) -> None:
-    """Refuse anything but an integer within ``bounds`` (inclusive), naming the field and the range."""
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValidationError(f"{name}: expected an integer from {low} to {high}, found {_short(value)}")
-
-
-def _short(value: Any) -> str:
-    """A value as a short text for a message (an integer of thousands of digits is not converted to text)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value) if value.bit_length() <= 128 else f"an integer of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -9,13 +9,14 @@ dashboard) can catch that one class and show its message; any other exception is
     ├── ParseError            a qrels or run file that cannot be read (names file and line)
     │   └── InputTooLarge     an input past a reader's limit (gzip that expands too far, an endless stream)
     ├── ValidationError       a well-formed input that is not acceptable (bad option, mismatched queries)
+    │   ├── Refused           a parameter or a document's field a declared rule does not take
     │   └── MissingTopicsError  systems not evaluated on the same topics where each needs every topic
     └── UnknownMeasureError   a measure name or parameter the registry does not know
 """
 
 from __future__ import annotations
 
-__all__ = ["InputTooLarge", "MissingTopicsError", "ParseError", "RankscopeError", "UnknownMeasureError",
+__all__ = ["InputTooLarge", "MissingTopicsError", "ParseError", "RankscopeError", "Refused", "UnknownMeasureError",
            "ValidationError"]
 
 
@@ -69,6 +70,34 @@ def _too_large(source: str, line: int | None, message: str, limit: str) -> Input
 
 class ValidationError(RankscopeError, ValueError):
     """A well-formed input or option that cannot be used (e.g. mismatched query sets)."""
+
+
+class Refused(ValidationError):
+    """A value a rule of :mod:`metrics.checks` does not take, in the one wording of every refusal:
+    ``"<where>: expected <expected>, found <found>"`` (without ``where``: from ``expected``).
+
+    Attributes
+    ----------
+    where : str
+        The parameter, or the field's path in a document (``loaded.runs[2].system``); empty for a whole
+        document.
+    expected, found : str
+        What the rule takes, and the value as :func:`metrics.checks.shown` shows it.
+    path : tuple
+        The field's path as keys and indices, for a reader that finds a line by it (empty for a parameter).
+    """
+
+    def __init__(self, where: str, expected: str, found: str, path: tuple = ()) -> None:
+        self.where, self.expected, self.found, self.path = where, expected, found, tuple(path)
+        super().__init__(f"{where}: {self.detail}" if where else self.detail)
+
+    @property
+    def detail(self) -> str:
+        """``"expected <expected>, found <found>"``: the message without where."""
+        return f"expected {self.expected}, found {self.found}"
+
+    def __reduce__(self):  # a worker process hands it back whole
+        return Refused, (self.where, self.expected, self.found, self.path)
 
 
 class MissingTopicsError(ValidationError):

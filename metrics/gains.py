@@ -63,7 +63,7 @@ def check_gain(gain: str, discount: str, base: float = BASE, ideal: str | None =
     >>> check_gain("square", "log2")
     Traceback (most recent call last):
     ...
-    metrics.errors.ValidationError: gain must be one of ('linear', 'exp'), got 'square'
+    metrics.errors.Refused: gain: expected one of 'linear', 'exp', found 'square'
     """
     check("gain", gain, Options(*GAINS))
     check("discount", discount, Options(*DISCOUNTS))

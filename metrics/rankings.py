@@ -23,8 +23,8 @@ import pyarrow.compute as pc
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.io import Qrels, Run
-from metrics.io.arrays import to_arrow, to_numpy
-from metrics.io.duplicates import codes_in, sorted_within, take_rows
+from metrics.io.arrays import sorted_within, take_rows, to_arrow, to_numpy
+from metrics.io.ids import codes_in
 
 __all__ = ["Hits", "Judgments", "Rankings", "rank", "grades_or_nan", "NONPOOL", "UNJUDGED", "TIE_CUTOFFS"]
 
@@ -226,7 +226,7 @@ class Rankings:
         (['2'], [0, 2], [-1, 1])
         """
         if isinstance(queries, (str, bytes)):
-            raise ValidationError("queries must be a sequence of query ids, not one string")
+            raise ValidationError("queries: expected a sequence of query ids, found one string")
         wanted = np.asarray([str(q) for q in queries], dtype=object)
         return self.take(np.flatnonzero(np.isin(self.queries.astype(str), wanted.astype(str))))
 
@@ -467,7 +467,7 @@ def _ranked_order(qc: np.ndarray, sc: np.ndarray) -> np.ndarray | None:
     Run files usually list each query's documents together, by score; only the order of the queries
     differs (numeric topic ids are not in byte-wise order). Then moving whole blocks is enough, which is
     far cheaper than a full sort of millions of rows; where the scores within a block are out of order,
-    each block is sorted on its own first (:func:`~metrics.io.duplicates.sorted_within`).
+    each block is sorted on its own first (:func:`~metrics.io.arrays.sorted_within`).
     """
     same_query = qc[1:] == qc[:-1]
     descending = ~same_query | (sc[1:] <= sc[:-1])

@@ -252,7 +252,7 @@ def allocator_note(client: Any, timeout: float = DEFAULT_TIMEOUT) -> str | None:
         return None
     values = ", ".join(sorted(set(trimming.values())))
     return (f"{len(trimming)} of the cluster's {len(found)} workers run with {TRIM_VARIABLE}={values}, which "
-            f"about doubles the CPU of each run; start them without it (README, \"Many runs\")")
+            f"about doubles the CPU of each run; start them without it (docs/guides/organisers.md, \"Hundreds of runs\")")
 
 
 def write_output(args: argparse.Namespace, qrels, paths: list[str], measures: list[str], conventions,

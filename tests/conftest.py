@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import pytest
 
+pytest_plugins = ("tests.dask_cluster",)  # the dask_client fixture, for every folder
+
 BROWSER_GROUP = "browser"
 
 
 def is_browser_test(nodeid: str) -> bool:
-    """Whether the test ``nodeid`` drives Chromium: every test in ``tests/e2e/``, and those pytest-playwright
-    runs in it elsewhere (their ids name the browser, ``test_x[chromium-...]``)."""
-    return nodeid.startswith("tests/e2e/") or "[chromium" in nodeid
+    """Whether the test ``nodeid`` drives Chromium: every test in ``tests/e2e/``, those of the documentation
+    site (built once for them all, then read by Chromium), and those pytest-playwright runs in it elsewhere
+    (their ids name the browser, ``test_x[chromium-...]``)."""
+    return nodeid.startswith(("tests/e2e/", "tests/docs/test_site.py")) or "[chromium" in nodeid
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)  # before pytest-xdist's own choice; absent without it

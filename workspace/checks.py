@@ -1,8 +1,8 @@
 """The checks and small values of the workspace: ids, one-line texts, (name, bytes) pairs, conventions, names.
 
-Everything a caller gives the store is checked here before any file is written or any row is committed;
-each failure is a :class:`~workspace.errors.WorkspaceError` with one line naming what was expected and what
-was found.
+Everything a caller gives the store is checked here before any file is written or any row is committed,
+with the rules of :mod:`metrics.checks`; each failure is a :class:`~workspace.errors.WorkspaceError` worded
+as every refusal is: ``"<what>: expected ..., found ..."``.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from metrics.checks import Kind, Rule, Text, check, refuse
 from metrics.conventions import Conventions
 from metrics.errors import RankscopeError
 from metrics.io import Qrels, Run
 from workspace.errors import WorkspaceError
 
-__all__ = ["ID", "MAX_NAME", "NamedBytes", "Parsed", "conventions_of", "line", "named", "new_id", "now", "renamed"]
+__all__ = ["ID", "MAX_NAME", "NamedBytes", "Parsed", "conventions_of", "line", "named", "new_id", "now", "renamed",
+           "valid"]
 
 ID = re.compile(r"[A-Za-z0-9_-]{16}\Z")
 MAX_NAME = 256
@@ -40,24 +42,28 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat()
 
 
+def valid(what: str, value: object, rule: Rule) -> Any:
+    """``value`` as ``rule`` passes it on, or a :class:`WorkspaceError` in the one wording of a refusal."""
+    try:
+        return check(what, value, rule)
+    except RankscopeError as err:
+        raise WorkspaceError(str(err)) from None
+
+
 def line(value: object, what: str, limit: int = MAX_NAME) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit or any(c in value for c in "\r\n\0"):
-        found = f"{type(value).__name__}" if not isinstance(value, str) else f"{len(value)} characters"
-        raise WorkspaceError(f"{what}: expected one non-empty line of at most {limit} characters, found {found}")
-    return value
+    """``value`` if it is one non-empty line of at most ``limit`` characters (a name, an author)."""
+    return valid(what, value, Text(limit, blank=False, line=True))
 
 
 def named(item: object, what: str) -> NamedBytes:
-    if (not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[1], (bytes, bytearray))):
-        raise WorkspaceError(f"{what}: expected a (file name, bytes) pair, found {type(item).__name__}")
+    if not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[1], (bytes, bytearray)):
+        raise WorkspaceError(str(refuse(what, "a (file name, bytes) pair", item)))
     return line(item[0], f"{what} file name"), bytes(item[1])
 
 
 def conventions_of(conventions: object) -> dict[str, Any]:
     """Conventions as given, checked and completed (every field of :class:`metrics.Conventions`)."""
-    if conventions is not None and not isinstance(conventions, dict):
-        raise WorkspaceError(f"conventions: expected a dict of metrics.Conventions fields, found "
-                             f"{type(conventions).__name__}")
+    valid("conventions", conventions, Kind(dict, "a dict of metrics.Conventions fields", none=True))
     try:
         return Conventions.coerce(**(conventions or {})).as_dict()
     except RankscopeError as err:

@@ -28,12 +28,15 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 
+from metrics.checks import ListOf, MapOf, OneOf, Pattern, Text, read
+from metrics.errors import Refused
 from workspace import members as member_rows
-from workspace.checks import ID, now
+from workspace.checks import ID, now, valid
 from workspace.engine import transaction
 from workspace.errors import WorkspaceError
 
-__all__ = ["BEAT_SECONDS", "GONE_SECONDS", "MAX_PARAMS", "PAGE", "Presentation", "SomeonePresents", "Stage"]
+__all__ = ["BEAT_SECONDS", "GONE_SECONDS", "MAX_PARAMS", "PAGE", "Presentation", "SomeonePresents", "Stage", "VIEW",
+           "view_of"]
 
 BEAT_SECONDS = 10  # the presenting page writes at least this often while it is open
 GONE_SECONDS = 45  # a presentation without a beat for this long has ended: its page is gone
@@ -79,21 +82,19 @@ def _gone(updated_at: str) -> bool:
     return _age(updated_at) > timedelta(seconds=GONE_SECONDS)
 
 
+VIEW = MapOf(Text(64, blank=False, what="a parameter's name of 1 to 64 characters"),
+             OneOf(Text(MAX_VIEW), ListOf(Text(MAX_VIEW), MAX_VIEW), what="text, or a list of text"), MAX_PARAMS,
+             what=f"a mapping of at most {MAX_PARAMS} query parameters")
+"""A view as a link's query parameters: a name and its value (a list for a repeated name), declared once."""
+
+
 def view_of(params: object) -> str:
-    """The view as stored: ``params`` checked (names and values are strings, a list for a repeated name) and
-    written as JSON with sorted names, or :class:`WorkspaceError` naming what is wrong."""
-    if not isinstance(params, Mapping):
-        raise WorkspaceError(f"a view: expected a mapping of query parameters, found {type(params).__name__}")
-    if len(params) > MAX_PARAMS:
-        raise WorkspaceError(f"a view: expected at most {MAX_PARAMS} query parameters, found {len(params)}")
-    clean: dict[str, str | list[str]] = {}
-    for name, value in params.items():
-        if not isinstance(name, str) or not 0 < len(name) <= 64:
-            raise WorkspaceError(f"a view: expected parameter names of 1 to 64 characters, found {str(name)[:70]!r}")
-        values = list(value) if isinstance(value, (list, tuple)) else [value]
-        if not all(isinstance(v, str) for v in values):
-            raise WorkspaceError(f"a view: parameter {name[:64]!r}: expected text values")
-        clean[name] = values if isinstance(value, (list, tuple)) else values[0]
+    """The view as stored: ``params`` checked against :data:`VIEW` and written as JSON with sorted names, or
+    :class:`WorkspaceError` naming what is wrong (``"a view: measure: expected text, ..., found 3"``)."""
+    try:
+        clean = read(params, VIEW, json=False)
+    except Refused as err:
+        raise WorkspaceError(f"a view: {err}") from None
     text = json.dumps(clean, sort_keys=True, separators=(",", ":"))
     if len(text) > MAX_VIEW:
         raise WorkspaceError(f"a view: expected at most {MAX_VIEW} characters of query parameters, found {len(text)}")
@@ -101,9 +102,7 @@ def view_of(params: object) -> str:
 
 
 def _session(token: object) -> str:
-    if not isinstance(token, str) or not ID.match(token):
-        raise WorkspaceError("a presenting session: expected a token of 16 characters A-Z a-z 0-9 _ -")
-    return token
+    return valid("a presenting session", token, Pattern(ID.pattern, "a token of 16 characters A-Z a-z 0-9 _ -"))
 
 
 class Stage:
@@ -132,8 +131,7 @@ class Stage:
         from workspace.schema import presentations as pr
 
         session = _session(session)
-        if not isinstance(page, str) or not PAGE.match(page):
-            raise WorkspaceError(f"a page: expected its address (a-z 0-9 _ -), found {str(page)[:70]!r}")
+        page = valid("a page", page, Pattern(PAGE.pattern, "its address (1 to 64 of a-z 0-9 _ -)"))
         view = view_of(params)
         who = self._ws._who(author, "presenter")
         with transaction(self._engine, self._where) as conn:

@@ -9,8 +9,7 @@ from dashboard import data, figures, pages, widgets
 from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
-
-TOPICS = {"common": "the topics every set judged", "each": "each set's own topics"}
+from metrics.judgments.systems import TOPIC_WORDS
 
 st.title("Judges")
 loaded = state.get()
@@ -60,7 +59,9 @@ with by_labels:
 
 with by_systems:
     cols = st.columns([3, 3, 3, 2, 2])
-    topics = cols[0].selectbox("Topics", list(TOPICS), format_func=TOPICS.get, key="judges_topics")
+    topics = cols[0].selectbox("Topics", list(TOPIC_WORDS), format_func=TOPIC_WORDS.get, key="judges_topics",
+                               help="The topics every set judged: one topic set for every pair of sets and every "
+                                    "conclusion, so a set that judged fewer topics narrows them all.")
     test = cols[1].selectbox("Test", list(data.TESTS), format_func=data.TESTS.get, key="judges_test")
     correction = cols[2].selectbox("Correction", list(data.CORRECTIONS), format_func=data.CORRECTIONS.get,
                                    key="judges_correction")
@@ -84,18 +85,25 @@ with by_systems:
             column.metric(md("Kendall's τ_b, {} and {}", r.first, r.second), f"{r.tau_b:.4f}")
             column.metric(md("τ_AP, {} the reference", r.first), f"{r.tau_ap:.4f}")
             column.metric(md("Top {} in common", r.top_k), f"{r.top_k_overlap:.0%}")
+        missing = data.unanswered(loaded, measures, topics)
+        for r in missing.drop_duplicates(["system", "topics", "unanswered"]).itertuples(index=False):
+            st.info(md("{} did not answer {} of the {} compared topics: a paired test needs every system on every "
+                       "topic, so it scores 0 on them (complete topics, trec_eval -c).", r.system, r.unanswered,
+                       r.topics), icon=":material/info:")
         widgets.show_figure(figures.rank_chart(orders[orders["measure"] == label], names, loaded.systems),
                             key="judges_ranks", name="judges-ranks")
-        st.caption("τ_b counts the pairs of systems two sets order alike; τ_AP counts a swap near the top of the "
-                   "reference's order most. Orders with τ of 0.9 or more are customarily read as equivalent.")
+        st.caption("τ_b counts the pairs of systems two sets order alike. τ_AP walks the second set's order, the "
+                   "first the reference: a system the second set puts too high near its own top costs most (the "
+                   "reference's best put last costs less than its worst put first). Systems tied at the top k share "
+                   "the places left; tied systems share a rank. Orders with τ of 0.9 or more are customarily read as "
+                   "equivalent.")
         st.subheader("Which conclusions hold under every set?")
-        st.caption(md("Better: the better system under {}. A conclusion holds under a set where the {} finds the "
-                      "difference significant in that direction after {} correction (α = {}); reversed: significant "
-                      "the other way.", names[0], data.TESTS[test], data.CORRECTIONS[correction], alpha_level))
-        claims = found[found["measure"] == label].drop(columns=["measure", "p_adjusted"])
-        widgets.table(claims.assign(holds_under=[", ".join(u) for u in claims["holds_under"]],
-                                    reversed_under=[", ".join(u) for u in claims["reversed_under"]]),
-                         key="judges_conclusions")
+        st.caption(md("Better: the better system under {0}. Under {0}, the {1} finds the difference significant "
+                      "after {2} correction (α = {3}): found; orders the pair without: not found; tied: equal values. "
+                      "Under each other set the difference is found in the same direction, reversed, not found, or "
+                      "differs (significant, where {0} ties).", names[0], data.TESTS[test],
+                      data.CORRECTIONS[correction], alpha_level))
+        widgets.table(found[found["measure"] == label].drop(columns="measure"), key="judges_conclusions")
         st.subheader("The largest rank changes")
         widgets.table(changes[changes["measure"] == label], key="judges_changes")
         st.subheader("The judged documents the measure rests on")
@@ -132,4 +140,4 @@ with by_ppi:
                    "judged and corrected by the automatic set's error there (Angelopoulos et al., Science 2023; "
                    "Oosterhuis et al., KDD 2024), with λ tuned (PPI++); 95% intervals. It assumes the reference's "
                    "topics are a random sample of the topics.")
-widgets.provenance(loaded, measures)
+widgets.provenance(loaded, card=data.judges_provenance(loaded, measures, topics, test, correction))

@@ -167,7 +167,7 @@ with one:
     st.subheader("Review notes")
     used = [tag for n in notes.values() for tag in n["tags"]]
     if one.open is not False:  # drawn in the hidden tab, the editor would be "opened" before anyone reads it
-        note_editor.note_editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
+        note_editor.editor(loaded, topic, shown, list(dict.fromkeys([*TAGS, *used])), MAX_COMMENT)
     if review_notes.heads():
         st.dataframe(review_notes.notes_frame(review_notes.heads()), hide_index=True, width="stretch", key="queries_notes")
     elif notes:

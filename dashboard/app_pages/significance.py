@@ -110,7 +110,9 @@ if found.n_topics > MANY_TOPICS:
                   "effect sizes above) first, and by its p-value second.", found.n_topics), icon=":material/warning:")
 shown = st.columns(4)
 shown[0].metric("Smallest difference, paired t-test", f"{pair_t['min_effect']:.4f}")
-shown[1].metric(md("Smallest range, ANOVA of {}", found.n_systems), f"{anova['min_effect']:.4f}")
+shown[1].metric(md("Smallest range, ANOVA of {}", found.n_systems), f"{anova['min_effect']:.4f}",
+                help=md("{}: the one-way ANOVA's degrees of freedom with the {} variance", anova["design"],
+                        found.variance))
 shown[2].metric(md("Topics for {:g}, paired t-test", effect), f"{pair_t['topics_needed']:,.0f}")
 shown[3].metric(md("Topics for {:g}, ANOVA", effect), f"{anova['topics_needed']:,.0f}")
 st.caption(md("With these {} topics, a paired t-test at α = {} finds a true difference of {:.4f} in {} {:.0%} of the "
@@ -120,6 +122,6 @@ st.caption("Below, each pair's post hoc power: the power of the t-test at the pa
            "is a function of the pair's p-value (a pair that is not significant always has a low one), so it "
            "adds nothing to the p-value and says nothing of a difference not observed: plan with the smallest "
            "difference above.")
-widgets.table(found.pairs.rename(columns={"power": "post_hoc_power"}), key="sig_power_pairs",
-              numbers=["mean_diff", "sd_diff", "effect_size", "post_hoc_power"])
+widgets.table(found.pairs, key="sig_power_pairs",
+                 numbers=["mean_diff", "sd_diff", "effect_size", "post_hoc_power"])
 

@@ -31,9 +31,9 @@ from dashboard.data.curves import (at_k, eleven_point_table, eleven_points, gain
 from dashboard.data.files import (dataset_files, dataset_relevance, document_texts, judgments, lint, rankings,
                                   read_documents, read_qrels, read_run, read_runs, read_topics, run_lines, run_metadata,
                                   runs, systems, topic_texts, topics_of)
-from dashboard.data.judges import (conclusions, judged_differently, judgment_sets, label_agreement, pair_labels,
-                                   ppi_candidates, ppi_means, sets_per_query, sets_summary, sets_systems,
-                                   topic_disagreement)
+from dashboard.data.judges import (conclusions, judged_differently, judges_provenance, judgment_sets,
+                                   label_agreement, pair_labels, ppi_candidates, ppi_means, sets_per_query,
+                                   sets_summary, sets_systems, topic_disagreement, unanswered)
 from dashboard.data.learn import (anatomy, convention_effects, example_titles, printed, relevant_count,
                                   teaching_examples, typed_grades, typed_ranking, worked)
 from dashboard.data.measures import by_mean, per_query, seed_ranges, seeds, summary, tested_on_every_topic
@@ -49,7 +49,7 @@ __all__ = [
     "comparison", "conclusions", "convention_effects", "convention_ordering", "dataset_files", "dataset_relevance",
     "document_texts",
     "eleven_point_table", "eleven_points", "example_titles", "extremes", "gain_curves", "gain_table",
-    "identical_curves", "judged_differently", "judged_gaps", "judged_measure", "judged_residual",
+    "identical_curves", "judged_differently", "judged_gaps", "judges_provenance", "judged_measure", "judged_residual",
     "judgment_sets", "judgments", "label_agreement", "letter_groups", "lint", "measure_means", "ndcg_measure",
     "ordering", "pair_labels", "paired", "per_query", "power", "ppi_candidates", "ppi_means", "pr_curves",
     "printed", "provenance", "rankings", "read_documents", "read_qrels", "read_run", "read_runs", "read_topics", "reading",
@@ -57,5 +57,5 @@ __all__ = [
     "run_lines", "run_metadata", "runs", "seed_ranges", "seeds", "session_file", "sets_per_query", "sets_summary", "sets_systems", "side_by_side",
     "side_by_side_texts", "summary", "systems", "teaching_examples", "tested_on_every_topic", "tie_flips",
     "tie_ranges", "tie_summary", "topic_disagreement", "topic_labels",
-    "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "worked",
+    "topic_table", "topic_texts", "topics_of", "typed_grades", "typed_ranking", "unanswered", "worked",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 import metrics
+from metrics.judgments import conclusions as concluded
 from metrics.judgments import disagreement, labels, ppi, support, systems
 from metrics.judgments.sets import JudgmentSets
 
@@ -101,14 +102,38 @@ def sets_systems(loaded: Loaded, measures: tuple[str, ...], topics: str = "commo
 @on_collection(max_entries=16, key=_judges, show_spinner="Testing every pair under every judgment set…")
 def conclusions(loaded: Loaded, measures: tuple[str, ...], test: str, correction: str, alpha: float,
                 topics: str = "common") -> pd.DataFrame:
-    """Every pairwise conclusion and the sets under which it holds
-    (:func:`metrics.judgments.systems.conclusions`)."""
+    """Every pairwise conclusion of the reference and what each other set finds of it, in words, one column
+    per set (:func:`metrics.judgments.conclusions.conclusions`, then
+    :func:`~metrics.judgments.conclusions.verdicts`)."""
     labelled = _labels(measures)
     frame = sets_per_query(loaded, measures, topics)
     frame = frame[frame["measure"].isin(labelled)]
-    tests = systems.set_tests(frame, labelled, test=test, correction=correction, alpha=float(alpha))
+    tests = concluded.set_tests(frame, labelled, test=test, correction=correction, alpha=float(alpha))
     orders = systems.system_orders(frame, labelled)
-    return systems.conclusions(tests, orders, judgment_sets(loaded).reference)
+    reference = judgment_sets(loaded).reference
+    return concluded.verdicts(concluded.conclusions(tests, orders, reference), reference)
+
+
+def unanswered(loaded: Loaded, measures: tuple[str, ...], topics: str = "common") -> pd.DataFrame:
+    """Under each set, the runs with compared topics they have no ranked document for, and how many: the
+    page evaluates with complete topics (:func:`tested_on_every_topic`), so those score 0
+    (:func:`metrics.judgments.systems.unanswered`)."""
+    return systems.unanswered(sets_per_query(loaded, measures, topics))
+
+
+def judges_provenance(loaded: Loaded, measures: tuple[str, ...], topics: str, test: str, correction: str):
+    """The provenance card of the orders and tests: the conventions they were evaluated under (complete
+    topics, -c, when a set's runs answered different topics), the reference's topics compared."""
+    from metrics.review.provenance import build_provenance, topic_counts
+
+    evaluated = [tested_on_every_topic(state.under(loaded, name)).conventions
+                 for name, _ in state.judgment_sets(loaded)]
+    conventions = next((c for c in evaluated if c.complete), evaluated[0] if evaluated else loaded.conventions)
+    labelled = _labels(measures)
+    frame = sets_per_query(loaded, measures, topics)
+    rows = frame[(frame["judges"] == judgment_sets(loaded).reference) & frame["measure"].isin(labelled)]
+    return build_provenance(conventions, metrics.resolve_measures(labelled), topics=topic_counts(rows), test=test,
+                            correction=correction)
 
 
 @on_collection(max_entries=16, key=_judges, show_spinner="Finding where the judges disagree…")

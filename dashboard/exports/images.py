@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from metrics import RankscopeError, ValidationError
+from metrics import RankscopeError
+from metrics.checks import Options, check, refuse, where
 
 __all__ = ["IMAGE_FORMATS", "browser_path", "figure_image", "figure_images", "figure_png", "figure_svg"]
 
@@ -73,13 +74,14 @@ def figure_images(figures: Mapping[str, Any], formats: Sequence[str] = IMAGE_FOR
         ValidationError for an unknown format or something that is not a figure.
     """
     formats = list(formats)
-    bad = [f for f in formats if f not in IMAGE_FORMATS]
-    if bad or not formats:
-        raise ValidationError(f"format must be one of {IMAGE_FORMATS}, got {bad or formats!r}")
+    if not formats:
+        raise refuse("formats", f"one or more of {', '.join(map(repr, IMAGE_FORMATS))}", formats)
+    for format in formats:
+        check("format", format, Options(*IMAGE_FORMATS))
     jobs = []
     for name, fig in figures.items():
         if not hasattr(fig, "to_dict") or not hasattr(fig, "layout"):
-            raise ValidationError(f"expected a plotly figure for {name!r}, got {type(fig).__name__}")
+            raise refuse(where("figures", [name]), "a plotly figure", fig)
         spec = fig.to_dict()
         w = width or fig.layout.width or 700
         h = height or fig.layout.height or 500
@@ -150,8 +152,7 @@ def figure_image(fig, format: str = "png", *, width: int | None = None, height: 
     -------
     bytes
     """
-    if format not in IMAGE_FORMATS:
-        raise ValidationError(f"format must be one of {IMAGE_FORMATS}, got {format!r}")
+    check("format", format, Options(*IMAGE_FORMATS))
     return figure_images({"figure": fig}, [format], width=width, height=height, scale=scale)[f"figure.{format}"]
 
 

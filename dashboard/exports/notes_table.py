@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from metrics import ValidationError
+from metrics.checks import refuse
 from metrics.review.notes import normalise_notes
 
 __all__ = ["notes_frame", "set_note"]
@@ -43,7 +43,7 @@ def set_note(notes: Mapping[str, Any] | None, topic: str, tags: Sequence[str] | 
     {}
     """
     if isinstance(topic, bool) or not isinstance(topic, (str, int)):
-        raise ValidationError(f"notes: a topic id must be text, got {type(topic).__name__}")
+        raise refuse("notes", "a topic id as text", topic)
     out = normalise_notes(notes)
     out[str(topic).strip()] = {"tags": [] if tags is None else tags, "comment": "" if comment is None else comment}
     return normalise_notes(out)

@@ -2,29 +2,31 @@
 
 A session file holds names and digests of the loaded files, never the files: it is small, and loading it
 back expects the same files (the digests say whether they are). It is JSON, read with the care of any
-other upload (:func:`session_from_json`): a size limit, strict UTF-8, no duplicate keys, no NaN, no number
-longer than :data:`MAX_NUMBER_CHARS` characters, every field checked for type, length and the range its
-widget accepts, unknown fields refused, and nothing evaluated or unpickled. Reading is linear in the size
-of the file.
+other upload (:func:`session_from_json`): a size limit, strict UTF-8, strict JSON
+(:func:`metrics.checks.load_json`: no duplicate keys, no NaN, no number longer than :data:`MAX_NUMBER_CHARS`
+characters), every field checked against its declaration (:data:`SESSION`: type, length, the range its
+widget accepts) with a wrong one named by its path, unknown fields refused, and nothing evaluated or
+unpickled. Reading is linear in the size of the file.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 from metrics import Conventions, ValidationError
-from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
+from metrics.checks import (Boolean, Field, Integer, Kind, ListOf, MapOf, Number, Object, OneOf, Options, Pattern, Text,
+                            load_json, read, refuse, shown, where)
+from metrics.conventions import FIELDS
+from metrics.errors import Refused
 from metrics.review.manifest import Manifest
 from metrics.review.notes import normalise_notes
 
-__all__ = ["MAX_NUMBER_CHARS", "MAX_SESSION_BYTES", "SESSION_FORMAT", "SESSION_VERSION", "Session", "session_from_json",
-           "session_to_json"]
+__all__ = ["MAX_NUMBER_CHARS", "MAX_SESSION_BYTES", "SESSION", "SESSION_FORMAT", "SESSION_VERSION", "Session",
+           "session_from_json", "session_to_json"]
 
 SESSION_FORMAT = "rankscope-session"
 SESSION_VERSION = 1
@@ -34,12 +36,8 @@ MAX_RUNS = 1000
 MAX_VIEW_KEYS = 64
 MAX_VIEW_TEXT = 1000
 MAX_VIEW_LIST = 1000
-MAX_CONVENTION_TEXT = 64
 MAX_NUMBER_CHARS = 64
 """The longest number a session file may hold, in characters: longer ones are refused before conversion."""
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
-_VIEW_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}\Z")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
 
 
 @dataclass(frozen=True)
@@ -123,11 +121,11 @@ def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions
     elif isinstance(loaded_names, Sequence) and not isinstance(loaded_names, (str, bytes)):
         runs = [{"system": s, "file": s} for s in loaded_names]
     else:
-        raise ValidationError("loaded_names must be a mapping {system: file name} or a list of system names")
+        raise refuse("loaded_names", "a mapping {system: file name} or a list of system names", loaded_names)
     if manifest is not None and not isinstance(manifest, Manifest):
         manifest = Manifest.from_dict(manifest) if isinstance(manifest, Mapping) else None
         if manifest is None:
-            raise ValidationError("manifest must be a Manifest or its to_dict() mapping")
+            raise refuse("manifest", "a Manifest or its to_dict() mapping", manifest)
     if digests is None and manifest is not None:
         systems = {str(r["system"]) for r in runs}
         digests = {"qrels": manifest.qrels.sha256,
@@ -173,77 +171,21 @@ def session_from_json(data: bytes | str) -> Session:
     if isinstance(data, str):
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise ValidationError(f"a session file is bytes or text, got {type(data).__name__}")
+        raise refuse("a session file", "bytes or text", data)
     data = bytes(data)
     if len(data) > MAX_SESSION_BYTES:
-        raise ValidationError(f"not a session file: {len(data)} bytes, the limit is {MAX_SESSION_BYTES}")
+        raise ValidationError(f"not a session file: expected at most {MAX_SESSION_BYTES} bytes, found {len(data)}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise ValidationError(f"not a session file: not UTF-8 text ({err.reason} at byte {err.start})") from None
+        raise ValidationError(f"not a session file: expected UTF-8 text, found the byte 0x{data[err.start]:02x} "
+                              f"at byte {err.start}") from None
 
     try:
-        document = json.loads(text, parse_constant=_no_constant, parse_int=_integer, parse_float=_float,
-                              object_pairs_hook=_unique)
-    except json.JSONDecodeError as err:
-        raise ValidationError(f"not a session file: invalid JSON at line {err.lineno}, column {err.colno}: "
-                              f"{err.msg}") from None
-    except _BadNumber as err:
-        raise ValidationError(f"not a session file: {_where(text, err.token)}{err}") from None
-    except RecursionError:
-        raise ValidationError("not a session file: nested too deeply") from None
-    return _check_session(document, len(data))
-
-
-class _BadNumber(Exception):
-    """A JSON number refused while parsing (the parser does not say where; :func:`_where` finds it)."""
-
-    def __init__(self, token: str, message: str) -> None:
-        super().__init__(message)
-        self.token = token
-
-
-def _no_constant(name: str):
-    raise _BadNumber(name, f"expected a finite number, found {name}")
-
-
-def _integer(token: str) -> int:
-    if len(token) > MAX_NUMBER_CHARS:
-        raise _BadNumber(token, f"expected a number of at most {MAX_NUMBER_CHARS} characters, found one of "
-                                f"{len(token)}")
-    return int(token)
-
-
-def _float(token: str) -> float:
-    if len(token) > MAX_NUMBER_CHARS:
-        raise _BadNumber(token, f"expected a number of at most {MAX_NUMBER_CHARS} characters, found one of "
-                                f"{len(token)}")
-    value = float(token)
-    if not math.isfinite(value):
-        raise _BadNumber(token, f"expected a finite number, found {token}")
-    return value
-
-
-def _where(text: str, token: str) -> str:
-    """``line L, column C: `` of the first occurrence of ``token`` as a JSON value in ``text`` (empty when not
-    found)."""
-    found = re.search(r"(?:^|(?<=[\[:,\s]))" + re.escape(token) + r"(?=[\s,\]}]|\Z)", text)
-    if found is None:
-        return ""
-    at = found.start()
-    line = text.count("\n", 0, at) + 1
-    column = at - text.rfind("\n", 0, at)
-    return f"line {line}, column {column}: "
-
-
-def _unique(pairs: list) -> dict:
-    """A JSON object as a dict, refusing a key that appears twice (in linear time)."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen: set = set()
-        dupes = sorted({k for k, _ in pairs if k in seen or seen.add(k)})
-        raise ValidationError(f"not a session file: duplicate key(s) {_names(dupes)}")
-    return out
+        document = load_json(text, longest_number=MAX_NUMBER_CHARS)
+    except ValidationError as err:
+        raise ValidationError(f"not a session file: {err}") from None
+    return _check_session(document)
 
 
 def _version() -> str:
@@ -252,152 +194,42 @@ def _version() -> str:
     return __version__
 
 
-_REQUIRED = {"format", "version", "rankscope_version", "saved_utc", "loaded", "digests", "conventions", "notes",
-             "view"}
-_TOP = _REQUIRED | {"manifest"}
+_NAME = Text(MAX_NAME, blank=False, line=True)
+_VIEW_TEXT = Text(MAX_VIEW_TEXT, line=True)
+_VIEW_KEY = Pattern(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}", "a plain name (a letter or _, then letters, digits, _ . -)")
+SESSION = Object({
+    "format": Options(SESSION_FORMAT),
+    "version": Options(SESSION_VERSION),
+    "rankscope_version": Text(64, line=True),
+    "saved_utc": Text(64, line=True),
+    "loaded": Object({"qrels": Text(MAX_NAME, blank=False, line=True, none=True),
+                      "runs": ListOf(Object({"system": _NAME, "file": _NAME}), MAX_RUNS)}),
+    "digests": MapOf(_NAME, Pattern(r"[0-9a-f]{64}", "a SHA-256 in lower-case hex"), MAX_RUNS + 1),
+    "conventions": FIELDS,
+    "notes": Kind(dict, "a mapping of review notes"),
+    "view": MapOf(_VIEW_KEY,
+                  OneOf(_VIEW_TEXT, Integer(), Number(), Boolean(), ListOf(_VIEW_TEXT, MAX_VIEW_LIST), none=True,
+                        what="text, a number, true or false, or a list of text"), MAX_VIEW_KEYS),
+    "manifest": Field(Kind(dict, "a manifest", none=True), required=False),
+}, first=("format", "version"), what="a session file (a mapping)")
+"""The fields of a session file, declared once: :func:`session_from_json` reads every file against it."""
 
 
-def _check_session(document: Any, size: int) -> Session:
-    if not isinstance(document, dict):
-        raise ValidationError("not a session file: expected a JSON object at the top level")
-    if document.get("format") != SESSION_FORMAT:
-        raise ValidationError(f"not a session file: 'format' must be {SESSION_FORMAT!r}, "
-                              f"got {str(document.get('format'))[:40]!r}")
-    version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version != SESSION_VERSION:
-        raise ValidationError(f"session file version {_shown(version)} is not supported (this rankscope reads "
-                              f"version {SESSION_VERSION})")
-    missing = sorted(_REQUIRED - set(document))
-    unknown = sorted(set(document) - _TOP)
-    if missing or unknown:
-        problems = ([f"missing field(s) {missing}"] if missing else []) + \
-            ([f"unknown field(s) {_names(unknown)}"] if unknown else [])
-        raise ValidationError("; ".join(problems))
-    rankscope_version = _text(document["rankscope_version"], "rankscope_version", 64)
-    saved = _text(document["saved_utc"], "saved_utc", 64)
-    loaded = document["loaded"]
-    if not isinstance(loaded, dict) or set(loaded) != {"qrels", "runs"}:
-        raise ValidationError("'loaded' must be an object with exactly 'qrels' and 'runs'")
-    qrels = None if loaded["qrels"] is None else _text(loaded["qrels"], "loaded.qrels", MAX_NAME, empty=False)
-    runs_in = loaded["runs"]
-    if not isinstance(runs_in, list):
-        raise ValidationError("'loaded.runs' must be a list")
-    if len(runs_in) > MAX_RUNS:
-        raise ValidationError(f"at most {MAX_RUNS} runs, got {len(runs_in)}")
-    runs: list[tuple[str, str]] = []
-    for i, run in enumerate(runs_in):
-        if not isinstance(run, dict) or set(run) != {"system", "file"}:
-            raise ValidationError(f"loaded.runs[{i}] must be an object with exactly 'system' and 'file'")
-        runs.append((_text(run["system"], f"loaded.runs[{i}].system", MAX_NAME, empty=False),
-                     _text(run["file"], f"loaded.runs[{i}].file", MAX_NAME, empty=False)))
-    systems = {s for s, _ in runs}
+def _check_session(document: Any) -> Session:
+    """A parsed session file, checked against :data:`SESSION`, as a :class:`Session`."""
+    d = read(document, SESSION)
+    runs = tuple((run["system"], run["file"]) for run in d["loaded"]["runs"])
+    systems = {system for system, _ in runs}
     if len(systems) != len(runs):
         seen: set = set()
-        dupes = sorted({s for s, _ in runs if s in seen or seen.add(s)})
-        raise ValidationError(f"system name(s) {_names(dupes)} appear twice in loaded.runs")
-    digests_in = document["digests"]
-    if not isinstance(digests_in, dict):
-        raise ValidationError("'digests' must be an object {name: sha256}")
-    digests = {}
-    for key, value in digests_in.items():
+        twice = next(system for system, _ in runs if system in seen or seen.add(system))
+        raise Refused("loaded.runs", "one run per system name", f"{shown(twice)} twice")
+    for key in d["digests"]:
         if key != "qrels" and key not in systems:
-            raise ValidationError(f"digests names {key[:40]!r}, which is neither 'qrels' nor a "
-                                  "loaded system")
-        if not isinstance(value, str) or not _SHA256.match(value):
-            raise ValidationError(f"digests[{key[:40]!r}] must be a SHA-256 in lower-case hex")
-        digests[key] = value
-    conventions = _conventions(document["conventions"])
-    notes = normalise_notes(_object(document["notes"], "notes"))
-    view = _view(document["view"])
-    manifest = None
-    if document.get("manifest") is not None:
-        manifest = Manifest.from_dict(_object(document["manifest"], "manifest"))
-    return Session(qrels=qrels, runs=tuple(runs), conventions=conventions, notes=notes, view=view,
-                   digests=digests, saved_utc=saved, rankscope_version=rankscope_version, manifest=manifest)
+            raise refuse(where("digests", [key]), "'qrels' or the name of a loaded system", key)
+    conventions = Conventions(**d["conventions"])  # every field checked by its rule already
+    manifest = None if d.get("manifest") is None else Manifest.from_dict(d["manifest"])
+    return Session(qrels=d["loaded"]["qrels"], runs=runs, conventions=conventions, notes=normalise_notes(d["notes"]),
+                   view=d["view"], digests=d["digests"], saved_utc=d["saved_utc"],
+                   rankscope_version=d["rankscope_version"], manifest=manifest)
 
-
-def _object(value: Any, where: str) -> dict:
-    if not isinstance(value, dict):
-        raise ValidationError(f"'{where}' must be an object, got {_json_type(value)}")
-    return value
-
-
-def _json_type(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "text", bool: "true/false", int: "an integer",
-            float: "a decimal number", type(None): "null"}.get(type(value), type(value).__name__)
-
-
-def _text(value: Any, where: str, limit: int, empty: bool = True) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(f"'{where}' must be text, got {_json_type(value)}")
-    if len(value) > limit:
-        raise ValidationError(f"'{where}' is longer than {limit} characters")
-    if not empty and not value.strip():
-        raise ValidationError(f"'{where}' must not be empty")
-    if _CONTROL.search(value):
-        raise ValidationError(f"'{where}' contains control characters")
-    return value
-
-
-_LEVELS = "an integer from {} to {}".format(*RELEVANCE_LEVELS)
-_DEPTHS = "an integer from {} to {} or null".format(*DEPTHS)
-_CONVENTION_TYPES = {"preset": ((str,), "text"), "relevance_level": ((int,), _LEVELS),
-                     "depth": ((int, type(None)), _DEPTHS), "judged_only": ((bool,), "true or false"),
-                     "complete": ((bool,), "true or false"), "score_dtype": ((str, type(None)), "text or null"),
-                     "interpolation": ((str, type(None)), "text or null")}
-
-
-def _shown(value: Any) -> str:
-    """A value as at most 40 characters of Python text, for a message."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _names(keys: list) -> list[str]:
-    """At most five names, each cut to 40 characters, for a message."""
-    return [str(k)[:40] for k in keys[:5]] + (["..."] if len(keys) > 5 else [])
-
-
-def _conventions(value: Any) -> Conventions:
-    value = _object(value, "conventions")
-    fields = set(Conventions.__dataclass_fields__)
-    unknown = sorted(set(value) - fields)
-    if unknown:
-        raise ValidationError(f"unknown convention(s) {_names(unknown)}; known: {sorted(fields)}")
-    for key, item in value.items():
-        allowed, expected = _CONVENTION_TYPES[key]
-        if not isinstance(item, allowed) or (isinstance(item, bool) and bool not in allowed):
-            raise ValidationError(f"conventions.{key}: wrong type: expected {expected}, found {_json_type(item)}")
-        if isinstance(item, str):
-            _text(item, f"conventions.{key}", MAX_CONVENTION_TEXT)
-    try:
-        return Conventions(**value)
-    except ValidationError as err:
-        raise ValidationError(f"conventions.{err}") from None
-
-
-def _view(value: Any) -> dict:
-    value = _object(value, "view")
-    if len(value) > MAX_VIEW_KEYS:
-        raise ValidationError(f"'view' has more than {MAX_VIEW_KEYS} keys")
-    out = {}
-    for key, item in value.items():
-        if not _VIEW_KEY.match(key):
-            raise ValidationError(f"view key {key[:40]!r} is not a plain name")
-        where = f"view.{key}"
-        if item is None or isinstance(item, bool):
-            out[key] = item
-        elif isinstance(item, (int, float)):
-            if isinstance(item, float) and not math.isfinite(item):
-                raise ValidationError(f"'{where}' must be finite")
-            out[key] = item
-        elif isinstance(item, str):
-            out[key] = _text(item, where, MAX_VIEW_TEXT)
-        elif isinstance(item, list):
-            if len(item) > MAX_VIEW_LIST:
-                raise ValidationError(f"'{where}' has more than {MAX_VIEW_LIST} items")
-            out[key] = [_text(v, f"{where}[{i}]", MAX_VIEW_TEXT) for i, v in enumerate(item)]
-        else:
-            raise ValidationError(f"'{where}' must be text, a number, true/false, null or a list "
-                                  f"of text, got {_json_type(item)}")
-    return out

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from metrics import ValidationError
+from metrics.checks import refuse
 from metrics.review.compare import SummaryTable, baseline_markers, to_latex
 from metrics.review.manifest import Manifest
 from metrics.io.spreadsheet import csv_text
@@ -92,7 +93,7 @@ def parquet_bytes(frame: pd.DataFrame, metadata: Manifest | Mapping[str, Any] | 
         try:
             extra = {METADATA_KEY: json.dumps(document, ensure_ascii=False, allow_nan=False).encode("utf-8")}
         except (TypeError, ValueError) as err:
-            raise ValidationError(f"the Parquet metadata must be plain JSON: {err}") from None
+            raise ValidationError(f"the Parquet metadata: expected plain JSON, found {err}") from None
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
     sink = io.BytesIO()
     pq.write_table(table, sink)
@@ -147,7 +148,7 @@ def summary_parquet(summary: pd.DataFrame, metadata: Manifest | Mapping[str, Any
 def manifest_json(manifest: Manifest) -> bytes:
     """The manifest as a UTF-8 JSON file, the side file of CSV exports (``manifest.json``)."""
     if not isinstance(manifest, Manifest):
-        raise ValidationError(f"expected a Manifest, got {type(manifest).__name__}")
+        raise refuse("manifest", "a Manifest", manifest)
     return (manifest.to_json() + "\n").encode("utf-8")
 
 
@@ -218,7 +219,7 @@ def results_latex(summary: pd.DataFrame, markers: Mapping[tuple[str, str], str] 
 
 def _check_frame(frame: Any) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise ValidationError(f"expected a pandas DataFrame, got {type(frame).__name__}")
+        raise refuse("frame", "a pandas DataFrame", frame)
 
 
 def _columns(frame: pd.DataFrame, needed: Sequence[str], what: str) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from dashboard.store import opened, review_notes, sync
 from dashboard.widgets import md
 from metrics import RankscopeError
 
-__all__ = ["conflict_words", "note_editor", "when"]
+__all__ = ["conflict_words", "editor", "when"]
 
 _OPEN = "queries_note_open"  # (collection, topic, system), the base shown, the comment widget's key
 
@@ -60,7 +60,7 @@ def _opened_on(where: tuple, current) -> object:
     return current
 
 
-def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comment: int) -> None:
+def editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comment: int) -> None:
     """The queries page's note on one topic (or one system on it): tags, comment, save, conflicts, history.
 
     Every text is shown as plain text. With a stored collection each save is a new revision by its author,
@@ -70,22 +70,14 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     that one save resolves the concurrent edits.
     """
     kept = opened.enabled() and loaded.collection is not None
-    system = None
-    if kept:
-        on = st.selectbox("Note on", ["the topic itself", *systems], key=f"queries_note_on_{topic}")
-        system = None if on == "the topic itself" else on
+    system = _subject(topic, systems) if kept else None
     mine = sorted((n for n in review_notes.heads() or [] if n.topic == topic and n.system == system),
                   key=lambda n: n.revision)
     merging = len(mine) > 1
     draft = review_notes.merged(mine) if kept else None  # the workspace's rule: tags together, comments in turn
     base = draft.base if draft else None
     if merging:
-        try:
-            earlier = review_notes.history(loaded, topic, system)
-        except RankscopeError:
-            earlier = []
-        st.warning(md("{}", conflict_words(mine, earlier)), icon=":material/call_split:")
-        st.text("\n".join(f"{n.author} ({when(n.created_at)}): {n.tag} · {n.comment}" for n in mine))
+        _versions(loaded, topic, system, mine)
     if draft:
         tags, comment = list(draft.tags), draft.comment
     else:
@@ -95,13 +87,7 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
     # a merge replaces the versions shown now; an edit, the revision shown when the editor was opened
     seen = (base if merging else _opened_on(where, base)) if kept else None
     if kept and seen != base and not merging:
-        st.warning(md("Since you opened this note, {} saved a new version of it at {}. Saving yours keeps both, to "
-                      "be merged; or start again from theirs (what you typed here is then lost).", mine[-1].author,
-                      when(mine[-1].created_at)), icon=":material/edit_note:")
-        if st.button("Start again from the current version", key=f"queries_note_reopen_{topic}_{system or ''}",
-                     icon=":material/refresh:"):
-            st.session_state.pop(_OPEN, None)
-            st.rerun()
+        _saved_meanwhile(topic, system, mine[-1])
     suffix = f"_{system or ''}_{'-'.join(map(str, seen)) if isinstance(seen, tuple) else seen or 0}" if kept else ""
     comment_key = f"queries_comment_{topic}{suffix}"
     read_only = kept and not sync.may("note")
@@ -109,26 +95,65 @@ def note_editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comm
         st.caption("Your role on this collection lets you read its notes, not write them (editors and owners do).")
     elif kept:
         widgets.ask_name(f"queries_note_author_{topic}_{system or ''}", "Your name (saved with the note)")
+    _form(loaded, topic, system, tags=tags, comment=comment, offered=tag_options, longest=max_comment, base=seen,
+          merged=len(mine) if merging else 0, suffix=suffix, comment_key=comment_key, read_only=read_only)
+    if kept:
+        st.session_state[_OPEN] = (where, seen, comment_key)
+    if kept and mine:
+        _history(loaded, topic, system)
+
+
+def _subject(topic: str, systems) -> str | None:
+    """What the note is on, chosen: the topic itself (None) or one system on it."""
+    on = st.selectbox("Note on", ["the topic itself", *systems], key=f"queries_note_on_{topic}")
+    return None if on == "the topic itself" else on
+
+
+def _versions(loaded: state.Loaded, topic: str, system: str | None, mine: Sequence) -> None:
+    """The concurrent versions of a note, who saved each and what each edited, before the form that merges them."""
+    try:
+        earlier = review_notes.history(loaded, topic, system)
+    except RankscopeError:
+        earlier = []
+    st.warning(md("{}", conflict_words(mine, earlier)), icon=":material/call_split:")
+    st.text("\n".join(f"{n.author} ({when(n.created_at)}): {n.tag} · {n.comment}" for n in mine))
+
+
+def _saved_meanwhile(topic: str, system: str | None, latest) -> None:
+    """Someone saved the note since this editor was opened: say who and when, and offer to start again."""
+    st.warning(md("Since you opened this note, {} saved a new version of it at {}. Saving yours keeps both, to "
+                  "be merged; or start again from theirs (what you typed here is then lost).", latest.author,
+                  when(latest.created_at)), icon=":material/edit_note:")
+    if st.button("Start again from the current version", key=f"queries_note_reopen_{topic}_{system or ''}",
+                 icon=":material/refresh:"):
+        st.session_state.pop(_OPEN, None)
+        st.rerun()
+
+
+def _form(loaded: state.Loaded, topic: str, system: str | None, *, tags: list, comment: str, offered, longest: int,
+          base, merged: int, suffix: str, comment_key: str, read_only: bool) -> None:
+    """The note's form, starting from ``tags`` and ``comment``; its save is based on ``base`` and merges
+    ``merged`` versions (0: none)."""
     with st.form(f"queries_note_{topic}{suffix}", border=True):
-        chosen = st.multiselect("Tags", list(dict.fromkeys([*tag_options, *tags])), default=tags,
+        chosen = st.multiselect("Tags", list(dict.fromkeys([*offered, *tags])), default=tags,
                                 accept_new_options=True, key=f"queries_tags_{topic}{suffix}")
-        text = st.text_area("Comment", value=comment, key=comment_key, max_chars=max_comment)
-        if st.form_submit_button(md("Merge the {} versions of the note on topic {}", len(mine), topic) if merging
+        text = st.text_area("Comment", value=comment, key=comment_key, max_chars=longest)
+        if st.form_submit_button(md("Merge the {} versions of the note on topic {}", merged, topic) if merged
                                  else md("Save the note on topic {}", topic),
-                                 icon=":material/merge:" if merging else ":material/bookmark_add:", disabled=read_only):
+                                 icon=":material/merge:" if merged else ":material/bookmark_add:", disabled=read_only):
             try:
-                review_notes.save_note(loaded, topic, system, chosen, text, seen)
+                review_notes.save_note(loaded, topic, system, chosen, text, base)
                 st.session_state.pop(_OPEN, None)  # opened again on the saved revision
                 st.rerun()
             except RankscopeError as err:
                 widgets.error(err)
-    if kept:
-        st.session_state[_OPEN] = (where, seen, comment_key)
-    if kept and mine:
-        with st.expander("History of this note", icon=":material/history:"):
-            try:
-                st.dataframe(review_notes.notes_frame(review_notes.history(loaded, topic, system)), hide_index=True,
-                             width="stretch",
-                             key=f"queries_history_{topic}_{system or ''}")
-            except RankscopeError as err:
-                widgets.error(err)
+
+
+def _history(loaded: state.Loaded, topic: str, system: str | None) -> None:
+    """Every revision of the note, oldest first, in an expander."""
+    with st.expander("History of this note", icon=":material/history:"):
+        try:
+            st.dataframe(review_notes.notes_frame(review_notes.history(loaded, topic, system)), hide_index=True,
+                         width="stretch", key=f"queries_history_{topic}_{system or ''}")
+        except RankscopeError as err:
+            widgets.error(err)

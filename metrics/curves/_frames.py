@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.checks import Integer, Options, check
+from metrics.checks import Integer, Options, check, refuse
 from metrics.conventions import INTERPOLATIONS
 from metrics.errors import ValidationError
 from metrics.rankings import Rankings
@@ -25,14 +25,13 @@ def _as_list(rankings, queries: Sequence[str] | None = None) -> list[Rankings]:
     if isinstance(rankings, Rankings):
         return [rankings] if queries is None else [rankings.select_queries(queries)]
     if isinstance(rankings, (str, bytes)) or not isinstance(rankings, Sequence):
-        raise ValidationError(f"expected Rankings or a sequence of Rankings (from metrics.rank_runs), "
-                              f"got {type(rankings).__name__}")
+        raise refuse("rankings", "Rankings or a sequence of Rankings (from metrics.rank_runs)", rankings)
     out = list(rankings)
     if not out:
         raise ValidationError("no rankings given")
     for item in out:
         if not isinstance(item, Rankings):
-            raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(item).__name__}")
+            raise refuse("rankings", "Rankings (from metrics.rank_runs) only", item)
     names = [r.system for r in out]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

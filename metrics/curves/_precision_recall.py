@@ -11,7 +11,7 @@ import pandas as pd
 
 from metrics.conventions import INTERPOLATIONS
 from metrics.curves._frames import _as_list, _concat, _frame, _grid_frame, _repeat, _rule
-from metrics.errors import ValidationError
+from metrics.checks import refuse
 from metrics.measures.interpolated import RECALL_LEVELS, interpolated_precision
 from metrics.rankings import Rankings, grades_or_nan
 
@@ -294,7 +294,7 @@ def eleven_point_rules(rankings: Rankings | Sequence[Rankings], rules: Sequence[
         rules = (rules,)
     unknown = [rule for rule in rules if rule not in INTERPOLATIONS]
     if unknown or not rules:
-        raise ValidationError(f"rules must be some of {INTERPOLATIONS}, got {list(rules)!r}")
+        raise refuse("rules", f"one or more of {', '.join(map(repr, INTERPOLATIONS))}", list(rules))
     frames = []
     for rule in dict.fromkeys(rules):
         frame = eleven_point(rankings, rel=rel, rule=rule, average=average, queries=queries)

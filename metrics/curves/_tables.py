@@ -135,7 +135,7 @@ def eleven_point_table(points: pd.DataFrame, query: str = ALL) -> pd.DataFrame:
     for key, group in rows.groupby(keys, sort=False):
         values = group["iprec"].to_numpy(dtype=np.float64)
         if len(values) % 11:
-            raise ValidationError(f"{key}: expected eleven points per query, got {len(values)} rows")
+            raise ValidationError(f"{key}: expected eleven points per query, found {len(values)} rows")
         matrix = values.reshape(-1, 11)
         total = np.zeros(matrix.shape[0])
         for column in reversed(range(11)):  # trec_eval's order of summation

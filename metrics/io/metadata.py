@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from metrics.errors import ParseError
+from metrics.checks import Boolean, Field, Kind, ListOf, MapOf, Object, read
+from metrics.errors import ParseError, Refused
 from metrics.io.parsing import line_number
 from metrics.io.redaction import redact
 
@@ -56,57 +57,59 @@ _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{name}" for name in ("null", "bool",
                                                                  "timestamp", "map", "seq"))
 _CONSTRUCTOR = None
 
-# the kinds of value the schema names (its checklists' YAML terms)
-SCALAR, MAPPING, BOOLEAN = "a scalar", "a mapping", "a boolean (true or false)"
-SCALARS, MAPPINGS = "a sequence of scalars", "a sequence of mappings"
+# the kinds of value the schema names (its checklists' YAML terms); an empty value (null) is taken for any key
+_LONGEST = MAX_BLOCK_BYTES  # no sequence or mapping of a block can hold more items than it has bytes
+_SCALAR = Kind((str, int, float, bool, type(None)), "a scalar")
+_SCALARS = ListOf(_SCALAR, _LONGEST, what="a sequence of scalars")
+_MAPPINGS = ListOf(Kind(dict, "a mapping"), _LONGEST, what="a sequence of mappings")
 
-TOP_LEVEL = ("schema-version", "run-version", "tag", "platform", "research goal", "implementation", "method",
-             "actor", "data")
+
+def _mapping(fields: dict[str, Any]) -> Object:
+    """A component: its named keys (none required), and any other key kept unchecked, as the schema lists what
+    a component "includes but is not limited to"."""
+    return Object({name: Field(rule, required=False, null=True) for name, rule in fields.items()}, extra=True,
+                  what="a mapping")
+
+
+def _scalars(*names: str) -> dict[str, Any]:
+    return dict.fromkeys(names, _SCALAR)
+
+
+SCHEMA = Object({name: Field(rule, required=False, null=True) for name, rule in {
+    **_scalars("schema-version", "run-version", "tag"),
+    "platform": _mapping({
+        "hardware": _mapping({
+            "cpu": _mapping(_scalars("model", "architecture", "operation mode", "number of cores")),
+            "gpu": _mapping(_scalars("architecture", "number of cores", "ram")),
+            "ram": _SCALAR}),
+        "operating system": _mapping(_scalars("kernel", "distribution")),
+        "software": _mapping({
+            "libraries": MapOf(Kind(str, "a language"), ListOf(_SCALAR, _LONGEST, what="a sequence of scalars",
+                                                               none=True), _LONGEST, what="a mapping"),
+            "retrieval toolkit": _SCALARS})}),
+    "research goal": _mapping({
+        "venue": _mapping(_scalars("name", "year")),
+        "publication": _mapping(_scalars("dblp", "doi", "arxiv", "url", "abstract")),
+        "evaluation": _mapping({"reported measures": _SCALARS, "reported_measures": _SCALARS, "baseline": _SCALARS,
+                                "significance test": _MAPPINGS})}),
+    "implementation": _mapping({
+        "executable": _mapping(_scalars("cmd")),
+        "source": _mapping({"lang": _SCALARS, "repository": _SCALAR, "commit": _SCALAR})}),
+    "method": _mapping({
+        "automatic": Boolean(), "score ties": _SCALAR,
+        "indexing": _mapping(_scalars("tokenizer", "stemmer", "stopwords")), "retrieval": _MAPPINGS}),
+    "actor": _mapping({**_scalars("name", "orcid", "team", "mail", "role", "degree", "github", "twitter"),
+                       "fields": _SCALARS}),
+    "data": _mapping({
+        "test collection": _mapping(_scalars("name", "source", "qrels", "topics", "ir_datasets")),
+        "training data": _MAPPINGS, "other": _MAPPINGS}),
+}.items()}, what="a mapping of PRIMAD components")
+"""The published schema (ir-metadata.org, v0.1), declared once: the kind of value each key holds.
+
+Any key the schema does not name is refused at the top level and kept unchecked below it; an empty value
+(YAML ``null``) is taken for any key. A refusal names the key's path from ``ir_metadata`` and its line."""
+TOP_LEVEL = tuple(SCHEMA.fields)
 """The keys the schema allows at the top of a block; any other top-level key is refused."""
-
-SCHEMA: dict[tuple[str, ...], str] = {
-    ("schema-version",): SCALAR, ("run-version",): SCALAR, ("tag",): SCALAR,
-    ("platform",): MAPPING, ("platform", "hardware"): MAPPING, ("platform", "hardware", "cpu"): MAPPING,
-    ("platform", "hardware", "cpu", "model"): SCALAR, ("platform", "hardware", "cpu", "architecture"): SCALAR,
-    ("platform", "hardware", "cpu", "operation mode"): SCALAR,
-    ("platform", "hardware", "cpu", "number of cores"): SCALAR,
-    ("platform", "hardware", "gpu"): MAPPING, ("platform", "hardware", "gpu", "architecture"): SCALAR,
-    ("platform", "hardware", "gpu", "number of cores"): SCALAR, ("platform", "hardware", "gpu", "ram"): SCALAR,
-    ("platform", "hardware", "ram"): SCALAR,
-    ("platform", "operating system"): MAPPING, ("platform", "operating system", "kernel"): SCALAR,
-    ("platform", "operating system", "distribution"): SCALAR,
-    ("platform", "software"): MAPPING, ("platform", "software", "libraries"): MAPPING,
-    ("platform", "software", "libraries", "*"): SCALARS, ("platform", "software", "retrieval toolkit"): SCALARS,
-    ("research goal",): MAPPING, ("research goal", "venue"): MAPPING,
-    ("research goal", "venue", "name"): SCALAR, ("research goal", "venue", "year"): SCALAR,
-    ("research goal", "publication"): MAPPING,
-    **{("research goal", "publication", key): SCALAR for key in ("dblp", "doi", "arxiv", "url", "abstract")},
-    ("research goal", "evaluation"): MAPPING,
-    ("research goal", "evaluation", "reported measures"): SCALARS,
-    ("research goal", "evaluation", "reported_measures"): SCALARS,
-    ("research goal", "evaluation", "baseline"): SCALARS,
-    ("research goal", "evaluation", "significance test"): MAPPINGS,
-    ("implementation",): MAPPING, ("implementation", "executable"): MAPPING,
-    ("implementation", "executable", "cmd"): SCALAR, ("implementation", "source"): MAPPING,
-    ("implementation", "source", "lang"): SCALARS, ("implementation", "source", "repository"): SCALAR,
-    ("implementation", "source", "commit"): SCALAR,
-    ("method",): MAPPING, ("method", "automatic"): BOOLEAN, ("method", "score ties"): SCALAR,
-    ("method", "indexing"): MAPPING,
-    **{("method", "indexing", key): SCALAR for key in ("tokenizer", "stemmer", "stopwords")},
-    ("method", "retrieval"): MAPPINGS,
-    ("actor",): MAPPING,
-    **{("actor", key): SCALAR for key in ("name", "orcid", "team", "mail", "role", "degree", "github",
-                                          "twitter")},
-    ("actor", "fields"): SCALARS,
-    ("data",): MAPPING, ("data", "test collection"): MAPPING,
-    **{("data", "test collection", key): SCALAR for key in ("name", "source", "qrels", "topics", "ir_datasets")},
-    ("data", "training data"): MAPPINGS, ("data", "other"): MAPPINGS,
-}
-"""The kind of value each key of the published schema (ir-metadata.org, v0.1) holds, by its path.
-
-``"*"`` stands for any key (a programming language under ``libraries``). An empty value (YAML ``null``) is
-accepted for any key; keys below the top level that the schema does not name are kept unchecked, as the
-schema lists what a component "includes but is not limited to"."""
 
 
 def find_metadata(data: bytes, label: str) -> dict[str, Any] | None:
@@ -216,10 +219,15 @@ def _load_yaml(lines: list[str], label: str) -> dict[str, Any] | None:
         raise ParseError(label, 1, f"expected YAML in the ir_metadata block, found an error: {err}") from None
     if node is None:
         return None
-    if not isinstance(node, yaml.MappingNode):
-        raise ParseError(label, node.start_mark.line + 2, f"expected a mapping of PRIMAD components in the "
-                                                          f"ir_metadata block, found {_kind(node)}")
-    return _value(node, (), label, set())
+    lines: dict[tuple, int] = {}
+    data = _value(node, (), label, set(), lines)
+    try:
+        return read(data, SCHEMA, at="ir_metadata")
+    except Refused as err:
+        path = err.path
+        while path not in lines:  # the deepest part of the path with a line of its own (the root has one)
+            path = path[:-1]
+        raise ParseError(label, lines[path], str(err)) from None
 
 
 def _check_events(events, label: str) -> None:
@@ -245,39 +253,15 @@ def _kind(node) -> str:
     import yaml
 
     if isinstance(node, yaml.MappingNode):
-        return MAPPING
+        return "a mapping"
     if isinstance(node, yaml.SequenceNode):
         return "a sequence"
     return f'the scalar "{_clip(node.value)}"'
 
 
-def _check(node, path: tuple[str, ...], label: str) -> None:
-    """Refuse a value of another kind than the schema names for ``path``."""
-    import yaml
-
-    expected = SCHEMA.get(path)
-    if expected is None and len(path) >= 2:
-        expected = SCHEMA.get(path[:-1] + ("*",))
-    if expected is None or (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"):
-        return
-    is_scalar = isinstance(node, yaml.ScalarNode)
-    ok = {SCALAR: is_scalar, MAPPING: isinstance(node, yaml.MappingNode),
-          BOOLEAN: is_scalar and node.tag == "tag:yaml.org,2002:bool",
-          SCALARS: isinstance(node, yaml.SequenceNode) and all(isinstance(n, yaml.ScalarNode) for n in node.value),
-          MAPPINGS: isinstance(node, yaml.SequenceNode) and all(isinstance(n, yaml.MappingNode)
-                                                                for n in node.value)}[expected]
-    if not ok:
-        found = _kind(node)
-        if isinstance(node, yaml.SequenceNode) and expected in (SCALARS, MAPPINGS):
-            bad = next(n for n in node.value if not isinstance(n, yaml.ScalarNode if expected == SCALARS
-                                                               else yaml.MappingNode))
-            found, node = f"an item that is {_kind(bad)}", bad
-        raise ParseError(label, node.start_mark.line + 2,
-                         f'expected {expected} for "{": ".join(path)}" in the ir_metadata block, found {found}')
-
-
-def _value(node, path: tuple[str, ...], label: str, seen: set[int]) -> Any:
-    """Plain data of a composed node, checked on the way (no tag is ever constructed into an object)."""
+def _value(node, path: tuple, label: str, seen: set[int], lines: dict[tuple, int]) -> Any:
+    """Plain data of a composed node, plain YAML checked on the way (no tag is ever constructed into an object),
+    with the line of each value's node by its path in ``lines``."""
     import yaml
 
     if id(node) in seen:  # an alias: the composer hands back the anchored node itself
@@ -287,7 +271,7 @@ def _value(node, path: tuple[str, ...], label: str, seen: set[int]) -> Any:
     if node.tag not in _PLAIN_TAGS:
         raise ParseError(label, node.start_mark.line + 2, "expected plain YAML in the ir_metadata block, "
                                                           f'found the tag "{_clip(node.tag)}"')
-    _check(node, path, label)
+    lines[path] = node.start_mark.line + 2
     if isinstance(node, yaml.ScalarNode):
         try:
             value = _constructor().construct_object(node)
@@ -297,7 +281,7 @@ def _value(node, path: tuple[str, ...], label: str, seen: set[int]) -> Any:
             return value.isoformat()
         return redact(value) if isinstance(value, str) else value
     if isinstance(node, yaml.SequenceNode):
-        return [_value(item, path + ("[]",), label, seen) for item in node.value]
+        return [_value(item, path + (i,), label, seen, lines) for i, item in enumerate(node.value)]
     result: dict[str, Any] = {}
     for key_node, value_node in node.value:
         if not isinstance(key_node, yaml.ScalarNode):
@@ -307,11 +291,7 @@ def _value(node, path: tuple[str, ...], label: str, seen: set[int]) -> Any:
         if key in result:
             raise ParseError(label, key_node.start_mark.line + 2, f'expected each key once in the ir_metadata '
                                                                   f'block, found "{_clip(key)}" again')
-        if not path and key not in TOP_LEVEL:
-            raise ParseError(label, key_node.start_mark.line + 2,
-                             f"expected a top-level key of the ir_metadata schema ({', '.join(TOP_LEVEL)}), "
-                             f'found "{_clip(key)}"')
-        result[key] = _value(value_node, path + (key,), label, seen)
+        result[key] = _value(value_node, path + (key,), label, seen, lines)
     return result
 
 

@@ -44,9 +44,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from metrics.checks import Options, check
 from metrics.errors import InputTooLarge, ParseError, ValidationError
-from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import block_starts, dedupe, take_rows
+from metrics.io.arrays import block_starts, take_rows, to_numpy
+from metrics.io.duplicates import dedupe
 from metrics.io.frames import qrels_table, run_table
 from metrics.io.metadata import find_metadata
 from metrics.io.parsing import QRELS_LAYOUT, RUN_LAYOUT, line_number, parse
@@ -477,8 +478,7 @@ def system_name(filename: str) -> str:
 
 
 def _check_policy(duplicates: str) -> None:
-    if duplicates not in _DUPLICATE_POLICIES:
-        raise ValidationError(f"duplicates must be one of {_DUPLICATE_POLICIES}, got {duplicates!r}")
+    check("duplicates", duplicates, Options(*_DUPLICATE_POLICIES))
 
 
 # --------------------------------------------------------------------------------------------------------

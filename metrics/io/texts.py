@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from metrics.checks import Integer, check
+from metrics.checks import Integer, check, refuse, where
 from metrics.errors import ParseError, ValidationError
 from metrics.io.parsing import clip, line_number
 from metrics.io.readers import ReadLimits, _check_text, _load
@@ -87,7 +87,7 @@ class _Texts(Mapping):
         items = dict(items)
         for key, value in items.items():
             if not isinstance(key, str):
-                raise ValidationError(f"{self._kind} ids must be strings, found {type(key).__name__} {key!r}")
+                raise refuse(f"{self._kind} ids", "strings", key)
             self._check_value(key, value)
         object.__setattr__(self, "_items", items)
         object.__setattr__(self, "_name", str(name))
@@ -136,7 +136,7 @@ class Topics(_Texts):
     @staticmethod
     def _check_value(key: str, value: object) -> None:
         if not isinstance(value, str):
-            raise ValidationError(f"the text of topic {key!r} must be a string, found {type(value).__name__}")
+            raise refuse(where("topics", [key]), "a string", value)
 
 
 class Documents(_Texts):
@@ -155,7 +155,7 @@ class Documents(_Texts):
     @staticmethod
     def _check_value(key: str, value: object) -> None:
         if not isinstance(value, DocText):
-            raise ValidationError(f"document {key!r} must be a DocText, found {type(value).__name__}")
+            raise refuse(where("documents", [key]), "a DocText", value)
 
     def preview(self, docid: str, words: int = 30) -> str:
         """A one-line preview of document ``docid``: its title if it has one, else the first ``words``

@@ -18,6 +18,7 @@ import pandas as pd
 from metrics.conventions import Conventions
 from metrics.errors import ValidationError
 from metrics.evaluate import resolve_measures
+from metrics.judgments import conclusions as concluded
 from metrics.judgments import disagreement, labels, ppi, support, systems
 from metrics.judgments.sets import JudgmentSets
 
@@ -47,7 +48,10 @@ class JudgesComparison:
     orders, agreement, changes, tests, conclusions : pandas.DataFrame
         On the compared topics: :func:`~metrics.judgments.systems.system_orders`,
         :func:`~metrics.judgments.systems.order_agreement`, :func:`~metrics.judgments.systems.rank_changes`,
-        :func:`~metrics.judgments.systems.set_tests`, :func:`~metrics.judgments.systems.conclusions`.
+        :func:`~metrics.judgments.conclusions.set_tests`, :func:`~metrics.judgments.conclusions.conclusions`.
+    unanswered : pandas.DataFrame
+        :func:`~metrics.judgments.systems.unanswered` on the compared topics: the runs with topics they have
+        no ranked document for, which score 0 there (complete topics, trec_eval ``-c``).
     judged : pandas.DataFrame
         :func:`~metrics.judgments.support.judged_support` on the compared topics.
     disagreement : pandas.DataFrame
@@ -71,6 +75,7 @@ class JudgesComparison:
     changes: pd.DataFrame
     tests: pd.DataFrame
     conclusions: pd.DataFrame
+    unanswered: pd.DataFrame
     judged: pd.DataFrame
     disagreement: pd.DataFrame
     ppi: dict[str, pd.DataFrame]
@@ -79,18 +84,24 @@ class JudgesComparison:
 
     @property
     def compared_topics(self) -> tuple[str, ...]:
-        """The topics the orders and tests are over (every set's, or each set's own)."""
+        """The topics the orders and tests are over: those every set judged (``topics="common"``; without
+        complete topics, those of them the runs answered), or every topic of any set (``"each"``)."""
+        held = set(self.per_query["query"].astype(str))
         if self.topics == "common":
-            return self.sets.common_topics()
-        return tuple(sorted(set(self.per_query["query"].astype(str))))
+            return tuple(t for t in self.sets.common_topics() if t in held)
+        return tuple(sorted(held))
 
     def as_dict(self) -> dict[str, Any]:
         """The comparison as JSON-ready data: ``sets``, ``settings``, ``labels``, ``alpha``, ``systems``,
-        ``orders``, ``conclusions``, ``rank_changes``, ``judged``, ``disagreement``, ``ppi``.
+        ``orders``, ``conclusions``, ``rank_changes``, ``unanswered``, ``judged``, ``disagreement``, ``ppi``.
 
-        ``labels`` and ``systems`` are keyed by pair (``"first|second"``); ``systems[measure][pair]`` holds
-        ``tau_b``, ``tau_ap`` (the first set the reference), ``top_k``, ``top_k_overlap``, ``swaps`` and the
-        ``conclusions`` as seen from those two sets; ``conclusions[measure]`` lists them over all sets.
+        ``settings`` names the topics compared (``topics``, ``compared``: in words, ``compared_topics``: how
+        many) and whether a topic a run did not answer scores 0 (``complete``). ``labels`` and ``systems`` are
+        keyed by pair (``"first|second"``); ``systems[measure][pair]`` holds ``tau_b``, ``tau_ap`` (the first
+        set the reference, the second's order walked), ``top_k``, ``top_k_overlap``, ``swaps`` and the
+        ``conclusions`` of those two sets alone, the first the reference; ``conclusions[measure]`` lists them
+        over all sets: ``better``, ``worse``, ``reference`` (what the reference found) and ``other_sets``
+        (the other sets by what they find of it: ``found``, ``reversed``, ``not_found``, ``differs``).
         """
         judged_counts = {name: int(len(self.sets.judged(name))) for name in self.sets}
         out: dict[str, Any] = {
@@ -98,8 +109,9 @@ class JudgesComparison:
                       "judgments": judged_counts[name], "reference": name == self.sets.reference}
                      for name, q in self.sets.items()],
             "settings": {"measures": list(self.measures), "topics": self.topics,
-                         "compared_topics": len(self.compared_topics), **self.settings,
-                         "conventions": self.conventions.as_dict()},
+                         "compared": systems.TOPIC_WORDS[self.topics],
+                         "compared_topics": len(self.compared_topics), "complete": bool(self.conventions.complete),
+                         **self.settings, "conventions": self.conventions.as_dict()},
             "labels": {key: {k: _scalar(row[k]) for k in ("kappa", "kappa_binary", "kappa_linear", "kappa_quadratic",
                                                           "both_judged", "only_first", "only_second",
                                                           "mean_grade_shift", "agreement", "alpha")}
@@ -111,8 +123,9 @@ class JudgesComparison:
             found = self.conclusions[self.conclusions["measure"] == measure]
             out["conclusions"][measure] = _conclusion_records(found, with_p=True)
             pairs = {}
+            tests = self.tests[self.tests["measure"] == measure]
             for row in self.agreement[self.agreement["measure"] == measure].itertuples(index=False):
-                seen = systems.pair_conclusions(found, row.first, row.second)
+                seen = concluded.pair_conclusions(tests, self.orders, row.first, row.second)
                 pairs[row.pair] = {"tau_b": _scalar(row.tau_b), "tau_ap": _scalar(row.tau_ap), "top_k": int(row.top_k),
                                    "top_k_overlap": _scalar(row.top_k_overlap), "swaps": int(row.swaps),
                                    "conclusions": _conclusion_records(seen, with_p=False)}
@@ -122,6 +135,7 @@ class JudgesComparison:
                                              for r in part.itertuples(index=False)]
                                       for name, part in orders.groupby("judges", sort=False)}
         out["rank_changes"] = _records(self.changes)
+        out["unanswered"] = _records(self.unanswered)
         out["judged"] = _records(self.judged)
         out["disagreement"] = _records(self.disagreement)
         out["ppi"] = {name: _records(frame) for name, frame in self.ppi.items()}
@@ -143,8 +157,9 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 def _conclusion_records(found: pd.DataFrame, *, with_p: bool) -> list[dict[str, Any]]:
     rows = []
     for r in found.itertuples(index=False):
-        row = {"better": r.better, "worse": r.worse, "holds": r.holds, "holds_under": list(r.holds_under),
-               "reversed_under": list(r.reversed_under)}
+        row = {"better": r.better, "worse": r.worse, "reference": r.reference,
+               "other_sets": {column[:-len("_under")]: list(getattr(r, column))
+                              for column in concluded.VERDICTS.values()}}
         if with_p:
             row["p_adjusted"] = {k: _scalar(v) for k, v in r.p_adjusted.items()}
         rows.append(row)
@@ -163,9 +178,13 @@ def compare_judges(sets: JudgmentSets, runs: Any, measures: Sequence[str] | str,
     runs : Run, path, or a sequence or mapping of them
     measures : str or sequence of str
     conventions : Conventions, optional
-        The relevance level is also that of binary kappa and of the topics' disagreement.
+        The relevance level is also that of binary kappa and of the topics' disagreement. Without
+        ``complete``, runs evaluated on different topics under a set are refused (as by
+        :func:`metrics.stats.significance.compare_systems`); with it, a topic a set judged scores 0 for a run
+        that did not answer it (trec_eval ``-c``), and :attr:`JudgesComparison.unanswered` counts those.
     topics : {"common", "each"}, default="common"
-        The topics the orders, tests and judged counts are over (see :mod:`metrics.judgments.systems`).
+        The topics the orders, tests and judged counts are over: those every set judged, one topic set for
+        every pair of sets, or each set's own (see :mod:`metrics.judgments.systems`).
     top_k : int, default=5
     settings : mapping, optional
         Keywords of :func:`metrics.stats.significance.compare_systems` for the tests under each set.
@@ -179,18 +198,25 @@ def compare_judges(sets: JudgmentSets, runs: Any, measures: Sequence[str] | str,
     Returns
     -------
     JudgesComparison
+
+    Raises
+    ------
+    MissingTopicsError
+        Under some set, the runs were evaluated on different topics, and ``conventions.complete`` is off.
     """
     if topics not in systems.TOPIC_RULES:
-        raise ValidationError(f"topics must be one of {list(systems.TOPIC_RULES)}, got {topics!r}")
+        raise ValidationError(f"topics: expected one of {', '.join(map(repr, systems.TOPIC_RULES))}, found {topics!r}")
     conventions = Conventions.coerce(conventions)
     settings = dict(settings or {})
     labelled = [label for label, _ in resolve_measures(measures)]
     per_query = systems.evaluate_sets(sets, runs, [*labelled, *support.support_measures(labelled)],
                                       conventions=conventions, topics="each")
+    if not conventions.complete:
+        systems.check_answered(per_query)
     compared = systems.on_topics(per_query, sets.common_topics()) if topics == "common" else per_query
     measured = compared[compared["measure"].isin(labelled)]
     orders = systems.system_orders(measured, labelled)
-    tests = systems.set_tests(measured, labelled, **settings)
+    tests = concluded.set_tests(measured, labelled, **settings)
     level = conventions.relevance_level
     if confidence is None:
         confidence = 1.0 - float(settings.get("alpha", 0.05))
@@ -206,7 +232,8 @@ def compare_judges(sets: JudgmentSets, runs: Any, measures: Sequence[str] | str,
         alpha=labels.alpha_of_sets(sets), orders=orders,
         agreement=systems.order_agreement(orders, sets.pairs(), top_k=top_k),
         changes=systems.rank_changes(orders, reference), tests=tests,
-        conclusions=systems.conclusions(tests, orders, reference),
+        conclusions=concluded.conclusions(tests, orders, reference),
+        unanswered=systems.unanswered(compared),
         judged=support.judged_support(compared, labelled),
         disagreement=disagreement.topic_disagreement(sets, relevance_level=level),
         ppi=found_ppi,

@@ -57,7 +57,7 @@ def topic_disagreement(sets: JudgmentSets, names: Sequence[str] | None = None, *
     """
     names = list(sets.names if names is None else names)
     if len(names) < 2:
-        raise ValidationError(f"disagreement needs two or more judgment sets, got {names}")
+        raise ValidationError(f"disagreement: expected two or more judgment sets, found {names}")
     long = _long(sets, names)
     long["relevant"] = long["grade"].to_numpy() >= relevance_level
     docs = long.groupby(["query", "docid"], sort=False).agg(

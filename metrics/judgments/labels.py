@@ -54,9 +54,9 @@ LABEL_COLUMNS = ("first", "second", "both_judged", "only_first", "only_second", 
 
 def _check(weights: str | None, distance: str) -> None:
     if weights not in WEIGHTS:
-        raise ValidationError(f"kappa weights must be one of {list(WEIGHTS)}, got {weights!r}")
+        raise ValidationError(f"kappa weights: expected one of {', '.join(map(repr, WEIGHTS))}, found {weights!r}")
     if distance not in DISTANCES:
-        raise ValidationError(f"kappa distance must be one of {list(DISTANCES)}, got {distance!r}")
+        raise ValidationError(f"kappa distance: expected one of {', '.join(map(repr, DISTANCES))}, found {distance!r}")
 
 
 def _mean_abs_difference(scale: np.ndarray, p: np.ndarray, q: np.ndarray) -> float:
@@ -144,11 +144,11 @@ def krippendorff_alpha(units, values, *, level: str = "ordinal") -> float:
     0.777778
     """
     if level not in ALPHA_LEVELS:
-        raise ValidationError(f"alpha level must be one of {list(ALPHA_LEVELS)}, got {level!r}")
+        raise ValidationError(f"alpha level: expected one of {', '.join(map(repr, ALPHA_LEVELS))}, found {level!r}")
     unit_codes = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)[0].astype(np.int64)
     v = np.asarray(values, dtype=np.float64)
     if unit_codes.shape != v.shape:
-        raise ValidationError(f"expected one unit per value, got {unit_codes.size} units and {v.size} values")
+        raise ValidationError(f"expected one unit per value, found {unit_codes.size} units and {v.size} values")
     if unit_codes.size == 0:
         return float("nan")
     counts = np.bincount(unit_codes)

@@ -86,16 +86,16 @@ def _z(confidence: float) -> float:
     from scipy.stats import norm
 
     if not 0.0 < confidence < 1.0:
-        raise ValidationError(f"confidence must be between 0 and 1, got {confidence!r}")
+        raise ValidationError(f"confidence: expected a number above 0 and below 1, found {confidence!r}")
     return float(norm.ppf(0.5 + confidence / 2.0))
 
 
 def _vector(values, what: str) -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
-        raise ValidationError(f"expected one value per topic for {what}, got shape {v.shape}")
+        raise ValidationError(f"{what}: expected one value per topic, found shape {v.shape}")
     if not np.all(np.isfinite(v)):
-        raise ValidationError(f"the {what} values must be finite numbers")
+        raise ValidationError(f"the {what} values: expected finite numbers, found NaN or infinity")
     return v
 
 
@@ -110,7 +110,7 @@ def classical_mean(values, *, confidence: float = 0.95) -> Estimate:
     """
     v = _vector(values, "labelled")
     if v.size < 2:
-        raise ValidationError(f"a confidence interval needs at least two topics, got {v.size}")
+        raise ValidationError(f"a confidence interval: expected at least two topics, found {v.size}")
     z, mean = _z(confidence), float(v.mean())
     se = float(v.std() / np.sqrt(v.size))
     return Estimate(mean=mean, low=mean - z * se, high=mean + z * se, std_error=se, n=int(v.size))
@@ -158,15 +158,15 @@ def ppi_mean(labelled, predicted, unlabelled, *, confidence: float = 0.95, lam: 
     """
     y, yhat, u = _vector(labelled, "labelled"), _vector(predicted, "predicted"), _vector(unlabelled, "unlabelled")
     if y.size != yhat.size:
-        raise ValidationError(f"expected one prediction per labelled topic, got {y.size} labelled and "
+        raise ValidationError(f"expected one prediction per labelled topic, found {y.size} labelled and "
                               f"{yhat.size} predicted values")
     if y.size < 2 or u.size < 1:
-        raise ValidationError(f"a prediction-powered interval needs at least two labelled topics and one "
-                              f"unlabelled topic, got {y.size} and {u.size}")
+        raise ValidationError(f"a prediction-powered interval: expected at least two labelled topics and one "
+                              f"unlabelled topic, found {y.size} and {u.size}")
     if lam is None:
         lam = _tuned_lambda(y, yhat, u)
     elif not 0.0 <= float(lam) <= 1.0:
-        raise ValidationError(f"lam must be between 0 and 1 (or None to tune it), got {lam!r}")
+        raise ValidationError(f"lam: expected a number from 0 to 1 (or None to tune it), found {lam!r}")
     lam, z = float(lam), _z(confidence)
     rectifier = y - lam * yhat
     mean = float(np.mean(lam * u) + np.mean(rectifier))

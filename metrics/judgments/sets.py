@@ -73,9 +73,9 @@ def pair_key(first: str, second: str) -> str:
 def check_name(name: object, what: str = "judgment set name") -> str:
     """``name`` if it can name a judgment set, else a :class:`~metrics.errors.ValidationError` saying why."""
     if not isinstance(name, str) or not name.strip():
-        raise ValidationError(f"a {what} must be non-empty text, found {name!r}")
+        raise ValidationError(f"a {what}: expected non-empty text, found {name!r}")
     if PAIR_SEPARATOR in name or "\n" in name or "\r" in name or len(name) > MAX_NAME:
-        raise ValidationError(f"a {what} must be one line of at most {MAX_NAME} characters without "
+        raise ValidationError(f"a {what}: expected one line of at most {MAX_NAME} characters without "
                               f"'{PAIR_SEPARATOR}', found {name[:60]!r}")
     return name
 
@@ -184,7 +184,7 @@ def judgment_sets(sets: Mapping[str, Union[Qrels, Source]] | Sequence[Union[Qrel
     else:
         sources = list(sets)
     if len(sources) < 2:
-        raise ValidationError(f"comparing judgment sets needs at least two of them, got {len(sources)}")
+        raise ValidationError(f"comparing judgment sets: expected at least two of them, found {len(sources)}")
     qrels = [q if isinstance(q, Qrels) else read_qrels(q) for q in sources]
     if names is None:
         names = [set_name(q.name) for q in qrels]

@@ -15,13 +15,13 @@ and ``parse_measure(str(m)) == m``. Two syntaxes name them:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from metrics.errors import UnknownMeasureError, ValidationError
+from metrics.checks import Boolean, Integer, Kind, Number, Options, Rule, check
+from metrics.errors import UnknownMeasureError
 
 __all__ = ["Measure", "Param", "Trec", "register", "REGISTRY", "list_measures", "MEASURE_CLASSES"]
 
@@ -40,28 +40,32 @@ class Param:
     min: float | None = None
     max: float | None = None
     choices: tuple | None = None
+    closed: str = "both"
+    """Which of ``min`` and ``max`` a float parameter may equal (as :class:`metrics.checks.Number` says)."""
+
+    @property
+    def rule(self) -> Rule:
+        """What the parameter takes, as a rule of :mod:`metrics.checks` (None only when the default is None)."""
+        none = self.default is None
+        if self.choices is not None:
+            return Options(*self.choices, none=none)
+        if self.type is int:
+            return Integer(self.min, self.max, none=none)
+        if self.type is float:
+            return Number(self.min, self.max, closed=self.closed, none=none)
+        if self.type is bool:
+            return Boolean(none=none)
+        return Kind(self.type, _TYPE_WORDS.get(self.type, f"a {self.type.__name__}"), none=none)
 
     def validate(self, value: Any, measure: str) -> Any:
-        if value is None:
-            if self.default is None:
-                return None
-            raise ValidationError(f"{measure}: parameter {self.name!r} cannot be None")
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+        """``value`` as the measure keeps it, or :class:`~metrics.errors.Refused` naming the measure and the
+        parameter: ``"nDCG parameter 'cutoff': expected a positive integer or None, found 0"``."""
         if self.type is int and isinstance(value, float) and value.is_integer():
             value = int(value)
-        if not isinstance(value, self.type) or (self.type is not bool and isinstance(value, bool)):
-            raise ValidationError(f"{measure}: parameter {self.name!r} must be {self.type.__name__}, "
-                                  f"got {value!r}")
-        if self.choices is not None and value not in self.choices:
-            raise ValidationError(f"{measure}: parameter {self.name!r} must be one of {self.choices}, got {value!r}")
-        if self.min is not None and value < self.min:
-            raise ValidationError(f"{measure}: parameter {self.name!r} must be >= {self.min}, got {value!r}")
-        if self.max is not None and value > self.max:
-            raise ValidationError(f"{measure}: parameter {self.name!r} must be <= {self.max}, got {value!r}")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValidationError(f"{measure}: parameter {self.name!r} must be finite, got {value!r}")
-        return value
+        return check(f"{measure} parameter {self.name!r}", value, self.rule)
+
+
+_TYPE_WORDS = {str: "text", tuple: "a tuple"}
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,8 @@ class Trec:
 class Measure:
     """Base class of every measure; subclasses declare themselves with class attributes.
 
-    Class attributes
-    ----------------
+    Attributes
+    ----------
     name, aliases : str, tuple of str
         Canonical name (ir_measures style) and other accepted names.
     pretty_name, description, latex : str
@@ -114,7 +118,7 @@ class Measure:
         The parameter ``@`` sets: ``cutoff`` (``P@5``), or another (ir_measures' ``IPrec@0.5`` is a recall).
     ir_measures : tuple of str
         How ir_measures spells this measure, one example per spelling (``("P@5", "SetP")``); empty where
-        ir_measures has no such measure. The README's table of names and the oracle tests read them.
+        ir_measures has no such measure. The measures page's table of names and the oracle tests read them.
     ir_measures_differs : dict
         Spelling -> how ir_measures' values for it differ from this measure's, in one sentence; a spelling
         not in it gives equal values (the oracle tests check both).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.checks import Number, check
 from metrics.measures.base import Measure, Param, Trec, register
 
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -152,9 +153,7 @@ class IPrecAvg(Measure):
 
     def _check(self) -> None:
         for level in self.levels:
-            if not isinstance(level, (int, float)) or not 0.0 <= level <= 1.0:
-                from metrics.errors import ValidationError
-                raise ValidationError(f"IPrecAvg: recall levels must be numbers in [0, 1], got {level!r}")
+            check("IPrecAvg recall level", level, Number(0, 1))
 
     @classmethod
     def from_trec_params(cls, text: str) -> "IPrecAvg":
@@ -163,7 +162,7 @@ class IPrecAvg(Measure):
             levels = tuple(float(v) for v in text.split(",") if v != "")
         except ValueError:
             from metrics.errors import UnknownMeasureError
-            raise UnknownMeasureError(f"11pt_avg: expected recall levels like .25,.5,.75, got {text!r}") from None
+            raise UnknownMeasureError(f"11pt_avg: expected recall levels like .25,.5,.75, found {text!r}") from None
         return cls(levels=levels)
 
     def trec_spelling(self) -> Trec | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from metrics.checks import refuse
 from metrics.errors import UnknownMeasureError, ValidationError
 from metrics.gains import BASE, DISCOUNTS, GAINS, IDEALS, TREC_EVAL, describe
 from metrics.measures.base import Measure, Param, Trec, register
@@ -21,7 +22,7 @@ GAIN_PARAM = Param("gain", str, default=TREC_EVAL["gain"], choices=tuple(GAINS),
 DISCOUNT_PARAM = Param("discount", str, default=TREC_EVAL["discount"], choices=tuple(DISCOUNTS),
                        help=f"divisor at rank i: {describe(DISCOUNTS)}, whose divisor is max(1, log_b(i)) "
                             "with ranks i < b undiscounted")
-BASE_PARAM = Param("base", float, default=BASE, min=1.0,
+BASE_PARAM = Param("base", float, default=BASE, min=1.0, closed="neither",
                    help="logarithm base b of the jk discount (> 1; ranks below b are not discounted)")
 
 
@@ -51,8 +52,6 @@ def discount(pos: np.ndarray, kind: str = "log2", base: float = 2.0) -> np.ndarr
 
 def check_base(measure: Measure) -> None:
     """Cross-parameter check shared by the DCG family: ``base`` > 1, and set only with ``discount="jk"``."""
-    if measure.base <= 1.0:
-        raise ValidationError(f"{measure.name}: parameter 'base' must be > 1, got {measure.base!r}")
     if measure.discount != "jk" and measure.base != BASE_PARAM.default:
         raise ValidationError(f"{measure.name}: parameter 'base' applies to discount=\"jk\" only")
 
@@ -109,15 +108,15 @@ def check_gain_map(measure: Measure) -> None:
     """A gain map holds distinct grades >= 0 with numeric gains, and goes with the default gain and discount."""
     if not measure.gain_map:
         return
+    where = f"{measure.name} parameter 'gain_map'"
     try:
         pairs = [(int(level), float(value)) for level, value in measure.gain_map]
     except (TypeError, ValueError):
-        raise ValidationError(f"{measure.name}: gain_map must be ((grade, gain), ...), "
-                              f"got {measure.gain_map!r}") from None
+        raise refuse(where, "(grade, gain) pairs of numbers", measure.gain_map) from None
     if not all(np.isfinite(gain) for _, gain in pairs):
-        raise ValidationError(f"{measure.name}: gain_map needs finite gains, got {measure.gain_map!r}")
+        raise refuse(where, "(grade, gain) pairs with finite gains", measure.gain_map)
     if any(level < 0 for level, _ in pairs) or len({lv for lv, _ in pairs}) != len(pairs):
-        raise ValidationError(f"{measure.name}: gain_map needs distinct grades >= 0, got {measure.gain_map!r}")
+        raise refuse(where, "(grade, gain) pairs of distinct grades of at least 0", measure.gain_map)
     chosen = {"gain": measure.gain, "discount": measure.discount,
               "ideal": measure.values.get("ideal", TREC_EVAL["ideal"])}
     if chosen != TREC_EVAL:

@@ -61,7 +61,7 @@ def resolve_measures(specs: MeasureSpec | Iterable[MeasureSpec]) -> list[tuple[s
 
 
 def names_table() -> str:
-    """The README's table of measure names: for each ir_measures spelling a measure declares, rankscope's
+    """The measures page's table of names (docs/_ext/measures_page.py): for each ir_measures spelling a measure declares, rankscope's
     label (:func:`resolve_measures`) and trec_eval's name of the same measure, and whether ir_measures' values
     are rankscope's."""
     rows = ["| measure | ir_measures | rankscope | trec_eval | values |", "|---|---|---|---|---|"]

@@ -35,7 +35,8 @@ class RBP(Measure):
     pretty_name = "Rank-biased precision"
     description = "Expected gain per document for a user who moves on to the next with probability p."
     latex = r"RBP = (1-p)\sum_{i=1}^{n} g_i\, p^{i-1}"
-    params = (Param("p", float, default=0.9, min=0.0, max=1.0, help="persistence: chance of looking further"),)
+    params = (Param("p", float, default=0.9, min=0.0, max=1.0, closed="left",
+                    help="persistence: chance of looking further"),)
     trec = (Trec("rbp", order=33, version=10),)
 
     @classmethod
@@ -48,18 +49,13 @@ class RBP(Measure):
             return cls(p=float(value))
         except ValueError:
             from metrics.errors import UnknownMeasureError
-            raise UnknownMeasureError(f"rbp: expected p=<persistence> like rbp.p=0.95, got {text!r}") from None
+            raise UnknownMeasureError(f"rbp: expected p=<persistence> like rbp.p=0.95, found {text!r}") from None
 
     def trec_spelling(self) -> Trec | None:
         return self.trec[0] if {k for k, _ in self._key()[1]} <= {"p"} else None
 
     def trec_label(self) -> str | None:
         return "rbp" if self.p == 0.9 else f"rbp_p={self.p!r}"
-
-    def _check(self) -> None:
-        if self.p >= 1.0:
-            from metrics.errors import ValidationError
-            raise ValidationError("RBP: parameter 'p' must be < 1")
 
     def compute(self, r) -> np.ndarray:
         scale = np.maximum(r.top_grades(), 1).astype(np.float64)  # grades above 1 scale into [0, 1]

@@ -57,7 +57,7 @@ class Utility(Measure):
             values = []
         if len(values) != 4:
             from metrics.errors import UnknownMeasureError
-            raise UnknownMeasureError(f"utility: expected four coefficients like 2,-1,0,0, got {text!r}")
+            raise UnknownMeasureError(f"utility: expected four coefficients like 2,-1,0,0, found {text!r}")
         return cls(**dict(zip(COEFFICIENTS, values)))
 
     def trec_spelling(self) -> Trec | None:

@@ -7,7 +7,9 @@ Named ``cautions`` rather than ``warnings`` so as not to shadow the standard lib
 ``parametric-ordinal``
     A mean of RR (an ordinal scale: ranks 1, 2, 3 are not equally spaced as 1, 1/2, 1/3; Fuhr, SIGIR Forum
     2017; Ferrante, Ferro and Fuhr, 2021) or of AP (MAP) compared with a test that assumes an interval
-    scale (the t-test, Tukey's HSD).
+    scale (the t-test, Tukey's HSD). Of the other tests only the sign test reads no more than the order of
+    the values: Wilcoxon's signed-rank test ranks the sizes of the differences (an interval assumption, as
+    Ferrante, Ferro and Fuhr note) and the permutation test tests the mean difference.
 ``ndcg-gain-unstated``
     nDCG shown where its gain is not (a results table without its provenance card): linear (trec_eval's)
     and 2^g − 1 gains give different values.
@@ -115,8 +117,11 @@ def comparison_cautions(measures: Sequence[tuple[str, Any]], *, test: str | None
             named = ", ".join(label for label, _ in ordinal)
             why = "; ".join(dict.fromkeys(reason for _, reason in ordinal))
             found.append(Caution("parametric-ordinal", f"The mean of {named} is compared with a parametric test "
-                                                       f"({test}): {why}; a sign, Wilcoxon or permutation test "
-                                                       "does not assume interval scales."))
+                                                       f"({test}): {why}; of the other tests only the sign test "
+                                                       "needs no more than the order of the values (Wilcoxon's "
+                                                       "ranks the sizes of the differences, which assumes an "
+                                                       "interval scale, and the permutation test tests the mean "
+                                                       "difference)."))
     if relative_shown and not effect_size_shown:
         found.append(Caution("relative-without-effect-size", "A relative improvement is shown without an effect "
                                                              "size: a large percentage of a small mean can be "

@@ -10,8 +10,8 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
-from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import codes_in, take_rows
+from metrics.io.arrays import take_rows, to_numpy
+from metrics.io.ids import codes_in
 from metrics.rankings import NONPOOL, Judgments
 
 __all__ = ["CollectionSummary", "describe_collection"]

@@ -29,18 +29,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from metrics.checks import Boolean, Integer, Number, Options, Rule, Text, check
 from metrics.conventions import TREC_EVAL_VERSIONS, Conventions
 from metrics.errors import ValidationError
 
 __all__ = ["CONVENTION_FLAGS", "Flag", "convention_argv", "conventions_from", "expressed", "settings_from",
            "significance_argv", "significance_flags"]
-
-_TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
 
 
 @dataclass(frozen=True)
@@ -94,19 +92,19 @@ class Flag:
         """The value an alias stands for (other values unchanged)."""
         return dict(self.aliases).get(value, value) if isinstance(value, str) else value
 
+    @property
+    def rule(self) -> Rule:
+        """What the option takes, as a rule of :mod:`metrics.checks`."""
+        if self.choices is not None:
+            return Options(*self.choices)
+        return {bool: Boolean(), int: Integer(self.minimum), float: Number(self.minimum), str: Text()}[self.type]
+
     def check(self, value: Any) -> Any:
-        """``value`` if the option can take it, else a :class:`~metrics.errors.ValidationError`."""
+        """``value`` if the option can take it, else :class:`~metrics.errors.Refused` naming the field and
+        its flag: ``"depth (-M): expected a positive integer, found 0"``."""
         if value is None and self.default is None:
             return value
-        numeric = isinstance(value, numbers.Real) and not isinstance(value, bool)
-        ok = {bool: isinstance(value, bool), str: isinstance(value, str),
-              int: numeric and isinstance(value, numbers.Integral), float: numeric}[self.type]
-        if not ok:
-            raise ValidationError(f"{self.field} ({self.flag}) must be {_TYPE_NAMES[self.type]}, got {value!r}")
-        if self.choices is not None and value not in self.choices:
-            raise ValidationError(f"{self.field} ({self.flag}) must be one of {list(self.choices)}, got {value!r}")
-        if self.minimum is not None and value < self.minimum:
-            raise ValidationError(f"{self.flag} must be {self.minimum} or more, got {value!r}")
+        check(f"{self.field} ({self.flag})", value, self.rule)
         return value
 
     def argv(self, value: Any) -> list[str]:

@@ -14,8 +14,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from metrics.io import Qrels, Run
-from metrics.io.arrays import to_numpy
-from metrics.io.duplicates import distinct_ascending, take_rows
+from metrics.io.arrays import distinct_ascending, take_rows, to_numpy
 from metrics.rankings import TIE_CUTOFFS, Rankings
 
 if TYPE_CHECKING:

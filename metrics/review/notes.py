@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from metrics.errors import ValidationError
+from metrics.checks import refuse, where
+from metrics.errors import Refused
 
 __all__ = ["MAX_COMMENT", "MAX_NOTES", "MAX_TAG", "MAX_TAGS", "MAX_TOPIC", "normalise_notes"]
 
@@ -47,21 +48,18 @@ def normalise_notes(notes: Mapping[str, Any] | None) -> dict[str, dict[str, Any]
     """
     if notes is None:
         return {}
-    if not isinstance(notes, Mapping):
-        raise ValidationError(f"notes must be a mapping {{topic: {{tags, comment}}}}, got {type(notes).__name__}")
-    if len(notes) > MAX_NOTES:
-        raise ValidationError(f"notes: at most {MAX_NOTES} topics, got {len(notes)}")
+    if not isinstance(notes, Mapping) or len(notes) > MAX_NOTES:
+        raise refuse("notes", f"a mapping of at most {MAX_NOTES} topics to notes", notes)
     out: dict[str, dict[str, Any]] = {}
     for topic, note in notes.items():
         topic = _topic(topic)
         if isinstance(note, str):
             note = {"comment": note}
         if not isinstance(note, Mapping):
-            raise ValidationError(f"notes[{topic!r}]: expected {{'tags': [...], 'comment': '...'}}, "
-                                  f"got {type(note).__name__}")
-        unknown = sorted(set(map(str, note)) - {"tags", "comment"})
-        if unknown:
-            raise ValidationError(f"notes[{topic!r}]: unknown key(s) {unknown}; expected 'tags' and 'comment'")
+            raise refuse(where("notes", [topic]), "a mapping with the fields tags and comment, or a comment", note)
+        for key in note:
+            if key not in ("tags", "comment"):
+                raise Refused(where("notes", [topic, key]), "one of the fields tags, comment", "an unknown field")
         tags = _tags(topic, note.get("tags", []))
         comment = _comment(topic, note.get("comment", ""))
         if tags or comment:
@@ -70,12 +68,10 @@ def normalise_notes(notes: Mapping[str, Any] | None) -> dict[str, dict[str, Any]
 
 
 def _topic(topic: Any) -> str:
-    if isinstance(topic, bool) or not isinstance(topic, (str, int)):
-        raise ValidationError(f"notes: a topic id must be text, got {type(topic).__name__}")
-    topic = str(topic).strip()
-    if not topic or len(topic) > MAX_TOPIC:
-        raise ValidationError(f"notes: topic ids must be 1 to {MAX_TOPIC} characters, got {topic[:40]!r}")
-    return topic
+    text = str(topic).strip() if isinstance(topic, (str, int)) and not isinstance(topic, bool) else ""
+    if not text or len(text) > MAX_TOPIC:
+        raise refuse("notes", f"topic ids of 1 to {MAX_TOPIC} characters", topic)
+    return text
 
 
 def _tags(topic: str, tags: Any) -> list[str]:
@@ -84,26 +80,22 @@ def _tags(topic: str, tags: Any) -> list[str]:
     if isinstance(tags, str):
         tags = tags.split(",")
     if not isinstance(tags, (list, tuple)):
-        raise ValidationError(f"notes[{topic!r}]['tags']: expected a list of text, got {type(tags).__name__}")
+        raise refuse(where("notes", [topic, "tags"]), "a list of text, or text separated by commas", tags)
     clean: dict[str, None] = {}  # ordered and de-duplicated in constant time per tag
-    for tag in tags:
-        if not isinstance(tag, str):
-            raise ValidationError(f"notes[{topic!r}]['tags']: tags must be text, got {type(tag).__name__}")
+    for i, tag in enumerate(tags):
+        if not isinstance(tag, str) or len(tag.strip()) > MAX_TAG:
+            raise refuse(where("notes", [topic, "tags", i]), f"text of at most {MAX_TAG} characters", tag)
         tag = tag.strip()
-        if len(tag) > MAX_TAG:
-            raise ValidationError(f"notes[{topic!r}]: a tag is longer than {MAX_TAG} characters")
         if tag:
             clean[tag] = None
             if len(clean) > MAX_TAGS:
-                raise ValidationError(f"notes[{topic!r}]: expected at most {MAX_TAGS} tags, found more")
+                raise Refused(where("notes", [topic, "tags"]), f"at most {MAX_TAGS} distinct tags", "more")
     return list(clean)
 
 
 def _comment(topic: str, comment: Any) -> str:
     if comment is None:
         comment = ""
-    if not isinstance(comment, str):
-        raise ValidationError(f"notes[{topic!r}]['comment']: expected text, got {type(comment).__name__}")
-    if len(comment) > MAX_COMMENT:
-        raise ValidationError(f"notes[{topic!r}]: the comment is longer than {MAX_COMMENT} characters")
+    if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
+        raise refuse(where("notes", [topic, "comment"]), f"text of at most {MAX_COMMENT} characters", comment)
     return comment.strip()

@@ -25,7 +25,7 @@ from typing import Any, Union
 import numpy as np
 import pandas as pd
 
-from metrics.checks import COUNT, LEVEL, SEED, checked
+from metrics.checks import COUNT, LEVEL, SEED, checked, refuse
 from metrics.conventions import Conventions
 from metrics.curves import eleven_point, gain_curves
 from metrics.errors import ValidationError
@@ -250,10 +250,10 @@ def _run_sources(runs: Mapping[str, Source] | Sequence[Source]) -> dict[str, Sou
         out = {}
         for name, src in runs.items():
             if not isinstance(name, str) or not name.strip():
-                raise ValidationError(f"system names must be non-empty text, got {name!r}")
+                raise refuse("system names", "non-empty text", name)
             out[name] = src
     elif isinstance(runs, (str, bytes, bytearray)) or hasattr(runs, "__fspath__"):
-        raise ValidationError("runs must be a mapping {system: path or bytes} or a list of paths")
+        raise refuse("runs", "a mapping {system: path or bytes} or a list of paths", runs)
     else:
         out = {}
         for src in runs:

@@ -9,8 +9,8 @@ the runs, and picks workers only where the model says they gain at least :data:`
 process, which is never slower than itself. Each worker reads with ``cores // workers`` threads
 (:func:`threads_per_worker`), so that workers do not fight over the cores one process would use alone.
 
-The constants were measured on a 2-core AMD EPYC with ``benchmarks/many_runs.py`` (the README gives the
-figures): 6.4 ns of one process's wall time per byte of run (Robust04-size runs of 8.7 MB, 0.056 s each),
+The constants were measured on a 2-core AMD EPYC with ``benchmarks/many_runs.py`` (docs/performance.md gives
+the figures): 6.4 ns of one process's wall time per byte of run (Robust04-size runs of 8.7 MB, 0.056 s each),
 1.2 cores busy on average, about 0.5 s to start the workers (a fresh interpreter each, importing numpy,
 pyarrow and ``metrics``).
 """

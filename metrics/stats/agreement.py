@@ -9,7 +9,12 @@ systems. Their agreement is read with
 * **tau_AP** (Yilmaz, Aslam & Robertson, "A new rank correlation coefficient for information retrieval",
   SIGIR 2008), which weighs swaps near the top more: with the systems in order of ``y`` (best first),
   ``tau_AP = 2 / (N - 1) sum_{i=2}^{N} C(i) / (i - 1) - 1``, ``C(i)`` the systems above position ``i``
-  that ``x`` also puts above it. It is not symmetric: ``x`` is the reference. The *symmetric* tau_AP
+  that ``x`` also puts above it. It is not symmetric: ``x`` is the reference (the paper's true order) and
+  ``y`` the order compared with it (the estimated one), and the top that weighs most is ``y``'s, the order
+  walked: a system ``y`` puts too high costs more than one it puts too low. With the reference
+  ``s1 > s2 > s3 > s4 > s5``, ``y`` putting the best last (``s2 s3 s4 s5 s1``: an error at the bottom of
+  ``y``) gives 0.50, and ``y`` putting the worst first (``s5 s1 s2 s3 s4``: an error at its top) gives
+  -0.0417, while Kendall's tau is 0.20 for both. The *symmetric* tau_AP
   (:func:`tau_ap` with ``symmetric=True``, the default of :func:`agreement_matrix`) is the mean of both
   directions, ``(tau_AP(x, y) + tau_AP(y, x)) / 2``. **Ties** (two systems with the same mean) follow
   Urbano and Marrero's tau_AP,b ("The treatment of ties in AP correlation", ICTIR 2017), the variant for
@@ -27,6 +32,7 @@ Higher scores are better unless said otherwise (``higher_is_better``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,12 +63,12 @@ def _scores(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     else:
         a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
         if a.ndim != 1 or a.shape != b.shape:
-            raise ValidationError(f"expected two score vectors of the same length, got shapes {a.shape} and {b.shape}")
+            raise ValidationError(f"expected two score vectors of the same length, found shapes {a.shape} and {b.shape}")
         names = np.array([str(i) for i in range(a.size)], dtype=object)
     if a.size < 2:
-        raise ValidationError(f"an ordering needs at least two systems, got {a.size}")
+        raise ValidationError(f"an ordering: expected at least two systems, found {a.size}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValidationError("scores must be finite numbers")
+        raise ValidationError("scores: expected finite numbers, found NaN or infinity")
     return a, b, names
 
 
@@ -96,13 +102,15 @@ def _tau_ap_one(reference: np.ndarray, ranked: np.ndarray, higher_is_better: boo
     if not pivots.any():
         return float("nan")
     agreed = (above_y & (x[None, :] > x[:, None])).sum(axis=1)  # C_i
-    return float(2.0 * np.sum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
+    # summed exactly (fsum), so that the order the systems come in cannot move even the last bit
+    return float(2.0 * math.fsum(agreed[pivots] / above[pivots]) / np.count_nonzero(pivots) - 1.0)
 
 
 def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = True) -> float:
     """tau_AP between two score vectors: ``x`` the reference, the systems taken in the order of ``y``.
 
-    Tied scores follow Urbano and Marrero's tau_AP,b (see the module's notes), so the value never depends
+    The errors that cost most are those at the top of ``y``'s order (the order walked), not ``x``'s: see the
+    module's notes and the examples. Tied scores follow Urbano and Marrero's tau_AP,b (see the module's notes), so the value never depends
     on the systems' names or order; without ties it is Yilmaz et al.'s tau_AP.
 
     Parameters
@@ -124,6 +132,10 @@ def tau_ap(x: Any, y: Any, *, symmetric: bool = True, higher_is_better: bool = T
     (1.0, -1.0)
     >>> tau_ap([0.3, 0.3, 0.1], [0.2, 0.3, 0.1]), tau_ap([0.3, 0.3, 0.1], [0.3, 0.2, 0.1])  # names play no part
     (0.5, 0.5)
+    >>> reference = [5, 4, 3, 2, 1]  # s1 best, s5 worst
+    >>> best_last, worst_first = [1, 4, 3, 2, 0], [4, 3, 2, 1, 5]
+    >>> round(tau_ap(reference, best_last, symmetric=False), 4), round(tau_ap(reference, worst_first, symmetric=False), 4)
+    (0.5, -0.0417)
     """
     a, b, _ = _scores(x, y)
     one = _tau_ap_one(a, b, higher_is_better)

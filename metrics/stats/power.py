@@ -48,11 +48,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from metrics.checks import LEVEL, Integer, Number, Options, check, checked
+from metrics.checks import LEVEL, Integer, Number, Options, check, checked, refuse
 from metrics.errors import ValidationError
 
 __all__ = ["MAX_TOPICS", "VARIANCES", "PowerAnalysis", "anova_min_range", "anova_power", "anova_topics",
-           "pair_power", "power_analysis", "t_min_effect", "t_power", "t_topics", "topic_variances"]
+           "design_names", "pair_power", "power_analysis", "t_min_effect", "t_power", "t_topics", "topic_variances"]
 
 VARIANCES = ("residual", "within")
 """How the per-topic variance is estimated (see the module's notes)."""
@@ -173,6 +173,24 @@ def anova_min_range(m: int, n: int, alpha: float = 0.05, power: float = 0.8) -> 
     return float(optimize.brentq(lambda d: anova_power(d, m, n, alpha) - power, 0.0, high, xtol=1e-12, rtol=1e-12))
 
 
+def design_names(variance: str) -> tuple[str, str]:
+    """The names of the two designs of :func:`power_analysis` under ``variance`` (:data:`VARIANCES`).
+
+    The ANOVA's power is the one-way ANOVA's (its degrees of freedom ``m - 1`` and ``m (n - 1)``); with the
+    ``"residual"`` variance it is given the two-way ANOVA's residual variance instead of its own within-system
+    one, and its name says so.
+
+    Examples
+    --------
+    >>> design_names("residual")
+    ('paired t', 'one-way ANOVA, two-way residual variance')
+    >>> design_names("within")
+    ('paired t', 'one-way ANOVA')
+    """
+    check("variance", variance, Options(*VARIANCES))
+    return "paired t", "one-way ANOVA" if variance == "within" else "one-way ANOVA, two-way residual variance"
+
+
 def _smallest(reached, low: int) -> int:
     """The smallest integer ``n >= low`` with ``reached(n)`` (power grows with n): doubling, then bisection."""
     if reached(low):
@@ -229,7 +247,7 @@ def topic_variances(scores: Any) -> tuple[float, float, float]:
     if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 2:
         raise ValidationError(f"expected a systems x topics table with at least 2 x 2 scores, got shape {X.shape}")
     if not np.all(np.isfinite(X)):
-        raise ValidationError("scores must be finite numbers")
+        raise ValidationError("scores: expected finite numbers, found NaN or infinity")
     m, n = X.shape
     residual = X - X.mean(axis=1, keepdims=True) - X.mean(axis=0, keepdims=True) + X.mean()
     v_e = float((residual ** 2).sum() / ((m - 1) * (n - 1)))
@@ -254,14 +272,15 @@ class PowerAnalysis:
         Of the runs analysed.
     alpha, power : float
     summary : pandas.DataFrame
-        One row per design (``paired t``, ``one-way ANOVA``): ``design``, ``systems``, ``topics``,
+        One row per design (:func:`design_names`: the paired t-test, and the one-way ANOVA, named with the
+        variance it is given when that is not its own): ``design``, ``systems``, ``topics``,
         ``min_effect`` (in the measure's units: a mean difference for the t-test, a range for the ANOVA),
         ``min_effect_std`` (standardised), ``effect`` (the ``effect`` asked, or NaN), ``topics_needed``
         (for it, or NaN).
     pairs : pandas.DataFrame
         One row per pair: ``system_a``, ``system_b``, ``mean_diff`` (b - a), ``sd_diff``, ``effect_size``
-        (``d_z``), ``power`` (post hoc: at the pair's observed ``d_z`` and ``alpha``; a function of its
-        p-value, see the module's notes).
+        (``d_z``), ``post_hoc_power`` (at the pair's observed ``d_z`` and ``alpha``; a function of its
+        p-value, see the module's notes; not the ``power`` aimed at).
     """
 
     measure: str
@@ -294,7 +313,7 @@ def pair_power(scores: Any, systems: Sequence[str], alpha: float = 0.05) -> pd.D
     power = [float("nan") if np.isnan(e) else 1.0 if np.isinf(e) else t_power(float(e), X.shape[1], alpha)
              for e in dz]
     return pd.DataFrame({"system_a": names[i], "system_b": names[j], "mean_diff": mean, "sd_diff": sd,
-                         "effect_size": dz, "power": np.asarray(power, dtype=np.float64)})
+                         "effect_size": dz, "post_hoc_power": np.asarray(power, dtype=np.float64)})
 
 
 @checked(alpha=LEVEL, power=LEVEL, effect=Number(0, closed="neither", none=True),
@@ -342,7 +361,7 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
     check("variance", variance, Options(*VARIANCES))
     X, names = _matrix(per_query, measure, systems)
     if len(names) < 2:
-        raise ValidationError(f"power needs at least two systems, got {names}")
+        raise refuse("systems", "at least two systems (power compares pairs)", names)
     m_design = len(names) if n_systems is None else n_systems
     v_e, _, v_w = topic_variances(X)
     sigma2 = {"residual": v_e, "within": v_w}[variance]
@@ -352,7 +371,7 @@ def power_analysis(per_query: pd.DataFrame, measure: str, *, alpha: float = 0.05
     d_t, d_f = t_min_effect(n, alpha, power), anova_min_range(m_design, n, alpha, power)
     need_t = float(t_topics(effect / sigma_d, alpha, power)) if effect is not None else np.nan
     need_f = float(anova_topics(effect / sigma, m_design, alpha, power)) if effect is not None else np.nan
-    summary = pd.DataFrame({"design": ["paired t", "one-way ANOVA"], "systems": [2, m_design], "topics": [n, n],
+    summary = pd.DataFrame({"design": list(design_names(variance)), "systems": [2, m_design], "topics": [n, n],
                             "min_effect": [d_t * sigma_d, d_f * sigma], "min_effect_std": [d_t, d_f],
                             "effect": [np.nan if effect is None else effect] * 2,
                             "topics_needed": [need_t, need_f]})

@@ -71,11 +71,11 @@ def group_runs(runs: Iterable[str], *, rule: str | None = SEED_RULE,
     """
     names = [str(r) for r in runs]
     if len(set(names)) != len(names):
-        raise ValidationError("group_runs: run names must be unique")
+        raise ValidationError("group_runs: expected each run name once, found one twice")
     explicit: dict[str, str] = {}
     for system, members in (groups or {}).items():
         if isinstance(members, str):
-            raise ValidationError(f"group_runs: the runs of {system!r} must be a list of names, found a string")
+            raise ValidationError(f"group_runs: the runs of {system!r}: expected a list of names, found a string")
         if not members:
             raise ValidationError(f"group_runs: {system!r} names no runs")
         for run in members:

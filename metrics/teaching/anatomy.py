@@ -39,7 +39,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.checks import COUNT, Integer, check, checked
+from metrics.checks import COUNT, Integer, check, checked, refuse
 from metrics.errors import ValidationError
 from metrics.gains import check_gain
 from metrics.measures.ndcg import discount as discount_divisor
@@ -216,8 +216,7 @@ def anatomy_of_ranking(grades: Sequence, num_rel: int | None = None, *, ideal: S
     if num_rel is None:
         num_rel = found
     elif isinstance(num_rel, bool) or not isinstance(num_rel, (int, np.integer)) or num_rel < found:
-        raise ValidationError(f"num_rel must be a whole number >= the {found} relevant documents of the ranking, "
-                              f"got {num_rel!r}")
+        raise refuse("num_rel", f"a whole number >= the {found} relevant documents of the ranking", num_rel)
     if ideal is None:
         ideal_codes = np.concatenate((codes, np.full(int(num_rel) - found, max(level, 1), dtype=np.int64)))
     else:
@@ -316,7 +315,7 @@ def _max_grade(given: int | None, top: int) -> int:
 def _codes(values: Sequence, name: str) -> np.ndarray:
     """Grades as int64 relevance codes: a missing or negative grade becomes -1 (not judged)."""
     if isinstance(values, (str, bytes)):
-        raise ValidationError(f"{name} must be a sequence of whole numbers")
+        raise refuse(name, "a sequence of whole numbers", values)
     out = []
     for value in values:
         if value is None or (isinstance(value, (float, np.floating)) and np.isnan(value)):
@@ -324,7 +323,7 @@ def _codes(values: Sequence, name: str) -> np.ndarray:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, np.integer, float, np.floating)) \
                 or not float(value).is_integer():
-            raise ValidationError(f"{name} must be whole numbers (or None for unjudged), got {value!r}")
+            raise refuse(name, "whole numbers (or None for unjudged)", value)
         out.append(max(int(value), -1))
     return np.asarray(out, dtype=np.int64)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.checks import Integer, Number, checked
+from metrics.checks import Integer, Number, checked, refuse
 from metrics.errors import ValidationError
 
 __all__ = ["Contingency", "contingency"]
@@ -46,7 +46,7 @@ class Contingency:
     def __post_init__(self) -> None:
         counts = (self.a, self.b, self.c, self.d, self.N)
         if any(int(x) != x or x < 0 for x in counts):
-            raise ValidationError(f"contingency counts must be non-negative integers, got {counts}")
+            raise refuse("contingency counts", "non-negative integers", list(counts))
         if self.a + self.b + self.c + self.d != self.N:
             raise ValidationError(f"a + b + c + d must equal N: {self.a} + {self.b} + {self.c} + {self.d} "
                                   f"!= {self.N}")

@@ -1,25 +1,48 @@
 """A lesson: a list of questions, written as JSON to be kept (in the workspace) and read back, checked.
 
-:func:`dumps` writes questions as a JSON array; :func:`loads` reads one back, refusing anything that is not
-exactly such an array (unknown or duplicate fields, wrong types, too many questions, more than
-:data:`MAX_BYTES`) with a one-line :class:`~metrics.errors.ValidationError` that names the question.
+:func:`dumps` writes questions as a JSON array; :func:`loads` reads one back, checked against its
+declaration (:data:`LESSON`: every field's rule, at most :data:`MAX_QUESTIONS` questions, no unknown or
+duplicate field, no text past :data:`MAX_BYTES`), refusing anything else with a one-line
+:class:`~metrics.errors.ValidationError` that names the field's path (``lesson[2].rankings[0].grades[3]``).
 Nothing in the text sizes anything before it is checked against these limits.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+from metrics.checks import Field, Integer, ListOf, Object, Options, Text, load_json, read, refuse
 from metrics.errors import RankscopeError, ValidationError
-from metrics.teaching.questions import Change, Question, Ranking
+from metrics.teaching.questions import (GRADE, KINDS, LABELS, LEVEL, MAX_GRADE, MAX_MISSING, MAX_RANKS, MISSING_GRADE,
+                                        NAME, RANK, SOURCE, TOLERANCE_RULE, WHAT, Change, Question, Ranking)
 
-__all__ = ["MAX_BYTES", "MAX_QUESTIONS", "dumps", "from_dict", "loads", "to_dict"]
+__all__ = ["LESSON", "MAX_BYTES", "MAX_QUESTIONS", "QUESTION", "dumps", "from_dict", "loads", "to_dict"]
 
 MAX_QUESTIONS = 50
 MAX_BYTES = 1_000_000
-_QUESTION = {"kind", "measure", "rankings", "change", "rel", "tolerance", "source"}
-_RANKING = {"grades", "missing", "name"}
-_CHANGE = {"what", "rank", "to"}
+
+_RANKING = Object({
+    "grades": ListOf(replace(GRADE, none=True), MAX_RANKS, shortest=1,
+                     what=f"a list of 1 to {MAX_RANKS} grades (null: not judged)"),
+    "missing": Field(ListOf(MISSING_GRADE, MAX_MISSING, what=f"a list of at most {MAX_MISSING} grades"),
+                     required=False),
+    "name": Field(NAME, required=False),
+}, what="a ranking (grades, missing, name)")
+QUESTION = Object({
+    "kind": Options(*KINDS),
+    "measure": Text(64, blank=False, line=True),
+    "rankings": ListOf(_RANKING, len(LABELS), shortest=1),
+    "change": Field(Object({"what": WHAT, "rank": RANK, "to": Integer(0, max(MAX_RANKS, MAX_GRADE))},
+                           what="a change (what, rank, to)", none=True), required=False),
+    "rel": Field(LEVEL, required=False),
+    "tolerance": Field(TOLERANCE_RULE, required=False),
+    "source": Field(SOURCE, required=False),
+}, what="a question (kind, measure, rankings, ...)")
+"""The fields of a question, declared once; :class:`~metrics.teaching.questions.Question` checks what depends
+on several of them (the number of rankings a kind takes, a change that fits its ranking, the measure)."""
+LESSON = ListOf(QUESTION, MAX_QUESTIONS, what=f"a list of at most {MAX_QUESTIONS} questions")
+"""A lesson as JSON: a list of questions."""
 
 
 def to_dict(question: Question) -> dict:
@@ -32,42 +55,21 @@ def to_dict(question: Question) -> dict:
             "rel": question.rel, "tolerance": question.tolerance, "source": question.source}
 
 
-def _fields(value, allowed: set, required: set, what: str) -> dict:
-    if not isinstance(value, dict):
-        raise ValidationError(f"{what}: expected an object, found {type(value).__name__}")
-    unknown, absent = sorted(set(value) - allowed), sorted(required - set(value))
-    if unknown or absent:
-        raise ValidationError(f"{what}: " + (f"unknown field(s) {', '.join(unknown)}" if unknown
-                                             else f"missing field(s) {', '.join(absent)}"))
-    return value
-
-
-def _list(value, what: str, limit: int) -> list:
-    if not isinstance(value, list) or len(value) > limit:
-        raise ValidationError(f"{what}: expected a list of at most {limit} items")
-    return value
-
-
 def from_dict(value, where: str = "a question") -> Question:
-    """A question from :func:`to_dict`'s form, checked."""
-    item = _fields(value, _QUESTION, {"kind", "measure", "rankings"}, where)
+    """A question from :func:`to_dict`'s form, checked against :data:`QUESTION`, then as a question."""
+    return _question(read(value, QUESTION, at=where), where)
+
+
+def _question(item: dict, where: str) -> Question:
+    """The question of a checked entry; what depends on several fields is checked by the question itself."""
+    rankings = tuple(Ranking(tuple(r["grades"]), tuple(r.get("missing", ())), r.get("name", ""))
+                     for r in item["rankings"])
+    change = item.get("change")
     try:
-        rankings = []
-        for i, r in enumerate(_list(item["rankings"], f"{where}: rankings", 6)):
-            r = _fields(r, _RANKING, {"grades"}, f"{where}: ranking {i + 1}")
-            rankings.append(Ranking(tuple(_list(r["grades"], f"{where}: grades", 50)),
-                                    tuple(_list(r.get("missing", []), f"{where}: missing", 1000)), r.get("name", "")))
-        change = item.get("change")
-        if change is not None:
-            change = _fields(change, _CHANGE, _CHANGE, f"{where}: change")
-            change = Change(change["what"], change["rank"], change["to"])
-        return Question(item["kind"], item["measure"], tuple(rankings), change, item.get("rel", 1),
-                        item.get("tolerance", 0.01), item.get("source", ""))
-    except ValidationError as err:
-        if str(err).startswith(where):
-            raise
-        raise ValidationError(f"{where}: {err}") from None
-    except RankscopeError as err:  # an unknown measure
+        return Question(item["kind"], item["measure"], rankings,
+                        None if change is None else Change(change["what"], change["rank"], change["to"]),
+                        item.get("rel", 1), item.get("tolerance", 0.01), item.get("source", ""))
+    except RankscopeError as err:  # what depends on several fields, or an unknown measure
         raise ValidationError(f"{where}: {err}") from None
 
 
@@ -75,15 +77,8 @@ def dumps(questions) -> str:
     """Questions as a JSON array (``to_dict`` of each)."""
     questions = list(questions)
     if len(questions) > MAX_QUESTIONS:
-        raise ValidationError(f"a lesson: expected at most {MAX_QUESTIONS} questions, found {len(questions)}")
+        raise refuse("lesson", f"at most {MAX_QUESTIONS} questions", questions)
     return json.dumps([to_dict(q) for q in questions], separators=(",", ":"))
-
-
-def _unique(pairs):
-    keys = [k for k, _ in pairs]
-    if len(keys) != len(set(keys)):
-        raise ValidationError(f"a lesson: duplicate field(s) {sorted({k for k in keys if keys.count(k) > 1})}")
-    return dict(pairs)
 
 
 def loads(text: str) -> tuple[Question, ...]:
@@ -96,14 +91,9 @@ def loads(text: str) -> tuple[Question, ...]:
     True
     """
     if not isinstance(text, str) or len(text) > MAX_BYTES:
-        raise ValidationError(f"a lesson: expected JSON text of at most {MAX_BYTES} characters")
+        raise refuse("lesson", f"JSON text of at most {MAX_BYTES} characters", text)
     try:
-        items = json.loads(text, object_pairs_hook=_unique, parse_constant=_no_constant)
-    except json.JSONDecodeError as err:
-        raise ValidationError(f"a lesson: line {err.lineno}, column {err.colno}: {err.msg}") from None
-    items = _list(items, "a lesson", MAX_QUESTIONS)
-    return tuple(from_dict(item, f"question {i + 1}") for i, item in enumerate(items))
-
-
-def _no_constant(name: str):
-    raise ValidationError(f"a lesson: expected a finite number, found {name}")
+        items = load_json(text)
+    except ValidationError as err:
+        raise ValidationError(f"lesson: {err}") from None
+    return tuple(_question(item, f"lesson[{i}]") for i, item in enumerate(read(items, LESSON, at="lesson")))

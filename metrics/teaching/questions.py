@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from metrics.checks import Integer, Number, Options, Text, check, refuse
 from metrics.errors import RankscopeError, ValidationError
 
 __all__ = ["EQUAL", "FAMILIES", "KINDS", "LABELS", "MAX_GRADE", "MAX_MISSING", "MAX_RANKS", "SUGGESTED",
@@ -52,11 +53,22 @@ TOLERANCES = (0.001, 0.1)
 """The tolerances a teacher may choose, from and to."""
 _TIE = 1e-12  # two values closer than this are equal (they differ by rounding only)
 
-
-def _whole(value, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValidationError(f"{what}: expected a whole number from {low} to {high}, found {value!r}")
-    return value
+GRADE = Integer(0, MAX_GRADE)
+"""A document's grade in a ranking of a question."""
+MISSING_GRADE = Integer(1, MAX_GRADE)
+"""The grade of a judged document the ranking does not retrieve."""
+RANK = Integer(1, MAX_RANKS)
+"""A rank in a ranking of a question (the rank a change moves a document from, or to)."""
+LEVEL = Integer(1, MAX_GRADE)
+"""A question's relevance level."""
+TOLERANCE_RULE = Number(*TOLERANCES)
+"""A question's tolerance."""
+NAME = Text(256, line=True)
+"""A ranking's name (where it came from)."""
+SOURCE = Text(300, line=True)
+"""A question's source."""
+WHAT = Options("move", "grade")
+"""What a change does."""
 
 
 @dataclass(frozen=True)
@@ -83,15 +95,14 @@ class Ranking:
         if isinstance(self.grades, (str, bytes)) or not 1 <= len(self.grades) <= MAX_RANKS:
             raise ValidationError(f"a ranking: expected 1 to {MAX_RANKS} grades, found "
                                   f"{len(self.grades) if not isinstance(self.grades, (str, bytes)) else 'text'}")
-        grades = tuple(None if g is None else _whole(g, "a grade", 0, MAX_GRADE) for g in self.grades)
+        grades = tuple(None if g is None else check("a grade", g, GRADE) for g in self.grades)
         if isinstance(self.missing, (str, bytes)) or len(self.missing) > MAX_MISSING:
             raise ValidationError(f"relevant documents not retrieved: expected at most {MAX_MISSING} grades")
-        missing = tuple(sorted((_whole(g, "a missing document's grade", 1, MAX_GRADE) for g in self.missing),
+        missing = tuple(sorted((check("a missing document's grade", g, MISSING_GRADE) for g in self.missing),
                                reverse=True))
         if all(g is None for g in grades) and not missing:
             raise ValidationError("a ranking: expected at least one judged document, found none")
-        if not isinstance(self.name, str) or len(self.name) > 256 or any(c in self.name for c in "\r\n\0"):
-            raise ValidationError("a ranking's name: expected one line of at most 256 characters")
+        check("a ranking's name", self.name, NAME)
         object.__setattr__(self, "grades", grades)
         object.__setattr__(self, "missing", missing)
 
@@ -121,8 +132,8 @@ def ranking_of_topic(rankings, query: str, depth: int = 10, name: str = "") -> R
     from metrics.rankings import Rankings
 
     if not isinstance(rankings, Rankings):
-        raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(rankings).__name__}")
-    _whole(depth, "ranks asked about", 1, MAX_RANKS)
+        raise refuse("rankings", "Rankings (from metrics.rank_runs)", rankings)
+    check("ranks asked about", depth, RANK)
     one = rankings.select_queries([query])
     if not one.n_queries:
         raise ValidationError(f"query {query!r} was not evaluated for {rankings.system!r}")
@@ -149,11 +160,9 @@ class Change:
     to: int
 
     def __post_init__(self) -> None:
-        if self.what not in ("move", "grade"):
-            raise ValidationError(f'a change: expected "move" or "grade", found {self.what!r}')
-        _whole(self.rank, "the changed rank", 1, MAX_RANKS)
-        _whole(self.to, "the new rank" if self.what == "move" else "the new grade", 0 if self.what == "grade" else 1,
-               MAX_RANKS if self.what == "move" else MAX_GRADE)
+        check("a change", self.what, WHAT)
+        check("the changed rank", self.rank, RANK)
+        check("the new rank" if self.what == "move" else "the new grade", self.to, RANK if self.what == "move" else GRADE)
 
     def check(self, ranking: Ranking) -> None:
         n = len(ranking.grades)
@@ -232,8 +241,7 @@ class Question:
     source: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValidationError(f"a question's kind: expected one of {', '.join(KINDS)}, found {self.kind!r}")
+        check("a question's kind", self.kind, Options(*KINDS))
         object.__setattr__(self, "measure", str(parse_measure_for_class(self.measure)))
         rankings = tuple(self.rankings)
         low, high = {"value": (1, 1), "change": (1, 1), "compare": (2, 2), "order": (2, len(LABELS))}[self.kind]
@@ -245,14 +253,9 @@ class Question:
             raise ValidationError("a change question needs a change, and only a change question has one")
         if self.change is not None:
             self.change.check(rankings[0])
-        _whole(self.rel, "the relevance level", 1, MAX_GRADE)
-        tol = self.tolerance
-        if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not TOLERANCES[0] <= tol <= TOLERANCES[1]:
-            raise ValidationError(f"a question's tolerance: expected a number from {TOLERANCES[0]} to "
-                                  f"{TOLERANCES[1]}, found {tol!r}")
-        object.__setattr__(self, "tolerance", float(tol))
-        if not isinstance(self.source, str) or len(self.source) > 300 or any(c in self.source for c in "\r\n\0"):
-            raise ValidationError("a question's source: expected one line of at most 300 characters")
+        check("the relevance level", self.rel, LEVEL)
+        object.__setattr__(self, "tolerance", check("a question's tolerance", self.tolerance, TOLERANCE_RULE))
+        check("a question's source", self.source, SOURCE)
 
     @property
     def numeric(self) -> bool:

@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from metrics.checks import COUNT, Integer, checked
+from metrics.checks import COUNT, Integer, check, checked, refuse
 from metrics.errors import ValidationError
 from metrics.gains import DISCOUNTS, GAINS, IDEALS, TREC_EVAL
 from metrics.measures import parse_measure
@@ -180,7 +180,7 @@ def convention_effects(rankings, query: str, cutoff: int) -> pd.DataFrame:
     from metrics.teaching.anatomy import anatomy
 
     if not isinstance(rankings, Rankings):
-        raise ValidationError(f"expected Rankings (from metrics.rank_runs), got {type(rankings).__name__}")
+        raise refuse("rankings", "Rankings (from metrics.rank_runs)", rankings)
     one = rankings.select_queries([query])
     if not one.n_queries:
         raise ValidationError(f"query {query!r} was not evaluated for {rankings.system!r}")
@@ -251,13 +251,13 @@ def ranking_files(grades: Sequence, missing: int | Sequence[int] = 0, *, missing
     1 Q0 d1 1 3 rankscope
     """
     if isinstance(grades, (str, bytes)):
-        raise ValidationError("grades must be a sequence of whole numbers (or None for unjudged)")
+        raise refuse("grades", "a sequence of whole numbers (or None for unjudged)", grades)
     if isinstance(missing, (list, tuple, np.ndarray)):
         missed = list(missing)
-        if any(isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g < 1 for g in missed):
-            raise ValidationError(f"missing grades must be whole numbers >= 1, got {missed[:5]!r}")
+        for g in missed:
+            check("missing grades", g, Integer(1))
     elif isinstance(missing, bool) or not isinstance(missing, (int, np.integer)) or missing < 0:
-        raise ValidationError(f"missing must be a whole number >= 0 or a list of grades, got {missing!r}")
+        raise refuse("missing", "a whole number >= 0 or a list of grades", missing)
     else:
         missed = [int(missing_grade)] * int(missing)
     clean = []
@@ -266,7 +266,7 @@ def ranking_files(grades: Sequence, missing: int | Sequence[int] = 0, *, missing
             clean.append(None)
         elif isinstance(g, bool) or not isinstance(g, (int, np.integer, float, np.floating)) \
                 or not float(g).is_integer() or g < 0:
-            raise ValidationError(f"grades must be whole numbers >= 0 (or empty for unjudged), got {g!r}")
+            raise refuse("grades", "whole numbers >= 0 (or empty for unjudged)", g)
         else:
             clean.append(int(g))
     if not clean:

@@ -45,9 +45,11 @@ def _add(p: argparse.ArgumentParser, rows: Iterable[Flag], help: Mapping[str, st
                        choices=row.choices, help=text.replace("%", "%%"))
 
 
-def add_convention_flags(p: argparse.ArgumentParser) -> None:
-    """trec_eval's convention flags, shared by every command that evaluates: --compat, -l, -M, -J and -c."""
-    _add(p, CONVENTION_FLAGS, {})
+def add_convention_flags(p: argparse.ArgumentParser, fields: Iterable[str] | None = None) -> None:
+    """trec_eval's convention flags, shared by every command that evaluates: --compat, -l, -M, -J and -c (or
+    those of the conventions ``fields`` only)."""
+    wanted = None if fields is None else set(fields)
+    _add(p, tuple(row for row in CONVENTION_FLAGS if wanted is None or row.field in wanted), {})
 
 
 def add_significance_flags(p: argparse.ArgumentParser, settings: Iterable[str] | None = None, *,

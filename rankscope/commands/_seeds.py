@@ -12,17 +12,23 @@ __all__ = ["add_seed_flags", "run_seeded"]
 
 
 def add_seed_flags(p: argparse.ArgumentParser) -> None:
-    """``--seeds [RULE]`` and ``--group SYSTEM=RUN,RUN``."""
-    p.add_argument("--seeds", nargs="?", const=True, default=None, metavar="RULE",
+    """``--seeds``, ``--seeds-rule RULE`` and ``--group SYSTEM=RUN,RUN``.
+
+    ``--seeds`` takes no value: an optional value would swallow the qrels that follows it
+    (``--seeds qrels runs/*.run``), so the rule has a flag of its own.
+    """
+    p.add_argument("--seeds", action="store_true",
                    help="group runs into systems of several runs (seeds, folds): bm25.seed1.run and "
-                        "bm25.seed2.run are two runs of bm25. RULE is a regular expression with a group "
-                        "(?P<system>...) matched against each run's name; default: "
-                        "<system>.seed<N>, _fold<N>, -rep<N>. Prints each system's mean over its runs with the "
-                        "spread between them, and compares systems with a mixed model (topics and seeds "
-                        "random; --baseline, --correction, --alpha apply)")
+                        "bm25.seed2.run are two runs of bm25 (the rule: <system>.seed<N>, _fold<N>, -rep<N>, or "
+                        "--seeds-rule). Prints each system's mean over its runs with the spread between them, and "
+                        "compares systems with a mixed model (topics and seeds random; --baseline, --correction, "
+                        "--alpha apply)")
+    p.add_argument("--seeds-rule", dest="seeds_rule", default=None, metavar="RULE",
+                   help="with or without --seeds, group the runs by RULE: a regular expression with a group "
+                        "(?P<system>...) matched against each run's name")
     p.add_argument("--group", action="append", default=None, metavar="SYSTEM=RUN,RUN",
-                   help="the runs of one system, named explicitly (with --seeds it overrides RULE; alone, only these "
-                        "runs are grouped); repeatable")
+                   help="the runs of one system, named explicitly (with --seeds it overrides the rule; alone, only "
+                        "these runs are grouped); repeatable")
 
 
 def _groups_of(values: list[str] | None) -> dict[str, list[str]]:
@@ -48,8 +54,8 @@ def run_seeded(args: argparse.Namespace, per_query, settings: dict) -> None:
 
     if args.format == "latex" or args.risk_alpha is not None:
         raise ValidationError("--seeds: expected --format table, csv or json, without --risk-alpha")
-    groups = group_runs(list(dict.fromkeys(per_query["system"].astype(str))), rule=SEED_RULE if args.seeds is True else args.seeds,
-                        groups=_groups_of(args.group))
+    rule = args.seeds_rule if args.seeds_rule is not None else SEED_RULE if args.seeds else None
+    groups = group_runs(list(dict.fromkeys(per_query["system"].astype(str))), rule=rule, groups=_groups_of(args.group))
     spread = seed_spread(aggregate(per_query), groups)
     tests = compare_seeded(per_query, groups, baseline=settings.get("baseline"),
                            correction=settings.get("correction", "holm"), alpha=settings.get("alpha", 0.05))

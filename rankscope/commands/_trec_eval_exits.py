@@ -92,7 +92,7 @@ def trec_eval_stop(qrels_topics: Iterable[str], run_topics: Iterable[str], *, ve
         None when it evaluates the run to the end.
     """
     if version not in (9, 10):
-        raise ValueError(f"trec_eval version must be 9 or 10, got {version!r}")
+        raise ValueError(f"trec_eval version: expected 9 or 10, found {version!r}")
     judged, ranked = _bytewise(qrels_topics), set(run_topics)
     if version == 9:
         evaluated = [t for t in judged if t in ranked]

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     else:  # one task per run, on --jobs workers or --scheduler's cluster: metrics.evaluate's table either way
         per_query, status = evaluate_runs(args, args.qrels, runs, list(args.measures or DEFAULT_MEASURES),
                                           conventions, "compare")
-    if args.seeds is not None or args.group:
+    if args.seeds or args.seeds_rule is not None or args.group:
         run_seeded(args, per_query, settings)
         return status
     try:
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         out.write(to_text(summary_table(comparison, means)))
         out.write("\n" + _family_text(comparison) + "\n" + _tests_text(comparison.frame))
         if risk is not None:
-            out.write("\n" + _risk_text(risk, settings["alpha"]))
+            out.write("\n" + _risk_text(risk, settings["alpha"], comparison))
         out.write("\nprovenance: " + card.compact() + "\n" + "".join(f"note: {c.sentence}\n" for c in cautions))
         if args.per_query is not None:
             out.write(f"note: {PYTERRIER_NOTE.format(args.per_query)}\n")
@@ -162,9 +162,17 @@ def _risk(per_query, comparison, alpha, level):
                       measures=list(comparison.measures), level=level)
 
 
-def _risk_text(risk, level: float) -> str:
-    """The risk table as aligned text, under a line that names the baseline, alpha and the flag's test."""
+def _risk_text(risk, level: float, comparison) -> str:
+    """The risk table as aligned text, under lines that name the baseline, alpha, the flag's test (uncorrected,
+    unlike the comparison's tests) and the systems ZRisk and GeoRisk are computed against."""
     first = risk.iloc[0]
+    systems = risk["system"].nunique() + 1
+    if comparison.test == "tukey":
+        tests = "adjusted by Tukey's HSD"
+    elif comparison.correction == "none":
+        tests = "not corrected either"
+    else:
+        tests = f"{comparison.correction}-corrected"
     head = ["measure", "system", "URisk", "TRisk", "p", "flag", "ZRisk", "GeoRisk", "W/T/L", "L x (1+alpha)"]
     rows = [head] + [[str(r.measure), str(r.system), f"{r.urisk:+.4f}", f"{r.trisk:+.3f}", f"{r.p_value:.4g}",
                       r.flag, f"{r.zrisk:+.3f}", f"{r.georisk:.4f}", f"{r.wins}/{r.ties}/{r.losses}",
@@ -175,7 +183,11 @@ def _risk_text(risk, level: float) -> str:
     return (f"Risk against {first.baseline} (alpha = {first.alpha:g}: a loss weighs {1 + first.alpha:g}; "
             f"L x (1+alpha) is the number of losses times {1 + first.alpha:g}).\n"
             f"flag: riskier or safer when TRisk's two-sided p-value is below {level:g} (|TRisk| beyond "
-            f"{first.t_critical:.3g} at {first.n} topics).\n" + "".join(line + "\n" for line in lines))
+            f"{first.t_critical:.3g} at {first.n} topics), uncorrected for the {systems - 1} systems compared with "
+            f"{first.baseline}, while the tests above are {tests}.\n"
+            f"ZRisk and GeoRisk: against all {systems} systems listed, {first.baseline} included (each topic's "
+            "expected value comes from the whole table: adding or leaving out a system changes them).\n"
+            + "".join(line + "\n" for line in lines))
 
 
 def _settings(comparison, args: argparse.Namespace) -> dict:

@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "dashboard", help="open the dashboard in a browser",
         description="Start the dashboard on the bundled demo collection. It listens on 127.0.0.1 only; "
-                    "see the README before exposing it on a network.")
+                    "see docs/team-server.md before exposing it on a network.")
     p.add_argument("--port", type=int, default=8501, help="port (default 8501)")
     p.add_argument("--address", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")

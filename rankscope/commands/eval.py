@@ -305,7 +305,7 @@ def _relstring(specs: list[str]) -> tuple[RelString | None, list[str]]:
             raw = value if dot else spec[len("relstring_"):] if spec.startswith("relstring_") else ""
             if raw and not raw.isdigit():
                 from metrics.errors import UnknownMeasureError
-                raise UnknownMeasureError(f"relstring: expected a whole number of documents, got {raw!r}")
+                raise UnknownMeasureError(f"relstring: expected a whole number of documents, found {raw!r}")
             digits = raw.lstrip("0") or "0"  # a length past every ranking shows the whole ranking
             found = RelString(int(digits) if len(digits) < 19 else MAX_RELSTRING, f"relstring_{digits}") if raw \
                 else RelString(10, "relstring")

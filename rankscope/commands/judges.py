@@ -15,7 +15,9 @@ import math
 import os
 import re
 import sys
+import textwrap
 
+from metrics.judgments.systems import TOPIC_RULES
 from rankscope.commands import add_convention_flags, add_significance_flags, conventions_of, significance_settings_of
 from rankscope.commands import text_table
 
@@ -25,6 +27,7 @@ DEFAULT_MEASURES = ("nDCG@10", "AP")
 FORMATS = ("table", "json")
 TEST_SETTINGS = ("test", "correction", "alpha", "seed", "n_resamples", "family", "zero_method", "ci",
                  "tie_tolerance")
+WIDTH = 110  # the notes of the text output are wrapped at this many characters
 SNIFF_BYTES = 1 << 16  # the first line is looked for in this much of a file (decompressed)
 _FIELDS = re.compile(r"[ \t]+")
 
@@ -35,12 +38,14 @@ def register(subparsers) -> None:
         description="Compare two or more judgment sets of one collection: how alike they grade the documents "
                     "(Cohen's kappa plain, binary, linear and quadratic; Krippendorff's alpha; the mean grade "
                     "shift), how alike they order the runs (Kendall's tau-b, tau_AP, top-k agreement, rank "
-                    "changes), which pairwise conclusions hold under every set, some or none, how many judged "
+                    "changes), what each set finds of each pairwise conclusion of the reference (found, reversed "
+                    "or not found, apart from what the reference itself found), how many judged "
                     "documents each measure rests on, the topics they disagree on most, and, where the "
                     "reference judged fewer topics than another set, prediction-powered means. Give the "
                     "judgment sets first (the first is the reference), then the runs: a file whose first line "
                     "has the 4 fields of a qrels line is a judgment set, the first other argument starts the "
-                    "runs.")
+                    "runs. Runs evaluated on different topics are refused unless -c scores a topic a run did not "
+                    "answer 0, as for 'rankscope compare'.")
     p.error = lambda message: p.exit(2, f"rankscope judges: {message}\n")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="QRELS_A QRELS_B [QRELS_C ...] RUN [RUN ...]: two or more qrels files, then one or more "
@@ -56,9 +61,10 @@ def register(subparsers) -> None:
                         "without its suffixes, .qrels included)")
     p.add_argument("--reference", metavar="NAME",
                    help="the set the others are compared with (default: the first)")
-    p.add_argument("--topics", choices=("common", "each"), default="common",
-                   help="common (default): orders and tests over the topics every set judged, so a difference "
-                        "is the judges' and not the topics'; each: every set on all of its topics")
+    p.add_argument("--topics", choices=TOPIC_RULES, default="common",
+                   help="common (default): orders, agreements and tests over the topics every set judged, one "
+                        "topic set for every pair of sets, so a difference is the judges' and not the topics' (a "
+                        "set that judged fewer topics narrows every pair); each: every set on all of its topics")
     p.add_argument("--top-k", dest="top_k", type=int, default=5, metavar="K",
                    help="the k of the top-k agreement of two orders; default 5")
     p.add_argument("--ppi-lambda", dest="ppi_lambda", type=float, default=None, metavar="L",
@@ -105,13 +111,13 @@ def split_files(arguments: list[str]) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metrics.errors import ValidationError
+    from metrics.errors import MissingTopicsError, ValidationError
     from metrics.io import read_qrels, read_run
     from metrics.io.readers import as_qrels
     from metrics.judgments import compare_judges, judgment_sets
     from rankscope.datasets import qrels_of
 
-    from rankscope.commands import check_range
+    from rankscope.commands import check_range, topics_differ
     from rankscope.runs import expand_runs
 
     check_range("--top-k", args.top_k, 1, 1_000_000)
@@ -140,8 +146,11 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) != len(names):
         raise ValidationError(f"two runs share a system name: {sorted({n for n in names if names.count(n) > 1})}")
     settings = significance_settings_of(args)
-    result = compare_judges(sets, runs, list(args.measures or DEFAULT_MEASURES), conventions=conventions,
-                            topics=args.topics, top_k=args.top_k, settings=settings, lam=args.ppi_lambda)
+    try:
+        result = compare_judges(sets, runs, list(args.measures or DEFAULT_MEASURES), conventions=conventions,
+                                topics=args.topics, top_k=args.top_k, settings=settings, lam=args.ppi_lambda)
+    except MissingTopicsError as err:
+        raise topics_differ(err) from None
     card = _card(result, settings)
     out = sys.stdout
     if args.format == "json":
@@ -186,6 +195,8 @@ def _number(value, spec: str = ".4f") -> str:
 
 def _text(result) -> str:
     """The comparison as aligned text tables, section by section."""
+    from metrics.judgments.conclusions import verdicts
+
     sets, parts = result.sets, []
     rows = [["set", "file", "topics", "judged documents", ""]]
     for name, q in sets.items():
@@ -202,30 +213,36 @@ def _text(result) -> str:
                  f"{result.conventions.relevance_level}; shift: mean of second minus first grade)\n"
                  + text_table(rows, {0}) + f"Krippendorff's alpha (ordinal) over all {len(sets)} sets: "
                  f"{_number(result.alpha)}\n")
-    topics = len(result.compared_topics)
+    parts.append(_topics_text(result))
     for measure in result.measures:
         orders = result.orders[result.orders["measure"] == measure]
-        head = ["rank", *sets.names]
-        table = [head] + [[str(k)] + [_system_at(orders, name, k) for name in sets.names]
-                          for k in range(1, int(orders["rank"].max()) + 1)]
+        columns = [orders[orders["judges"] == name] for name in sets.names]
+        table = [sets.names] + [[_ranked(part, i) for part in columns] for i in range(max(map(len, columns)))]
         agreement = result.agreement[result.agreement["measure"] == measure]
         pairs = [["pair", "tau_b", "tau_ap", "top-k", "swaps"]]
         pairs += [[r.pair, _number(r.tau_b), _number(r.tau_ap), f"{_number(r.top_k_overlap, '.2f')} of {r.top_k}",
                    str(r.swaps)] for r in agreement.itertuples(index=False)]
         found = result.conclusions[result.conclusions["measure"] == measure]
-        claims = [["better", "worse", "holds", "holds under", "reversed under"]]
-        claims += [[r.better, r.worse, r.holds, ", ".join(r.holds_under) or "-", ", ".join(r.reversed_under) or "-"]
-                   for r in found.itertuples(index=False)]
+        claims = verdicts(found, sets.reference).drop(columns="measure")
+        claims = [list(claims.columns)] + claims.astype(str).to_numpy().tolist()
         judged = result.judged[result.judged["measure"] == measure]
         support = [["set", "system", "documents", "judged", "share"]]
         support += [[r.judges, r.system, f"{r.documents:,}", f"{r.judged:,}", _number(r.judged_share, ".3f")]
                     for r in judged.itertuples(index=False)]
         test = result.settings.get("test", "t")
         correction = result.settings.get("correction", "holm")
-        parts.append(f"{measure}: the systems in order under each set ({result.topics} topics: {topics})\n"
-                     + text_table(table, set(range(1, len(head)))) + "\n" + text_table(pairs, {0})
-                     + f"\n{measure}: each pair's conclusion (better by the reference, {sets.reference}), significant "
-                       f"under a set by the {test} test, {correction} correction\n" + text_table(claims, {0, 1, 2, 3, 4})
+        alpha = result.settings.get("alpha", 0.05)
+        parts.append(f"{measure}: the systems in order under each set (equal values share a rank: 2=)\n"
+                     + text_table(table, set(range(len(sets.names)))) + "\n" + text_table(pairs, {0})
+                     + _wrapped("tau_ap: the first set of the pair the reference, the second's order walked: a "
+                                "system the second puts too high near its top costs most. top-k: the share of "
+                                "the top k the two have in common; systems tied at a cut share the places left.")
+                     + "\n" + _wrapped(f"{measure}: each pair's conclusion ({test} test, {correction} correction, "
+                                       f"alpha {alpha:g}). better: by the reference, {sets.reference}; under "
+                                       f"{sets.reference} the difference is found (significant), not found, or "
+                                       "tied; under each other set it is found in the same direction, reversed, "
+                                       f"not found, or differs (significant, where {sets.reference} ties).")
+                     + text_table(claims, set(range(len(claims[0]))))
                      + f"\n{measure}: the judged documents it rests on\n" + text_table(support, {0, 1}))
     top = result.disagreement.head(10)
     rows = [["topic", "judged by 2+", "differently", "relevance changes", "disagreement", "alpha"]]
@@ -246,9 +263,34 @@ def _text(result) -> str:
     return "\n".join(parts)
 
 
-def _system_at(orders, name: str, rank: int) -> str:
-    found = orders[(orders["judges"] == name) & (orders["rank"] == rank)]
-    if found.empty:
+def _wrapped(text: str) -> str:
+    return textwrap.fill(text, WIDTH) + "\n"
+
+
+def _ranked(part, i: int) -> str:
+    """The ``i``-th system of one set's order: its rank (``2=`` when it shares it), name and value."""
+    if i >= len(part):
         return "-"
-    row = found.iloc[0]
-    return f"{row['system']} {_number(float(row['value']))}"
+    row = part.iloc[i]
+    shared = int((part["rank"] == row["rank"]).sum()) > 1
+    return f"{int(row['rank'])}{'=' if shared else ''} {row['system']} {_number(float(row['value']))}"
+
+
+def _topics_text(result) -> str:
+    """The topics compared, and the runs' topics that score 0 because they did not answer them (-c)."""
+    sets, compared = result.sets, len(result.compared_topics)
+    if result.topics == "common":
+        judged = len(sets.common_topics())
+        where = (f"the {compared} topics every set judged" if compared == judged else
+                 f"the {compared} of the {judged} topics every set judged that the runs answered")
+        text = _wrapped(f"Topics compared: {where}, for every pair of sets and every conclusion.")
+    else:
+        text = _wrapped("Topics compared: each set's own (" + ", ".join(f"{n} {len(sets.topics(n))}" for n in sets)
+                        + ").")
+    missing = result.unanswered
+    if missing.empty:
+        return text
+    rows = [["set", "system", "topics", "not answered"]]
+    rows += [[r.judges, r.system, str(r.topics), str(r.unanswered)] for r in missing.itertuples(index=False)]
+    return (text + "Complete topics (-c): a compared topic a run did not answer scores 0 for it, on every measure:\n"
+            + text_table(rows, {0, 1}))

@@ -20,7 +20,8 @@ def register(subparsers) -> None:
         "power", help="topic-set size and statistical power (Sakai 2016)",
         description="From the per-topic variance of the runs (the residual variance of the system x topic "
                     "ANOVA, which is also half the mean variance of the pairs' differences, or the within-system "
-                    "variance): the smallest difference a paired t-test and a one-way ANOVA detect with the given "
+                    "variance): the smallest difference a paired t-test and a one-way ANOVA (its degrees of freedom; "
+                    "with the residual variance, the two-way ANOVA's variance, and so named) detect with the given "
                     "power at the current number of topics, the topics needed to detect --effect, and each pair's "
                     "post hoc power (at its own observed difference: a function of its p-value, so it adds "
                     "nothing to it).")
@@ -80,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
                      "" if math.isnan(r.effect) else f"{r.effect:g}",
                      "" if math.isnan(r.topics_needed) else str(int(r.topics_needed))])
     out.write(text_table(rows, {0}))
-    rows = [["system_a", "system_b", "mean_diff", "sd_diff", "d_z", "power"]]
+    rows = [["system_a", "system_b", "mean_diff", "sd_diff", "d_z", "post hoc power"]]
     for r in result.pairs.itertuples(index=False):
         rows.append([str(r.system_a), str(r.system_b), f"{r.mean_diff:+.4f}", f"{r.sd_diff:.4f}",
-                     f"{r.effect_size:.3g}", f"{r.power:.3f}"])
+                     f"{r.effect_size:.3g}", f"{r.post_hoc_power:.3f}"])
     out.write("\npost hoc power of each pair (paired t-test at its own observed d_z; a function of its p-value, "
               "so it adds nothing to it):\n" + text_table(rows, {0, 1}))
     return 0

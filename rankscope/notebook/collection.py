@@ -419,7 +419,7 @@ def _named(runs: Any) -> list[tuple[str | None, Any]]:
     if isinstance(runs, Mapping):
         for name in runs:
             if not isinstance(name, str) or not name.strip():
-                raise ValidationError(f"system names must be non-empty text, found {name!r}")
+                raise ValidationError(f"system names: expected non-empty text, found {name!r}")
         items = list(runs.items())
     elif isinstance(runs, (str, bytes, bytearray, os.PathLike, Run)) or is_dataframe(runs):
         raise ValidationError("runs: expected a mapping {system name: run} or a list of run files")

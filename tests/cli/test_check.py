@@ -122,7 +122,7 @@ def test_junit_xml_holds_names_xml_cannot_hold(folder):
 @pytest.mark.parametrize(("text", "message"), [
     ("- qrels: data/qrels.txt\n", "exp.yaml:1: expected a mapping with the keys qrels, runs and expect, found a list"),
     (HOLDING.replace("value: 0.7778", "value: high"),
-     "exp.yaml:5: expect[0]: value must be a finite number, got 'high'"),
+     "exp.yaml:5: expect[0].value: expected a finite number, found 'high'"),
     (HOLDING.replace("data/dense.run", "data/gone.run"), "exp.yaml:3: runs.dense: expected a file, found no file at"),
     (HOLDING.replace("qrels: data/qrels.txt", "qrels: nowhere.txt"), "exp.yaml:2: qrels: expected a file, found no "
                                                                      "file at"),
@@ -130,10 +130,11 @@ def test_junit_xml_holds_names_xml_cannot_hold(folder):
     (HOLDING.replace("tolerance: 0.0005}", "tolerance: 0.0005, tolerance: 0}"),
      "exp.yaml:5: expect[0]: expected each key once, found 'tolerance' twice"),
     (HOLDING.replace("expect:", "expect: [\n"), "exp.yaml:"),
-    (HOLDING.replace("rank_at_most: 1", "rank_at_most: first"), "exp.yaml:8: expect[3]: rank_at_most must be a "
-                                                                "positive integer, got 'first'"),
-    (HOLDING + "colour: blue\n", "exp.yaml:9: colour: unknown key"),
-    ("", "exp.yaml:1: expected a mapping with the keys qrels, runs and expect, found None"),
+    (HOLDING.replace("rank_at_most: 1", "rank_at_most: first"), "exp.yaml:8: expect[3].rank_at_most: expected a "
+                                                                "positive integer, found 'first'"),
+    (HOLDING + "colour: blue\n", "exp.yaml:9: colour: expected one of the fields name, qrels, runs, conventions, "
+                                 "tolerance, expect, found an unknown field"),
+    ("", "exp.yaml:1: expected a mapping with the keys qrels, runs and expect, found null"),
     ("a: !!python/object/apply:os.system [echo hi]\n", "exp.yaml:1: expected YAML, found an error: could not "
                                                        "determine a constructor"),
 ])
@@ -191,10 +192,11 @@ def test_the_command_is_listed_with_its_exit_statuses():
 
 
 def _readme_section() -> str:
+    """The section of the documentation on regression checks (docs/guides/organisers.md)."""
     from pathlib import Path
 
-    text = (ROOT / "README.md").read_text()
-    return text.split("### Regression checks in CI", 1)[1].split("\n### ", 1)[0]
+    text = (ROOT / "docs" / "guides" / "organisers.md").read_text()
+    return text.split("## Regression checks in CI", 1)[1].split("\n## ", 1)[0]
 
 
 def test_the_readme_example_is_a_file_check_accepts():
@@ -230,9 +232,10 @@ def _aliases(levels: int = 14) -> str:
 
 @pytest.mark.parametrize(("part", "message"), [
     ("expect:\n  - {{extra: {big}, system: bm25, measure: AP, value: 0.5}}\n",
-     "exp.yaml:4: expect[0]: 'extra': expected a single value, found a list"),
+     "exp.yaml:4: expect[0].extra: expected one of the fields system, measure, value, at_least, at_most, tolerance, "
+     "found an unknown field"),
     ("conventions: {{depth: {big}}}\nexpect:\n  - {{system: bm25, measure: AP, value: 0.5}}\n",
-     "exp.yaml:3: conventions: 'depth': expected a single value, found a list"),
+     "exp.yaml:3: conventions.depth: expected an integer from 1 to 1000000000 or null, found a list of 14 items"),
 ])
 def test_aliases_that_stand_for_a_huge_structure_are_refused_without_writing_it_out(folder, part, message):
     text = "qrels: data/qrels.txt\nruns: {bm25: data/bm25.run}\n" + part.format(big=_aliases())
@@ -279,10 +282,16 @@ def test_the_demo_example_prints_what_the_readme_shows_and_pytrec_eval_and_scipy
     from scipy import stats
     from statsmodels.stats.multitest import multipletests
 
+    import shutil
+
     root = ROOT
-    done = check(root / "docs" / "examples" / "expectations.yaml", "--junit", tmp_path / "demo.xml", cwd=tmp_path)
+    section = _readme_section()  # the page's expectations file, checked in a copy of the demo collection
+    shutil.copytree(root / "sample_data" / "demo", tmp_path, dirs_exist_ok=True)
+    (tmp_path / "expectations.yaml").write_text(section.split("% file: expectations.yaml\n```yaml\n", 1)[1]
+                                                .split("```", 1)[0])
+    done = check(tmp_path / "expectations.yaml", "--junit", tmp_path / "demo.xml", cwd=tmp_path)
     assert done.returncode == 1
-    shown = _readme_section().split("docs/examples/expectations.yaml`):\n\n```\n", 1)[1].split("```", 1)[0]
+    shown = section.split("$ rankscope check expectations.yaml --junit claims.xml\n", 1)[1].split("```", 1)[0]
     assert done.stdout == shown
 
     demo = root / "sample_data" / "demo"

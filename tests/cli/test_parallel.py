@@ -20,7 +20,7 @@ from metrics.scale.pool import _drive
 from metrics.scale.tasks import Outcome
 from rankscope.cli import main
 from rankscope.runs import TIMEOUT_ENV, per_query_for_report
-from tests.metrics.scale.conftest import _missing
+from tests.dask_cluster import missing
 from tests.metrics.scale.helpers import many_runs
 
 EVAL_ARGS = [
@@ -39,7 +39,7 @@ def need(module: str, reason: str) -> None:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
-        _missing(reason)
+        missing(reason)
 
 
 def printed(capsys, argv: list[str]) -> tuple[int, str, str]:

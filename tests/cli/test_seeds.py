@@ -71,7 +71,7 @@ def test_compare_seeds_table_and_explicit_groups(collection, capsys):
 
 @pytest.mark.parametrize(("extra", "message"), [
     (["--group", "broken"], "--group: expected SYSTEM=RUN,RUN, found 'broken'"),
-    (["--seeds", "(x"], "not a regular expression"),
+    (["--seeds-rule", "(x"], "not a regular expression"),
     (["--seeds", "--format", "latex"], "--seeds: expected --format table, csv or json"),
     (["--group", "x=nope"], "names run 'nope', which is not among the runs"),
 ])

@@ -12,7 +12,7 @@ stdout and exit status; the flags are every combination of ``-l``, ``-M``, ``-J`
 * seeded random collections full of edge cases (``tests/random_collections.py``), and small hand-made ones
   where trec_eval stops with an error.
 
-The only differences allowed are those of :data:`DEVIATIONS`, each one the README's table explains. With
+The only differences allowed are those of :data:`DEVIATIONS`, each one the table of docs/conventions.md explains. With
 ``CI=true`` a missing compiler or source folder fails the tests instead of skipping them.
 """
 
@@ -47,7 +47,7 @@ VERSIONS = (9, 10)
 
 # Deliberate deviations: (measure, trec_eval version, condition) -> why. A line of trec_eval's output that
 # differs from rankscope's passes only when its measure and version are listed here and the condition
-# holds for the case. Each entry is a row of the README's table "Where rankscope differs from trec_eval".
+# holds for the case. Each entry is a row of the table "Where rankscope differs from trec_eval" (docs/conventions.md).
 DEVIATIONS: dict[tuple[str, int, str], str] = {}
 
 
@@ -282,10 +282,10 @@ def test_edge_cases(binaries, version, name, tmp_path):
 
 
 def test_deviations_are_documented():
-    readme = (ROOT / "README.md").read_text()
-    assert "Where rankscope differs from trec_eval" in readme
+    page = (ROOT / "docs" / "conventions.md").read_text()
+    assert "Where rankscope differs from trec_eval" in page
     for (measure, version, condition), why in DEVIATIONS.items():
-        assert measure in readme and why, (measure, version, condition)
+        assert measure in page and why, (measure, version, condition)
 
 
 def test_the_comparison_is_not_empty(binaries, tmp_path):

@@ -61,6 +61,10 @@ def test_import_flip_export_and_check(tmp_path):
     # before: 5/6 - 7/9 = 1/18; after: 5/12 - 7/9 = -13/36 (hand-worked in tests/metrics/review/test_trail.py)
     assert rows[0][4:] == [f"version 2 ({v2.id})", "difference +0.0555556", "difference -0.361111"]
     assert rows[2][5:] == ["rank 1; systems 2; value 0.833333", "rank 2; systems 2; value 0.416667"]
+    page = (ROOT / "docs" / "guides" / "meetings.md").read_text(encoding="utf-8")  # docs/guides/meetings.md shows
+    shown = page.split("% checked by: tests/workspace/test_cli_claims.py\n```console\n$ rankscope workspace claims "
+                       "$ID\n", 1)[1].split("```", 1)[0]
+    assert flipped.stdout.replace(v1.id, "BArcHB0ixCVqQA6y").replace(v2.id, "M24zP5-xVlgu0Wck") == shown
 
     again = _claims(tmp_path, v2.id, "--yaml", "-o", "ci2/expectations.yaml", "--with-files")
     assert again.returncode == 0, again.stderr
@@ -70,7 +74,7 @@ def test_import_flip_export_and_check(tmp_path):
     (tmp_path / "bad.yaml").write_text("expect:\n  - {system: bm25, measure: AP}\n  - {better: dense, measure: AP}\n")
     bad = _claims(tmp_path, v1.id, "--import", "bad.yaml")
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr.count("\n") == 1 and "bad.yaml:2: expect[0]: expected a claim with value" in bad.stderr
+    assert bad.stderr.count("\n") == 1 and "bad.yaml:2: expect[0]: expected value, at_least or at_most (a threshold)" in bad.stderr
     with open_workspace(tmp_path / "ws") as ws:  # nothing of the bad file was added
         assert len([c for n in ws.notes(v1.id) for c in n.claims]) == 3
 
@@ -90,7 +94,7 @@ def test_claims_written_by_hand(tmp_path):
     assert rows == [["holds", "dense is better than bm25 on AP"], ["fails", "bm25 scores AP >= 0.8"]]
 
     for args, message in (
-            (("--add", "{better: dense, measure: AP}"), "--add 1: expect[0]: expected"),
+            (("--add", "{better: dense, measure: AP}"), "--add 1: expect[0].than: expected a system's name, found no such field"),
             (("--add", "{system: bm25, measure: AP, at_least: 0.5}", "--add", "{system: bm25"), "--add 2:"),
             (("--add", "{system: bm25, system: dense, measure: AP, at_least: 0.5}"), "--add 1:"),
             (("--add", "x" * 5000), "--add 1: expected a claim of at most 4096 characters, found 5000"),

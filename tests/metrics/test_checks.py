@@ -2,7 +2,7 @@
 
 Beside the rules themselves, every declaration in the package is exercised: for each function that states
 its parameters with ``@checked``, a value just outside each rule is refused before the function runs, with
-``"<name> must be <what it accepts>, got <value>"``, and a value inside is passed on converted.
+``"<name>: expected <what it accepts>, found <value>"``, and a value inside is passed on converted.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import metrics
 from metrics import ValidationError
 from metrics.checks import COUNT, LEVEL, SEED, Integer, Number, Options, check, checked, shown
 
-WORDING = re.compile(r"^(?P<name>.+) must be (?P<what>.+), got (?P<value>.+)$")
+WORDING = re.compile(r"^(?P<name>.+?): expected (?P<what>.+), found (?P<value>.+)$")
 
 
 @pytest.mark.parametrize("rule, good, bad", [
@@ -45,7 +45,7 @@ def test_each_rule_takes_what_it_says_and_refuses_the_rest(rule, good, bad):
         with pytest.raises(ValidationError) as caught:
             check("x", value, rule)
         assert WORDING.match(str(caught.value)).group("name") == "x"
-        assert str(caught.value) == f"x must be {rule.describe()}, got {shown(value)}"
+        assert str(caught.value) == f"x: expected {rule.describe()}, found {shown(value)}"
 
 
 def test_values_are_passed_on_as_python_numbers():
@@ -55,26 +55,26 @@ def test_values_are_passed_on_as_python_numbers():
     assert check("seed", 0, SEED) == 0
 
 
-def test_the_descriptions_read_as_the_messages_always_did():
+def test_the_descriptions_read_as_the_messages_say_them():
     assert COUNT.describe() == "a positive integer"
     assert SEED.describe() == "a non-negative integer"
     assert Integer(2).describe() == "an integer of at least 2"
     assert Integer(1, 100_000, none=True).describe() == "an integer from 1 to 100000 or None"
-    assert LEVEL.describe() == "between 0 and 1"
+    assert LEVEL.describe() == "a number above 0 and below 1"
     assert Number(0).describe() == "a non-negative number"
     assert Number(0, closed="neither").describe() == "a positive number"
     assert Number(1, closed="neither").describe() == "a number > 1"
     assert Number().describe() == "a finite number"
-    assert Options("linear", "exp").describe() == "one of ('linear', 'exp')"
+    assert Options("linear", "exp").describe() == "one of 'linear', 'exp'"
 
 
 def test_a_label_names_the_parameter_in_its_own_words():
-    with pytest.raises(ValidationError, match=r"^RBO's persistence p must be between 0 and 1, got 1\.5$"):
+    with pytest.raises(ValidationError, match=r"^RBO's persistence p: expected a number above 0 and below 1, found 1\.5$"):
         check("p", 1.5, Number(0, 1, closed="neither", label="RBO's persistence p"))
 
 
 def test_a_huge_integer_is_shown_by_its_size():
-    with pytest.raises(ValidationError, match=r"^depth must be an integer from 1 to 10, got an integer of 100 bits$"):
+    with pytest.raises(ValidationError, match=r"^depth: expected an integer from 1 to 10, found an integer of 100 bits$"):
         check("depth", 10**30, Integer(1, 10))
 
 
@@ -88,9 +88,9 @@ def test_checked_binds_defaults_positionals_and_keywords():
 
     assert f("a", np.int64(3)) == 3 and calls[-1] == ("a", 3, 0.05) and type(calls[-1][1]) is int
     assert f("a", n=2, alpha=0.5) == 2
-    with pytest.raises(ValidationError, match="^n must be an integer of at least 2, got 1$"):
+    with pytest.raises(ValidationError, match="^n: expected an integer of at least 2, found 1$"):
         f("a", 1)
-    with pytest.raises(ValidationError, match="^alpha must be between 0 and 1, got 0$"):
+    with pytest.raises(ValidationError, match="^alpha: expected a number above 0 and below 1, found 0$"):
         f("a", 2, alpha=0)
     assert len(calls) == 2  # a refused call never runs the body
     assert f.__checked__ == {"n": Integer(2), "alpha": LEVEL}
@@ -107,7 +107,7 @@ def test_a_generator_is_checked_when_called_not_when_first_iterated():
     def upto(k):
         yield from range(k)
 
-    with pytest.raises(ValidationError, match="^k must be a positive integer, got 0$"):
+    with pytest.raises(ValidationError, match="^k: expected a positive integer, found 0$"):
         upto(0)
     assert list(upto(2)) == [0, 1]
 

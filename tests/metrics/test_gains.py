@@ -83,19 +83,19 @@ def test_every_choice_is_accepted_and_the_curve_is_the_measure(gain, discount_na
 
 @pytest.mark.parametrize("param", list(TABLES))
 def test_an_unknown_choice_names_the_choices(param):
-    allowed = str(tuple(TABLES[param]))
+    allowed = ", ".join(map(repr, TABLES[param]))
     ranked = rank_runs(QRELS, {"x": RUN})
     with pytest.raises(ValidationError, match="square") as caught:
         parse_measure(f'nDCG({param}="square")')
     assert all(name in str(caught.value) for name in TABLES[param])
     with pytest.raises(ValidationError) as caught:
         gain_curves(ranked, **{param: "square"})
-    assert str(caught.value) == f"{param} must be one of {allowed}, got 'square'"
+    assert str(caught.value) == f"{param}: expected one of {allowed}, found 'square'"
     with pytest.raises(ValidationError) as caught:
         check_gain(**{**TREC_EVAL, param: "square"})
-    assert str(caught.value) == f"{param} must be one of {allowed}, got 'square'"
+    assert str(caught.value) == f"{param}: expected one of {allowed}, found 'square'"
     if param != "ideal":
-        with pytest.raises(ValidationError, match="must be one of"):
+        with pytest.raises(ValidationError, match=f"^{param}: expected one of "):
             anatomy(ranked, "1", **{param: "square"})
 
 

@@ -66,7 +66,7 @@ def test_select_queries_of_nothing_is_empty_and_checks_its_input():
     empty = r.select_queries(["nope"])
     assert empty.n_queries == 0 and len(empty.rel) == 0 and empty.offsets.tolist() == [0]
     for one_string in ("401", b"401"):
-        with pytest.raises(ValidationError, match="not one string"):
+        with pytest.raises(ValidationError, match="^queries: expected a sequence of query ids, found one string$"):
             r.select_queries(one_string)
 
 

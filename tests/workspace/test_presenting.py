@@ -129,9 +129,11 @@ def test_presenting_needs_an_editor_and_following_a_viewer(target):
     ("../etc", {}, "a page: expected its address"),
     ("Overview page", {}, "a page: expected its address"),
     ("overview", ["measure", "AP"], "expected a mapping"),
-    ("overview", {"measure": 3}, "parameter 'measure': expected text values"),
-    ("overview", {"": "x"}, "expected parameter names of 1 to 64"),
-    ("overview", {f"p{i}": "x" for i in range(65)}, "at most 64 query parameters, found 65"),
+    ("overview", {"measure": 3}, "^a view: measure: expected text, or a list of text, found 3$"),
+    ("overview", {"measure": ["AP", 3]}, r"^a view: measure\[1\]: expected text of at most 16384 characters, found 3$"),
+    ("overview", {"": "x"}, r"^a view: \[''\]: expected a parameter's name of 1 to 64 characters, found ''$"),
+    ("overview", {f"p{i}": "x" for i in range(65)}, "^a view: expected a mapping of at most 64 query parameters, "
+                                                     "found a mapping of 65 keys$"),
     ("overview", {"topic": "x" * 20_000}, "at most 16384 characters"),
 ])
 def test_a_bad_view_is_refused_with_one_line_and_stores_nothing(target, page, params, message):

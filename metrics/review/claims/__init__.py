@@ -4,13 +4,13 @@ A review ends with conclusions ("dense beats BM25 on nDCG@10", "MAP stays above 
 that rankscope can check it again whenever the runs, the judgments or the conventions change. The three
 kinds (:mod:`~metrics.review.claims.kinds`):
 
-=================  ===================================================================================
+==================  ===================================================================================
 :class:`Threshold`  a system's value of a measure equals a value within a tolerance, or is at least or
                     at most a value (the expected scores of a regression file)
 :class:`Better`     one system is better than another on a measure, optionally significantly under a
                     named paired test, correction and alpha
 :class:`Rank`       a system is among the first k systems by a measure
-=================  ===================================================================================
+==================  ===================================================================================
 
 :func:`check_claims` checks claims against :func:`metrics.evaluate`'s table (the one pipeline: the values
 are :func:`metrics.aggregate`'s, the tests :func:`metrics.stats.significance.compare_systems`'s) and gives one

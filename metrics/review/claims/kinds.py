@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from metrics.checks import COUNT, LEVEL, Integer, Number, Options, check, refuse
-from metrics.errors import ValidationError
+from metrics.checks import COUNT, LEVEL, Integer, Number, Options, check, refuse, shown
+from metrics.errors import Refused, ValidationError
 
-__all__ = ["Better", "Claim", "ClaimResult", "FAILS", "HOLDS", "MAX_RESAMPLES", "PAIRS", "Rank", "SETTINGS", "STATUSES",
-           "TIES", "Threshold", "UNCHECKABLE"]
+__all__ = ["Better", "Claim", "ClaimResult", "FAILS", "HOLDS", "MAX_RESAMPLES", "PAIRS", "RULES", "Rank", "SETTINGS",
+           "STATUSES", "TIES", "Threshold", "UNCHECKABLE"]
 
 HOLDS, FAILS, UNCHECKABLE = "holds", "fails", "cannot be checked"
 STATUSES = (HOLDS, FAILS, UNCHECKABLE)
@@ -45,6 +45,13 @@ MAX_RESAMPLES = 1_000_000
 TIES = ("best", "worst")
 """Where a :class:`Rank` claim puts a system tied with others: at the best rank of the tie (``best``, the
 "1224" competition ranking) or at the worst (``worst``)."""
+
+RULES = {"value": Number(), "at_least": Number(), "at_most": Number(), "tolerance": Number(0), "alpha": LEVEL,
+         "pairs": Options(*PAIRS), "rank_at_most": COUNT, "ties": Options(*TIES),
+         "n_resamples": Integer(1, MAX_RESAMPLES)}
+"""What the fields of a claim take that a rule says whole (:mod:`metrics.checks`): the claims' constructors and
+an expectations file's declaration (:mod:`metrics.review.claims.schema`) both read it. Names and measures are
+checked by the registry, tests and corrections by :mod:`metrics.stats.significance`."""
 
 
 def _number(x: float) -> str:
@@ -68,7 +75,7 @@ def _measure(value: Any) -> str:
         raise refuse("measure", "a measure's name", value)
     pairs = resolve_measures([value])
     if len(pairs) != 1:
-        raise ValidationError(f"measure must name one measure, got {value!r} ({len(pairs)} measures)")
+        raise Refused("measure", "the name of one measure", f"{shown(value)} ({len(pairs)} measures)")
     return pairs[0][0]
 
 
@@ -108,8 +115,8 @@ class Threshold:
         if len(given) != 1:
             raise ValidationError(f"expected exactly one of value, at_least, at_most, found {given or 'none'}")
         _set(self, system=_name("system", self.system), measure=_measure(self.measure),
-             tolerance=check("tolerance", self.tolerance, Number(0)),
-             **{given[0]: check(given[0], getattr(self, given[0]), Number())})
+             tolerance=check("tolerance", self.tolerance, RULES["tolerance"]),
+             **{given[0]: check(given[0], getattr(self, given[0]), RULES[given[0]])})
 
     def describe(self) -> str:
         """The claim in words."""
@@ -170,9 +177,9 @@ class Better:
 
         better, than = _name("better", self.better), _name("than", self.than)
         if better == than:
-            raise ValidationError(f"better and than must name two systems, got {better!r} twice")
+            raise refuse("than", "another system than better", than)
         _set(self, better=better, than=than, measure=_measure(self.measure),
-             pairs=check("pairs", self.pairs, Options(*PAIRS)))
+             pairs=check("pairs", self.pairs, RULES["pairs"]))
         settings = dict(self.settings)
         if self.test is None:
             if settings or (self.correction, self.alpha) != ("holm", 0.05) or self.pairs != "all":
@@ -180,15 +187,15 @@ class Better:
             return
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
-            raise ValidationError(f"unknown test setting {unknown[0]!r}; choose from {list(SETTINGS)}")
+            raise Refused(unknown[0], f"a test setting ({', '.join(SETTINGS)})", "an unknown setting")
         test = canonical(self.test, TESTS, TEST_ALIASES, "test")
         correction = canonical(self.correction, CORRECTIONS + (MAXT,), CORRECTION_ALIASES, "correction")
         if correction == MAXT and test != "permutation":
-            raise ValidationError(f"correction maxt needs the permutation test, got {test!r}")
+            raise refuse("test", "the permutation test (correction maxt needs it)", test)
         if "n_resamples" in settings:
-            check("n_resamples", settings["n_resamples"], Integer(1, MAX_RESAMPLES))
+            check("n_resamples", settings["n_resamples"], RULES["n_resamples"])
         normal = check_options(**settings)
-        _set(self, test=test, correction=correction, alpha=check("alpha", self.alpha, LEVEL),
+        _set(self, test=test, correction=correction, alpha=check("alpha", self.alpha, RULES["alpha"]),
              settings=tuple(sorted((k, normal[k]) for k in settings)))
 
     def describe(self) -> str:
@@ -235,7 +242,8 @@ class Rank:
 
     def __post_init__(self) -> None:
         _set(self, system=_name("system", self.system), measure=_measure(self.measure),
-             at_most=check("rank_at_most", self.at_most, COUNT), ties=check("ties", self.ties, Options(*TIES)))
+             at_most=check("rank_at_most", self.at_most, RULES["rank_at_most"]),
+             ties=check("ties", self.ties, RULES["ties"]))
 
     def describe(self) -> str:
         """The claim in words."""

@@ -26,24 +26,60 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from metrics.conventions import Conventions
-from metrics.errors import ParseError, RankscopeError
-from metrics.review.claims.kinds import SETTINGS, Better, Claim, Rank, Threshold
+from metrics.checks import Field, Integer, Kind, ListOf, MapOf, Number, Object, OneOf, Text, read, refuse, shown, where
+from metrics.checks.words import SHOWN_ITEMS
+from metrics.conventions import FIELDS, Conventions
+from metrics.errors import ParseError, RankscopeError, Refused
+from metrics.review.claims.kinds import RULES, SETTINGS, Better, Claim, Rank, Threshold
 
-__all__ = ["ENTRY_KEYS", "Expectations", "TOP_KEYS", "claim_from_entry", "expectations_data", "read_expectations"]
+__all__ = ["ENTRY_KEYS", "EXPECTATIONS", "ENTRIES", "Expectations", "MAX_CLAIMS", "MAX_RUNS", "TOP_KEYS",
+           "claim_from_entry", "expectations_data", "read_expectations"]
 
-TOP_KEYS = ("name", "qrels", "runs", "conventions", "tolerance", "expect")
-"""The keys of an expectations file."""
+MAX_RUNS = 10_000
+"""The most runs an expectations file names."""
+MAX_CLAIMS = 10_000
+"""The most claims an expectations file states."""
 
-ENTRY_KEYS: dict[str, tuple[str, ...]] = {
-    "threshold": ("system", "measure", "value", "at_least", "at_most", "tolerance"),
-    "better": ("better", "than", "measure", "test", "correction", "alpha", "pairs") + SETTINGS,
-    "rank": ("system", "measure", "rank_at_most", "ties"),
+_SCALAR = Kind((str, int, float, bool), "a single value", none=True)
+_SYSTEM = Kind((str, int), "a system's name")
+_MEASURE = Kind(str, "a measure's name")
+_PATH = Text(blank=False, line=True, what="a file's path")
+
+
+def _entry(required: tuple[str, ...], optional: tuple[str, ...], **kinds: Any) -> Object:
+    """An ``expect:`` entry of one kind: its fields, each with its rule (:data:`~metrics.review.claims.kinds.RULES`
+    where one says it whole; a single value checked by the claim where not)."""
+    rule = {**RULES, **kinds}
+    return Object({**{k: rule.get(k, _SCALAR) for k in required},
+                   **{k: Field(rule.get(k, _SCALAR), required=False) for k in optional}})
+
+
+ENTRIES: dict[str, Object] = {
+    "threshold": _entry(("system", "measure"), ("value", "at_least", "at_most", "tolerance"), system=_SYSTEM,
+                        measure=_MEASURE),
+    "better": _entry(("better", "than", "measure"), ("test", "correction", "alpha", "pairs") + SETTINGS,
+                     better=_SYSTEM, than=_SYSTEM, measure=_MEASURE, test=Kind(str, "a test's name"),
+                     correction=Kind(str, "a correction's name")),
+    "rank": _entry(("system", "measure", "rank_at_most"), ("ties",), system=_SYSTEM, measure=_MEASURE),
 }
+"""The fields of each kind of ``expect:`` entry, declared once."""
+ENTRY_KEYS: dict[str, tuple[str, ...]] = {kind: tuple(entry.fields) for kind, entry in ENTRIES.items()}
 """The keys each kind of ``expect:`` entry takes."""
 
-_REQUIRED = {"threshold": ("system", "measure"), "better": ("better", "than", "measure"),
-             "rank": ("system", "measure", "rank_at_most")}
+EXPECTATIONS = Object({
+    "name": Field(Text(blank=False, what="the suite's name as text"), required=False),
+    "qrels": _PATH,
+    "runs": OneOf(MapOf(OneOf(Text(blank=False), Integer(), what="a system's name"), _PATH, MAX_RUNS, shortest=1),
+                  ListOf(_PATH, MAX_RUNS, shortest=1),
+                  what="a mapping of system names to run files, or a list of run files"),
+    "conventions": Field(FIELDS, required=False),
+    "tolerance": Field(Number(0, none=True), required=False),
+    "expect": ListOf(Kind(Mapping, "a claim (a mapping)"), MAX_CLAIMS, shortest=1,
+                     what="a list of one or more claims"),
+}, what="a mapping with the keys qrels, runs and expect")
+"""The fields of an expectations file, declared once (each entry of ``expect`` by :data:`ENTRIES`)."""
+TOP_KEYS = tuple(EXPECTATIONS.fields)
+"""The keys of an expectations file."""
 
 
 @dataclass(frozen=True)
@@ -80,33 +116,17 @@ class Expectations:
         return list(dict.fromkeys(claim.measure for claim in self.claims))
 
 
-def _found(value: Any) -> str:
-    text = repr(value) if isinstance(value, (str, int, float, bool)) or value is None else type(value).__name__
-    if isinstance(value, list):
-        text = "a list" if value else "an empty list"
-    elif isinstance(value, dict):
-        text = "a mapping"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _scalars(values: Mapping[Any, Any]) -> None:
-    """Refuse a value that is a list or a mapping before anything shows it: through YAML's aliases a few
-    lines can stand for a structure too large to write out."""
-    for key, value in values.items():
-        if not isinstance(value, (str, int, float, bool, type(None))):
-            raise ValueError(f"{_found(key)}: expected a single value, found {_found(value)}")
-
-
 def _kind_of(entry: Mapping[str, Any]) -> str:
-    """Which kind of claim an entry states, from its keys (a ValueError says what was expected)."""
+    """Which kind of claim an entry states, from its keys (a refusal says what was expected)."""
     if "better" in entry or "than" in entry:
         return "better"
     if "rank_at_most" in entry:
         return "rank"
     if any(k in entry for k in ("value", "at_least", "at_most")):
         return "threshold"
-    raise ValueError(f"expected a claim with value, at_least or at_most (a threshold), better and than (a "
-                     f"comparison) or rank_at_most (a rank), found the keys {sorted(map(str, entry))}")
+    found = f"the keys {shown([str(k) for k in entry])}" if len(entry) <= SHOWN_ITEMS else shown(entry)
+    raise Refused("a claim", "value, at_least or at_most (a threshold), better and than (a comparison) or "
+                             "rank_at_most (a rank)", found)
 
 
 def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -> Claim:
@@ -125,10 +145,11 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
 
     Raises
     ------
-    ValueError
-        An entry that is not a mapping, an unknown or missing key (a plain ``ValueError``), or a value the
-        claim does not accept (:class:`~metrics.errors.ValidationError`, or
-        :class:`~metrics.errors.UnknownMeasureError` for a measure; both are ``RankscopeError``).
+    RankscopeError
+        An entry that is not a mapping, an unknown or missing key, a value of the wrong kind
+        (:class:`~metrics.errors.Refused`, naming the key), a value the claim does not accept
+        (:class:`~metrics.errors.ValidationError`), or an unknown measure
+        (:class:`~metrics.errors.UnknownMeasureError`).
 
     Examples
     --------
@@ -138,28 +159,22 @@ def claim_from_entry(entry: Mapping[str, Any], tolerance: float | None = None) -
     dense is better than bm25 on nDCG@10, significantly (t test, alpha 0.05, holm correction over all pairs of systems)
     """
     if not isinstance(entry, Mapping):
-        raise ValueError(f"expected a mapping of keys to values, found {_found(entry)}")
-    _scalars(entry)
+        raise refuse("a claim", "a mapping of keys to values", entry, json=True)
     kind = _kind_of(entry)
-    allowed = ENTRY_KEYS[kind]
-    unknown = [k for k in entry if k not in allowed]
-    if unknown:
-        raise ValueError(f"unknown key {_found(unknown[0])} in a {kind} claim; expected keys among {list(allowed)}")
-    missing = [k for k in _REQUIRED[kind] if k not in entry]
-    if missing:
-        raise ValueError(f"expected the key {missing[0]!r} in a {kind} claim, found the keys {list(map(str, entry))}")
+    entry = read(entry, ENTRIES[kind])
+    if isinstance(entry.get("system"), int):
+        entry["system"] = str(entry["system"])
     if kind == "threshold":
-        given = dict(entry)
-        if "tolerance" not in given and tolerance is not None:
-            given["tolerance"] = tolerance
-        return Threshold(**given)
+        if "tolerance" not in entry and tolerance is not None:
+            entry["tolerance"] = tolerance
+        return Threshold(**entry)
     if kind == "rank":
         return Rank(entry["system"], entry["measure"], entry["rank_at_most"], entry.get("ties", "best"))
     if "test" not in entry:
         needing = [k for k in entry if k not in ("better", "than", "measure")]
         if needing:
-            raise ValueError(f"{needing[0]!r} needs a test (test: t, wilcoxon, sign, permutation, bootstrap or "
-                             f"tukey), found none")
+            raise Refused(needing[0], "a test beside it (test: t, wilcoxon, sign, permutation, bootstrap or tukey)",
+                          "none")
         return Better(entry["better"], entry["than"], entry["measure"])
     options = {k: entry[k] for k in ("correction", "alpha", "pairs") if k in entry}
     return Better(entry["better"], entry["than"], entry["measure"], entry["test"], **options,
@@ -193,36 +208,32 @@ def read_expectations(data: Any, *, source: str, base: str = "",
     """
     lines = lines or {}
 
-    def fail(part: str, message: str, key: str | None = None) -> ParseError:
-        return ParseError(source, lines.get(key or part), f"{part}: {message}")
+    def line(path: tuple) -> int | None:
+        """The line of the deepest part of ``path`` the file's lines name (``expect.3``, ``runs.bm25``)."""
+        parts = [str(p) for p in path]
+        for k in range(len(parts), 0, -1):
+            if ".".join(parts[:k]) in lines:
+                return lines[".".join(parts[:k])]
+        return 1 if not path else None
 
-    if not isinstance(data, Mapping):
-        raise ParseError(source, 1, f"expected a mapping with the keys qrels, runs and expect, found {_found(data)}")
-    unknown = [k for k in data if k not in TOP_KEYS]
-    if unknown:
-        raise fail(str(unknown[0]), f"unknown key; expected keys among {list(TOP_KEYS)}")
-    for key in ("qrels", "runs", "expect"):
-        if key not in data:
-            raise ParseError(source, None, f"expected the key {key!r}, found the keys {list(map(str, data))}")
-    qrels = _path(data["qrels"], base, lambda m: fail("qrels", m))
-    runs = _runs(data["runs"], base, fail)
-    conventions = _conventions(data.get("conventions", {}), fail)
+    try:
+        data = read(data, EXPECTATIONS)
+    except Refused as err:
+        raise ParseError(source, line(err.path), str(err)) from None
+    qrels = _path(data["qrels"], base)
+    runs = _runs(data["runs"], base, lambda message: ParseError(source, lines.get("runs"), f"runs: {message}"))
+    conventions = Conventions(**data.get("conventions", {}))  # every field checked by its rule already
     tolerance = data.get("tolerance")
-    if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, (int, float))
-                                  or not 0 <= tolerance < float("inf")):
-        raise fail("tolerance", f"expected a non-negative number, found {_found(tolerance)}")
     name = data.get("name", os.path.basename(source) or source)
-    if not isinstance(name, str) or not name.strip():
-        raise fail("name", f"expected the suite's name as text, found {_found(name)}")
-    entries = data["expect"]
-    if not isinstance(entries, list) or not entries:
-        raise fail("expect", f"expected a list of one or more claims, found {_found(entries)}")
     claims = []
-    for i, entry in enumerate(entries):
+    for i, entry in enumerate(data["expect"]):
         try:
             claims.append(claim_from_entry(entry, tolerance))
+        except Refused as err:
+            parts = list(err.path) if err.path else [err.where] if err.where and err.where != "a claim" else []
+            raise ParseError(source, lines.get(f"expect.{i}"), f"{where('expect', [i, *parts])}: {err.detail}") from None
         except (ValueError, RankscopeError) as err:
-            raise fail(f"expect[{i}]", str(err), f"expect.{i}") from None
+            raise ParseError(source, lines.get(f"expect.{i}"), f"expect[{i}]: {err}") from None
     return Expectations(source, name, qrels, runs, conventions, tuple(claims),
                         tuple(lines.get(f"expect.{i}") for i in range(len(claims))))
 
@@ -272,9 +283,7 @@ def expectations_data(qrels: str, runs: Sequence[tuple[str, str]] | Mapping[str,
     return data
 
 
-def _path(value: Any, base: str, fail) -> str:
-    if not isinstance(value, str) or not value.strip() or "\0" in value:
-        raise fail(f"expected a file's path, found {_found(value)}")
+def _path(value: str, base: str) -> str:
     if value.startswith("irds:"):  # an ir_datasets id (metrics.io.irds), not a path
         return value
     return os.path.join(base, value)
@@ -283,43 +292,13 @@ def _path(value: Any, base: str, fail) -> str:
 def _runs(value: Any, base: str, fail) -> tuple[tuple[str, str], ...]:
     from metrics.io import system_name
 
-    if isinstance(value, list) and value:
-        pairs = []
-        for i, path in enumerate(value):
-            pairs.append((None, _path(path, base, lambda m, i=i: fail(f"runs[{i}]", m, "runs"))))
-        pairs = [(system_name(os.path.basename(p)), p) for _, p in pairs]
-    elif isinstance(value, Mapping) and value:
-        pairs = []
-        for name, path in value.items():
-            if isinstance(name, int) and not isinstance(name, bool):
-                name = str(name)
-            if not isinstance(name, str) or not name.strip():
-                raise fail("runs", f"expected a system's name as text, found {_found(name)}")
-            pairs.append((name, _path(path, base, lambda m, n=name: fail(f"runs.{n}", m))))
+    if isinstance(value, list):
+        pairs = [(system_name(os.path.basename(p)), _path(p, base)) for p in value]
     else:
-        raise fail("runs", f"expected a mapping of system names to run files, or a list of run files, found "
-                           f"{_found(value)}")
+        pairs = [(str(name), _path(path, base)) for name, path in value.items()]
     names = [n for n, _ in pairs]
-    twice = next((n for n in names if names.count(n) > 1), None)
+    seen: set = set()
+    twice = next((n for n in names if n in seen or seen.add(n)), None)
     if twice is not None:
-        raise fail("runs", f"expected one run per system name, found two named {twice!r}")
+        raise fail(f"expected one run per system name, found two named {twice!r}")
     return tuple(pairs)
-
-
-def _conventions(value: Any, fail) -> Conventions:
-    if not isinstance(value, Mapping):
-        raise fail("conventions", f"expected a mapping of conventions to values, found {_found(value)}")
-    try:
-        _scalars(value)
-    except ValueError as err:
-        raise fail("conventions", str(err)) from None
-    known = {f.name: f.default for f in fields(Conventions)}
-    for key, given in value.items():
-        if key not in known:
-            raise fail("conventions", f"unknown convention {_found(key)}; expected one of {list(known)}")
-        if isinstance(known[key], bool) and not isinstance(given, bool):
-            raise fail("conventions", f"{key}: expected true or false, found {_found(given)}")
-    try:
-        return Conventions(**value)
-    except RankscopeError as err:
-        raise fail("conventions", str(err)) from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from metrics.errors import ValidationError
+from metrics.checks import Options, check
 from metrics.review.compare.markers import BETTER, WORSE
 
 if TYPE_CHECKING:  # the table imports this module
@@ -72,8 +72,7 @@ def caption(table: SummaryTable, style: str = "text", *, bold: bool = True, ci: 
     --------
     SummaryTable.caption
     """
-    if style not in STYLES:
-        raise ValidationError(f"style must be one of {STYLES}, got {style!r}")
+    check("style", style, Options(*STYLES))
     esc = {"text": str, "latex": latex_escape, "markdown": markdown_escape}[style]
     n = table.n_queries
     what = (f"Mean over {n} topic{'s' if n != 1 else ''}" if n is not None

@@ -13,6 +13,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from metrics.checks import refuse
 from metrics.errors import RankscopeError, ValidationError
 
 __all__ = ["BETTER", "WORSE", "baseline_markers"]
@@ -95,7 +96,7 @@ def _letter_markers(tests: pd.DataFrame, systems: list[str], letters: dict[str, 
 
 def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise ValidationError(f"expected a {what} DataFrame, got {type(frame).__name__}")
+        raise refuse(what, f"a {what} DataFrame", frame)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValidationError(f"expected a {what} table with columns {list(columns)}; missing {missing}")

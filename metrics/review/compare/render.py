@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from metrics.checks import refuse
 from metrics.errors import ValidationError
 from metrics.io.files import write_atomic
 from metrics.io.spreadsheet import csv_text
@@ -24,7 +25,7 @@ __all__ = ["caption", "latex_escape", "leaderboard_to_latex", "markdown_escape",
 
 def _check(table: Any) -> None:
     if not isinstance(table, SummaryTable):
-        raise ValidationError(f"expected a SummaryTable, got {type(table).__name__}")
+        raise refuse("table", "a SummaryTable", table)
 
 
 def _row_name(table: SummaryTable, system: str, esc) -> str:
@@ -53,7 +54,7 @@ def to_latex(table: SummaryTable, *, ci: bool = False, label: str | None = "tab:
         Written as comment lines at the top (:func:`metrics.review.manifest.comment_lines`).
     provenance : Provenance, optional
         Its one line (:meth:`metrics.review.provenance.Provenance.compact`) written at the top as a ``%%`` comment
-        (the manifest's comment lines start with ``% ``).
+        (the manifest's comment lines start with ``%`` and a space).
 
     Returns
     -------

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from metrics.checks import Integer, check
+from metrics.checks import Integer, Options, check, refuse
 from metrics.errors import ValidationError
 from metrics.review.compare.caption import caption
 from metrics.review.compare.markers import BETTER, WORSE, _info, _letter_markers, _letters, _require, baseline_markers
@@ -181,7 +181,7 @@ class SummaryTable:
             raise ValidationError("markers against a baseline need the baseline's name")
         for (system, measure), kind in dict(markers or {}).items():
             if kind not in _GLYPHS:
-                raise ValidationError(f"a marker is 'better' or 'worse', got {kind!r}")
+                check("a marker", kind, Options(*_GLYPHS))
             if str(system) in systems and str(measure) in measures:
                 marks.loc[str(system), str(measure)] = _GLYPHS[kind]
         return cls(markers=marks, baseline=None if baseline is None else str(baseline), test=test,
@@ -240,7 +240,7 @@ def summary_table(comparison: Comparison | None, means_frame: pd.DataFrame, *, b
     Mean over 6 topics. † / ‡: significantly better / worse than the baseline b (paired t-test, Holm-corrected per measure, 1 comparison each, alpha = 0.05).
     """
     if comparison is not None and not isinstance(comparison, Comparison):
-        raise ValidationError(f"expected a Comparison (from compare_systems) or None, got {type(comparison).__name__}")
+        raise refuse("comparison", "a Comparison (from compare_systems) or None", comparison)
     parts = _parts(means_frame, digits)
     systems, measures = parts.systems, parts.measures
     if baseline is None and comparison is not None:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Union
 
 from metrics.conventions import Conventions
-from metrics.errors import ValidationError
+from metrics.checks import Integer, check, refuse, where
+from metrics.errors import Refused, ValidationError
 from metrics.io import system_name
 from metrics.review.flags import convention_argv, expressed, significance_argv, significance_flags
 from metrics.review.manifest.records import FileRecord, Manifest, MeasureRecord, _jsonable
@@ -51,7 +52,7 @@ def sha256_of(source: FileSource) -> tuple[str, int]:
         except OSError as err:
             raise ValidationError(f"cannot read {os.fspath(source)!s}: {err.strerror or err}") from None
         return digest.hexdigest(), size
-    raise ValidationError(f"expected a path or bytes, got {type(source).__name__}")
+    raise refuse("a file", "a path or bytes", source)
 
 
 def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSource],
@@ -122,7 +123,7 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
     from metrics.evaluate import DEFAULT_MEASURES, resolve_measures
 
     if not isinstance(run_sources, Mapping) or not run_sources:
-        raise ValidationError("run_sources must be a non-empty mapping {system name: path or bytes}")
+        raise refuse("run_sources", "a non-empty mapping {system name: path or bytes}", run_sources)
     conventions = Conventions.coerce(conventions)
     file_names = dict(file_names or {})
     pairs = resolve_measures(DEFAULT_MEASURES if measures is None else measures)
@@ -156,7 +157,7 @@ def build_manifest(qrels_source: FileSource, run_sources: Mapping[str, FileSourc
             caveats.append(f"the commands name system {r.system!r} after its file: {derived!r}")
     created = created or datetime.now(timezone.utc)
     if created.tzinfo is None:
-        raise ValidationError("created must be a timezone-aware datetime")
+        raise refuse("created", "a timezone-aware datetime", created)
     stamp = created.astimezone(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
     return Manifest(
         rankscope_version=__version__, created_utc=stamp, qrels=qrels, runs=runs, measures=measure_records,
@@ -182,12 +183,10 @@ def _seed_items(seeds: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
     if seeds is None:
         return ()
     if not isinstance(seeds, Mapping):
-        raise ValidationError(f"seeds must be a mapping {{name: int}}, got {type(seeds).__name__}")
+        raise refuse("seeds", "a mapping {name: int}", seeds)
     out = []
     for key, value in seeds.items():
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValidationError(f"seed {key!r} must be an integer, got {value!r}")
-        out.append((str(key), int(value)))
+        out.append((str(key), check(where("seeds", [str(key)]), value, Integer())))
     return tuple(out)
 
 
@@ -208,15 +207,13 @@ def _compare(tests: Mapping[str, Any], labels: list[str], conventions: Conventio
     known = set(flagged) | {"baselines", "measures", "complete"}
     unknown = sorted(set(tests) - known)
     if unknown:
-        raise ValidationError(f"unknown test setting(s) {unknown}; known: {sorted(known)}")
+        raise Refused(unknown[0], f"a test setting ({', '.join(sorted(known))})", "an unknown setting")
     settings = {key: tests.get(key, flagged[key]) for key in ("test", "correction", "alpha")}
     for key in [*flagged, "complete"]:
         if key in tests and key not in settings and key not in ("baseline", "seed"):
             settings[key] = tests[key]
     seed = tests.get("seed", (seeds or {}).get("compare", flagged["seed"]))
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValidationError(f"the test seed must be an integer, got {seed!r}")
-    settings["seed"] = seed
+    settings["seed"] = check("the test seed", seed, Integer())
     tested = list(tests.get("measures") or labels)
     baselines = list(tests["baselines"]) if "baselines" in tests else [tests.get("baseline")]
     settings["measures"] = tested

@@ -8,18 +8,18 @@ uploads); :func:`comment_lines` writes it as comment lines for LaTeX, Markdown o
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrics.errors import ValidationError
+from metrics.checks import (Boolean, Field, Integer, ListOf, MapOf, Number, Object, OneOf, Options, Pattern, Text, Tree,
+                            read, refuse, shown)
+from metrics.errors import Refused, ValidationError
 from metrics.io.redaction import redact_all
 
 __all__ = ["FileRecord", "Manifest", "MeasureRecord", "comment_lines"]
 
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 MAX_TEXT = 100_000
 MAX_ITEMS = 10_000
 
@@ -159,7 +159,7 @@ class Manifest:
             return self.compare_commands[0]
         if kind == "all":
             return "\n".join((self.eval_command, *self.compare_commands))
-        raise ValidationError(f"kind must be 'eval', 'compare' or 'all', got {kind!r}")
+        raise refuse("kind", "one of 'eval', 'compare', 'all'", kind)
 
     def to_dict(self) -> dict[str, Any]:
         """The manifest as a JSON-ready dict (key order fixed)."""
@@ -196,44 +196,25 @@ class Manifest:
 
         Raises
         ------
-        ValidationError
-            A missing, unknown or mistyped field, text that is too long, a digest that is not SHA-256 hex;
-            the message names the field.
+        Refused
+            A missing, unknown or mistyped field, text that is too long, a digest that is not SHA-256 hex:
+            ``"manifest.<path>: expected ..., found ..."`` (the fields are declared in :data:`MANIFEST`).
         """
-        d = _object(document, "manifest", _KEYS, _KEYS - {"invocation", "caveats"})
-        qrels = _file(d["qrels"], "qrels")
-        runs = tuple(_file(r, f"runs[{i}]") for i, r in enumerate(_list(d["runs"], "runs")))
-        measures = []
-        for i, item in enumerate(_list(d["measures"], "measures")):
-            where = f"measures[{i}]"
-            m = _object(item, where, {"label", "name", "trec_label", "params"}, {"label", "name", "params"})
-            params = _object(m["params"], f"{where}.params")
-            measures.append(MeasureRecord(
-                label=_text(m["label"], f"{where}.label"), name=_text(m["name"], f"{where}.name"),
-                trec_label=_text(m.get("trec_label"), f"{where}.trec_label", none=True),
-                params=tuple(sorted((str(k), _value(v, f"{where}.params.{k}")) for k, v in params.items()))))
-        seeds = []
-        for key, value in _object(d["seeds"], "seeds").items():
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValidationError(f"manifest: 'seeds.{key}' must be an integer")
-            seeds.append((str(key), value))
-        commands = _object(d["commands"], "commands", {"eval", "compare"}, {"eval"})
-        invocation = _text(d.get("invocation"), "invocation", none=True)
+        d = read(document, MANIFEST, at="manifest")
+        measures = tuple(MeasureRecord(label=m["label"], name=m["name"], trec_label=m.get("trec_label"),
+                                       params=tuple(sorted(m["params"].items()))) for m in d["measures"])
+        invocation = d.get("invocation")
         try:
             argv = tuple(shlex.split(invocation)) if invocation else ()
         except ValueError as err:
-            raise ValidationError(f"manifest: 'invocation' is not a command line ({err})") from None
+            raise Refused("manifest.invocation", "a shell command line", f"{shown(invocation)} ({err})") from None
         return cls(
-            rankscope_version=_text(d["rankscope_version"], "rankscope_version"),
-            created_utc=_text(d["created_utc"], "created_utc"), qrels=qrels, runs=runs, measures=tuple(measures),
-            conventions=tuple(sorted((str(k), _value(v, f"conventions.{k}"))
-                                     for k, v in _object(d["conventions"], "conventions").items())),
-            eval_command=_text(commands["eval"], "commands.eval"), seeds=tuple(seeds),
-            tests=tuple((str(k), _value(v, f"tests.{k}")) for k, v in _object(d["tests"], "tests").items()),
-            compare_commands=tuple(_text(c, f"commands.compare[{i}]")
-                                   for i, c in enumerate(_list(commands.get("compare", []), "commands.compare"))),
-            invocation=tuple(redact_all(argv)),
-            caveats=tuple(_text(c, f"caveats[{i}]") for i, c in enumerate(_list(d.get("caveats", []), "caveats"))))
+            rankscope_version=d["rankscope_version"], created_utc=d["created_utc"], qrels=_file(d["qrels"]),
+            runs=tuple(_file(r) for r in d["runs"]), measures=measures,
+            conventions=tuple(sorted(d["conventions"].items())), eval_command=d["commands"]["eval"],
+            seeds=tuple(d["seeds"].items()), tests=tuple(d["tests"].items()),
+            compare_commands=tuple(d["commands"].get("compare", [])), invocation=tuple(redact_all(argv)),
+            caveats=tuple(d.get("caveats", [])))
 
 
 def comment_lines(manifest: Manifest | Mapping[str, Any], prefix: str = "# ") -> str:
@@ -261,99 +242,45 @@ def comment_lines(manifest: Manifest | Mapping[str, Any], prefix: str = "# ") ->
     """
     if not isinstance(manifest, Manifest):
         if not isinstance(manifest, Mapping):
-            raise ValidationError(f"expected a Manifest or a mapping, got {type(manifest).__name__}")
+            raise refuse("manifest", "a Manifest or a mapping", manifest)
         manifest = Manifest.from_dict(manifest)
     if not isinstance(prefix, str) or any(c in prefix for c in "\r\n"):
-        raise ValidationError("the comment prefix must be text on one line")
+        raise refuse("prefix", "one line of text", prefix)
     lines = ["rankscope manifest: SHA-256 of the inputs and the commands that reproduce these numbers",
              *manifest.to_json(indent=1).splitlines()]
     return "".join(prefix + line + "\n" for line in lines)
 
 
-# ---- checks ---------------------------------------------------------------------------------------------
+# ---- the declaration of a manifest's JSON --------------------------------------------------------------
 
-_KEYS = {"rankscope_version", "created_utc", "qrels", "runs", "measures", "conventions", "seeds", "tests",
-         "commands", "invocation", "caveats"}
-
-
-def _object(value: Any, where: str, allowed: set[str] | None = None, required: set[str] = frozenset()) -> dict:
-    if not isinstance(value, Mapping):
-        raise ValidationError(f"manifest: '{where}' must be an object, got {type(value).__name__}")
-    missing = sorted(required - set(value))
-    unknown = sorted(set(value) - allowed) if allowed is not None else []
-    if missing or unknown:
-        raise ValidationError(f"manifest: '{where}' " + "; ".join(
-            ([f"is missing {missing}"] if missing else []) + ([f"has unknown field(s) {unknown}"] if unknown else [])))
-    if len(value) > MAX_ITEMS:
-        raise ValidationError(f"manifest: '{where}' has more than {MAX_ITEMS} entries")
-    return dict(value)
-
-
-def _list(value: Any, where: str) -> list:
-    if not isinstance(value, (list, tuple)):
-        raise ValidationError(f"manifest: '{where}' must be a list, got {type(value).__name__}")
-    if len(value) > MAX_ITEMS:
-        raise ValidationError(f"manifest: '{where}' has more than {MAX_ITEMS} items")
-    return list(value)
-
-
-def _text(value: Any, where: str, none: bool = False) -> str | None:
-    if value is None and none:
-        return None
-    if not isinstance(value, str):
-        raise ValidationError(f"manifest: '{where}' must be text, got {type(value).__name__}")
-    if len(value) > MAX_TEXT:
-        raise ValidationError(f"manifest: '{where}' is longer than {MAX_TEXT} characters")
-    return value
+_TEXT = Text(MAX_TEXT)
+_SCALAR = OneOf(_TEXT, Integer(), Number(), Boolean(), none=True)
+_VALUE = OneOf(_TEXT, Integer(), Number(), Boolean(), ListOf(_SCALAR, MAX_ITEMS), none=True,
+               what="text, a number, true or false, or a list of them")
+_SETTINGS = MapOf(_TEXT, _VALUE, MAX_ITEMS)
+_FILE = Object({
+    "role": Options("qrels", "run"), "name": _TEXT, "path": _TEXT,
+    "sha256": Pattern(r"[0-9a-f]{64}", "a SHA-256 in lower-case hex"), "size": Integer(0),
+    "system": Field(Text(MAX_TEXT, none=True), required=False),
+    "ir_metadata": Field(Tree(MAX_ITEMS, 32, _TEXT, none=True), required=False),
+}, what="a file's record (role, name, path, sha256, size)")
+MANIFEST = Object({
+    "rankscope_version": _TEXT, "created_utc": _TEXT, "qrels": _FILE, "runs": ListOf(_FILE, MAX_ITEMS),
+    "measures": ListOf(Object({"label": _TEXT, "name": _TEXT, "trec_label": Field(Text(MAX_TEXT, none=True),
+                                                                                  required=False),
+                               "params": _SETTINGS}), MAX_ITEMS),
+    "conventions": _SETTINGS, "seeds": MapOf(_TEXT, Integer(), MAX_ITEMS), "tests": _SETTINGS,
+    "commands": Object({"eval": _TEXT, "compare": Field(ListOf(_TEXT, MAX_ITEMS), required=False)}),
+    "invocation": Field(Text(MAX_TEXT, none=True), required=False),
+    "caveats": Field(ListOf(_TEXT, MAX_ITEMS), required=False),
+}, what="a manifest (a mapping)")
+"""The fields of a manifest's JSON (:meth:`Manifest.to_dict`), declared once: :meth:`Manifest.from_dict` reads
+against it."""
 
 
-def _value(value: Any, where: str, depth: int = 0) -> Any:
-    """A JSON scalar, or a list of them (one level deep), as a parameter or setting may be."""
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if isinstance(value, str):
-        return _text(value, where)
-    if isinstance(value, (list, tuple)) and depth == 0:
-        return [_value(v, f"{where}[{i}]", 1) for i, v in enumerate(_list(value, where))]
-    raise ValidationError(f"manifest: '{where}' must be text, a number, true/false, null or a list of them")
-
-
-def _file(value: Any, where: str) -> FileRecord:
-    f = _object(value, where, {"role", "name", "path", "sha256", "size", "system", "ir_metadata"},
-                {"role", "name", "path", "sha256", "size"})
-    if f["role"] not in ("qrels", "run"):
-        raise ValidationError(f"manifest: '{where}.role' must be 'qrels' or 'run'")
-    if not isinstance(f["sha256"], str) or not _SHA256.match(f["sha256"]):
-        raise ValidationError(f"manifest: '{where}.sha256' must be a SHA-256 in lower-case hex")
-    if isinstance(f["size"], bool) or not isinstance(f["size"], int) or f["size"] < 0:
-        raise ValidationError(f"manifest: '{where}.size' must be a non-negative integer")
-    return FileRecord(role=f["role"], name=_text(f["name"], f"{where}.name"), path=_text(f["path"], f"{where}.path"),
-                      sha256=f["sha256"], size=f["size"], system=_text(f.get("system"), f"{where}.system", none=True),
-                      ir_metadata=_metadata(f.get("ir_metadata"), f"{where}.ir_metadata"))
-
-
-def _metadata(value: Any, where: str) -> dict[str, Any] | None:
-    """A run's ir_metadata as JSON: a mapping of text keys to text, numbers, true/false, null, lists and
-    mappings, at most ``MAX_ITEMS`` values in all and 32 levels deep (walked without recursion)."""
-    if value is None:
-        return None
-    _object(value, where)
-    count, stack = 0, [(value, where, 0)]
-    while stack:
-        item, at, depth = stack.pop()
-        count += 1
-        if count > MAX_ITEMS or depth > 32:
-            raise ValidationError(f"manifest: '{where}' is larger than {MAX_ITEMS} values or 32 levels")
-        if isinstance(item, Mapping):
-            stack.extend((v, f"{at}.{k}", depth + 1) for k, v in _object(item, at).items())
-        elif isinstance(item, list):
-            stack.extend((v, f"{at}[{i}]", depth + 1) for i, v in enumerate(item))
-        elif isinstance(item, str):
-            _text(item, at)
-        elif item is not None and not isinstance(item, (bool, int, float)):
-            raise ValidationError(f"manifest: '{at}' must be text, a number, true/false, null, a list or a mapping")
-    return dict(value)
-
+def _file(f: dict[str, Any]) -> FileRecord:
+    return FileRecord(role=f["role"], name=f["name"], path=f["path"], sha256=f["sha256"], size=f["size"],
+                      system=f.get("system"), ir_metadata=f.get("ir_metadata"))
 
 
 def _jsonable(value: Any) -> Any:

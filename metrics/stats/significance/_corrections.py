@@ -60,11 +60,11 @@ def adjust_pvalues(p_values: Any, method: str = "holm") -> np.ndarray:
     try:
         p = np.asarray(p_values, dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValidationError(f"p-values must be numbers: {err}") from None
+        raise ValidationError(f"p-values: expected numbers, found {err}") from None
     if p.ndim != 1:
         raise ValidationError(f"expected a 1-D array of p-values, got shape {p.shape}")
     if np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
-        raise ValidationError("p-values must be numbers between 0 and 1")
+        raise ValidationError("p-values: expected numbers from 0 to 1, found others")
     m = p.size
     if m == 0 or method == "none":
         return p.copy()

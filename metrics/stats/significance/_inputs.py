@@ -117,7 +117,7 @@ def align_scores(a: pd.Series, b: pd.Series, *, fill: str | None = None) -> tupl
     keyed = []
     for name, s in (("a", a), ("b", b)):
         if not isinstance(s, pd.Series):
-            raise ValidationError(f"{name} must be a pandas Series indexed by query id, got {type(s).__name__}")
+            raise ValidationError(f"{name}: expected a pandas Series indexed by query id, found {type(s).__name__}")
         ids = pd.Index([str(q) for q in s.index])
         dupes = ids[ids.duplicated()].unique().tolist()
         if dupes:
@@ -125,7 +125,7 @@ def align_scores(a: pd.Series, b: pd.Series, *, fill: str | None = None) -> tupl
         try:
             keyed.append(pd.Series(s.to_numpy(dtype=np.float64), index=ids))
         except (TypeError, ValueError) as err:
-            raise ValidationError(f"the scores of {name} must be numbers: {err}") from None
+            raise ValidationError(f"the scores of {name}: expected numbers, found {err}") from None
     a, b = keyed
     only_a, only_b = a.index.difference(b.index), b.index.difference(a.index)
     if (len(only_a) or len(only_b)) and fill is None:
@@ -173,16 +173,16 @@ def pair_differences(a: Any, b: Any, fill: str | None = None, min_queries: int =
         try:
             x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
         except (TypeError, ValueError) as err:
-            raise ValidationError(f"per-query scores must be numbers: {err}") from None
+            raise ValidationError(f"per-query scores: expected numbers, found {err}") from None
         if x.ndim != 1 or y.ndim != 1:
-            raise ValidationError(f"expected two 1-D arrays of per-query scores, got shapes {x.shape} and {y.shape}")
+            raise ValidationError(f"expected two 1-D arrays of per-query scores, found shapes {x.shape} and {y.shape}")
         if x.shape != y.shape:
             raise ValidationError(f"the two score arrays differ in length ({x.size} and {y.size} queries)")
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
-        raise ValidationError("per-query scores must be finite numbers (found NaN or infinity)")
+        raise ValidationError("per-query scores: expected finite numbers, found NaN or infinity")
     if x.size < min_queries:
-        raise ValidationError(f"a paired test needs at least two queries, got {x.size}" if min_queries == 2
-                              else f"expected at least {min_queries} queries, got {x.size}")
+        raise ValidationError(f"a paired test: expected at least two queries, found {x.size}" if min_queries == 2
+                              else f"expected at least {min_queries} queries, found {x.size}")
     scale = np.array([max(np.abs(x).max(initial=0.0), np.abs(y).max(initial=0.0))])
     D = (y - x)[None, :]
     return D, snap(D, scale)

@@ -47,7 +47,7 @@ def letter_groups(differs: Any) -> list[frozenset[int]]:
     if M.ndim != 2 or M.shape != (k, k):
         raise ValidationError(f"expected a square table of significance, got shape {M.shape}")
     if not np.array_equal(M, M.T):
-        raise ValidationError("the table of significance must be symmetric")
+        raise ValidationError("the table of significance: expected a symmetric table, found an asymmetric one")
     groups: list[frozenset[int]] = [frozenset(range(k))] if k else []
     for i, j in zip(*np.nonzero(np.triu(M, 1))):
         i, j = int(i), int(j)
@@ -75,6 +75,29 @@ def _swept(groups: list[frozenset[int]]) -> list[frozenset[int]]:
         if covered(g, others):
             kept = others
     return kept
+
+
+def _leaderboard_order(key: np.ndarray, differs: np.ndarray) -> np.ndarray:
+    """The systems by ``key`` (smallest first), equal keys told apart by what they differ from, never by name.
+
+    The letters depend on the order (:func:`letter_groups` sweeps and names groups by position), so systems
+    with the same mean are ordered by the classes of the systems they differ from, refined until nothing
+    changes (colour refinement: a system's class is its key, then its class with the sorted classes of the
+    systems it differs from). Two systems still in one class have the same mean and as many differences in
+    every class; when they also differ from the same systems and not from each other they are in the same
+    groups and get the same letters in any order; otherwise the table is symmetric in them, and the display
+    is the same but for the two exchanged.
+    """
+    others = differs & ~np.eye(len(key), dtype=bool)
+    classes = np.unique(key, return_inverse=True)[1]
+    for _ in range(len(key)):
+        signatures = [(int(c), tuple(sorted(classes[row].tolist()))) for c, row in zip(classes, others)]
+        ranked = {s: i for i, s in enumerate(sorted(set(signatures)))}
+        refined = np.array([ranked[s] for s in signatures], dtype=np.int64)
+        if len(ranked) == len(np.unique(classes)):
+            break
+        classes = refined
+    return np.argsort(classes, kind="stable")
 
 
 def _letter(index: int) -> str:
@@ -108,8 +131,8 @@ def letter_display(systems: Sequence[str], means: Sequence[float], differs: Any,
     M = np.asarray(differs, dtype=bool)
     if mu.shape != (len(names),) or M.shape != (len(names), len(names)):
         raise ValidationError(f"{len(names)} systems need {len(names)} means and a {len(names)} x {len(names)} "
-                              f"table, got {mu.shape} and {M.shape}")
-    order = np.argsort(-mu if higher_is_better else mu, kind="stable")
+                              f"table, found {mu.shape} and {M.shape}")
+    order = _leaderboard_order(-mu if higher_is_better else mu, M)
     groups = letter_groups(M[np.ix_(order, order)])
     if len(groups) > MAX_LETTERS:
         raise ValidationError(f"{len(groups)} groups: more than the {MAX_LETTERS} letters a display can name")

@@ -22,7 +22,7 @@ from metrics.stats.significance._tukey import tukey_hsd
 
 def _frame_checked(per_query: Any) -> pd.DataFrame:
     if not isinstance(per_query, pd.DataFrame):
-        raise ValidationError(f"expected a per-query DataFrame, got {type(per_query).__name__}")
+        raise ValidationError(f"per_query: expected a per-query DataFrame, found {type(per_query).__name__}")
     missing = [c for c in ("system", "query", "measure", "value") if c not in per_query.columns]
     if missing:
         raise ValidationError(f"expected a per-query table with columns system, query, measure, value; "
@@ -42,7 +42,7 @@ def score_table(rows: pd.DataFrame, measure: str, systems: list[str],
     try:
         values = rows["value"].to_numpy(dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValidationError(f"the {measure} values must be numbers: {err}") from None
+        raise ValidationError(f"the {measure} values: expected numbers, found {err}") from None
     if not np.all(np.isfinite(values)):
         bad = rows.iloc[int(np.flatnonzero(~np.isfinite(values))[0])]
         raise ValidationError(f"{measure} of system {bad['system']!r} on query {bad['query']!r} is not a finite number")
@@ -197,10 +197,10 @@ def _chosen_systems(frame: pd.DataFrame, systems: Sequence[str] | None) -> tuple
         if unknown:
             raise ValidationError(f"no values for system(s) {unknown} in the table; it has {present}")
         if len(set(systems)) != len(systems):
-            raise ValidationError(f"systems must be distinct, got {systems}")
+            raise ValidationError(f"systems: expected distinct names, found {systems}")
         frame = frame[frame["system"].isin(systems)]
     if len(systems) < 2:
-        raise ValidationError(f"comparing systems needs at least two, got {len(systems)}: {systems}")
+        raise ValidationError(f"comparing systems: expected at least two, found {len(systems)}: {systems}")
     return frame, systems
 
 

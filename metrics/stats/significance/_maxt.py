@@ -68,7 +68,7 @@ def maxt_adjust(D: np.ndarray, n_resamples: int = 10000, seed: int = 0) -> tuple
     if D.ndim != 2 or D.shape[0] < 1 or D.shape[1] < 1:
         raise ValidationError(f"expected a tests x queries table of differences, got shape {D.shape}")
     if not np.all(np.isfinite(D)):
-        raise ValidationError("differences must be finite numbers")
+        raise ValidationError("differences: expected finite numbers, found NaN or infinity")
     opts = check_options(n_resamples=n_resamples, seed=seed)
     m, n = D.shape
     norm = np.sqrt((D ** 2).sum(axis=1))

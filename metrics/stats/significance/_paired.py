@@ -160,7 +160,7 @@ def wilcoxon_test(a: Any, b: Any, *, zero_method: str = "wilcox", method: str = 
 
     Examples
     --------
-    The differences 0.2, 0.3, 0.1, 0.5, -0.1 hold a tie (|0.1| = |-0.1|), which floating point would break:
+    The differences 0.2, 0.3, 0.1, 0.5, -0.1 hold a tie (``|0.1| = |-0.1|``), which floating point would break:
 
     >>> r = wilcoxon_test([0.1, 0.2, 0.3, 0.4, 0.5], [0.3, 0.5, 0.4, 0.9, 0.4])
     >>> r.statistic, r.p_value

@@ -166,7 +166,7 @@ def permutation_counts(D: np.ndarray, n_resamples: int, seed: int, *, memory: in
     if client is None:
         return _counts_local(D, n_resamples, seed, chunks)
     if not (callable(getattr(client, "map", None)) and callable(getattr(client, "gather", None))):
-        raise ValidationError(f"client must be a dask.distributed Client, got {type(client).__name__}")
+        raise ValidationError(f"client: expected a dask.distributed Client, found {type(client).__name__}")
     threads = sum(client.nthreads().values()) or 1
     if len(chunks) < threads:  # one chunk per worker thread at least
         width = -(-D.shape[0] // threads)

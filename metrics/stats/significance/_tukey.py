@@ -80,7 +80,7 @@ def tukey_hsd(scores: Any, systems: Sequence[str] | None = None, *, confidence: 
         else:
             X = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as err:
-        raise ValidationError(f"scores must be numbers: {err}") from None
+        raise ValidationError(f"scores: expected numbers, found {err}") from None
     if X.ndim != 2:
         raise ValidationError(f"expected a 2-D table of scores (systems x topics), got shape {X.shape}")
     k, n = X.shape
@@ -88,13 +88,13 @@ def tukey_hsd(scores: Any, systems: Sequence[str] | None = None, *, confidence: 
     if len(systems) != k:
         raise ValidationError(f"{len(systems)} system names for {k} rows of scores")
     if len(set(systems)) != k:
-        raise ValidationError(f"system names must be distinct, got {systems}")
+        raise ValidationError(f"system names: expected distinct names, found {systems}")
     if k < 2:
-        raise ValidationError(f"Tukey's HSD needs at least two systems, got {k}")
+        raise ValidationError(f"Tukey's HSD: expected at least two systems, found {k}")
     if n < 2:
-        raise ValidationError(f"Tukey's HSD needs at least two topics, got {n}")
+        raise ValidationError(f"Tukey's HSD: expected at least two topics, found {n}")
     if not np.all(np.isfinite(X)):
-        raise ValidationError("scores must be finite numbers (found NaN or infinity)")
+        raise ValidationError("scores: expected finite numbers, found NaN or infinity")
     means = X.mean(axis=1)
     residual = X - means[:, None] - X.mean(axis=0)[None, :] + X.mean()
     df = (k - 1) * (n - 1)

@@ -13,6 +13,7 @@ pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier (th
 from scipy.stats import kendalltau  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from metrics.judgments.conclusions import REFERENCE_FINDINGS, VERDICTS  # noqa: E402
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import open_page, upload  # noqa: E402
 
@@ -43,13 +44,13 @@ def _grades(text: bytes) -> dict:
     return {(q, d): int(g) for q, _, d, g in (line.split() for line in text.decode().splitlines())}
 
 
-def _means(qrels: bytes, topics, measure: str = "map") -> dict:
+def _means(qrels: bytes, topics, measure: str = "map", runs: dict | None = None) -> dict:
     judged = {}
     for (q, d), g in _grades(qrels).items():
         if q in topics:
             judged.setdefault(q, {})[d] = g
     out = {}
-    for name, text in RUNS.items():
+    for name, text in (runs or RUNS).items():
         run = {}
         for line in text.splitlines():
             q, _, d, _, score, _ = line.split()
@@ -77,8 +78,9 @@ def test_two_uploaded_sets_give_the_oracles_numbers_on_every_tab():
     assert shown["Kendall's τ_b, nist and llm"] == f"{tau:.4f}"
     assert len(at.get("plotly_chart")) == 3  # the confusion of grades, the ranks, the prediction-powered intervals
     tables = [t.value for t in at.dataframe]
-    conclusions = next(t for t in tables if "holds_under" in t.columns)
-    assert len(conclusions) == 3 and set(conclusions["holds"]) <= {"all", "some", "none"}
+    conclusions = next(t for t in tables if "better" in t.columns)
+    assert list(conclusions.columns) == ["better", "worse", "nist", "llm"] and len(conclusions) == 3
+    assert set(conclusions["nist"]) <= set(REFERENCE_FINDINGS) and set(conclusions["llm"]) <= set(VERDICTS)
     documents = next(t for t in tables if "spread" in t.columns)
     assert list(documents.columns[:3]) == ["docid", "nist", "llm"] and (documents["spread"] > 0).all()
     ppi = next(t for t in tables if "ppi" in t.columns)
@@ -145,3 +147,29 @@ def test_one_run_still_compares_the_labels_and_says_why_the_systems_wait():
     assert _errors(at) == []
     assert "Cohen's κ" in {m.label for m in at.metric}
     assert any("needs two runs or more" in i.value for i in at.info)
+
+
+def test_a_run_missing_a_compared_topic_scores_0_there_and_the_page_says_so():
+    import json
+
+    from tests.dashboard.app_pages.test_statistics import array as browser_array
+    from tests.dashboard.conftest import unescaped
+
+    at = _open("data")
+    upload(at, "Qrels", ("nist.qrels", REF, "text/plain"))
+    short = "".join(line + "\n" for line in RUNS["a.run"].splitlines() if not line.startswith("2 "))
+    upload(at, "Runs", [("m.run", short.encode(), "text/plain"), ("b.run", RUNS["b.run"].encode(), "text/plain")])
+    upload(at, "More judgment sets (optional)", [("llm.qrels", LLM, "text/plain")])
+    at = _open("judges", at)
+    assert _errors(at) == []
+    said = [unescaped(i.value) for i in at.info]
+    assert "m did not answer 1 of the 3 compared topics: a paired test needs every system on every topic, so it " \
+           "scores 0 on them (complete topics, trec_eval -c)." in said
+    captions = [unescaped(c.value) for c in at.caption]
+    assert any(c.startswith("Provenance: ") and "complete topics (-c)" in c for c in captions)
+    assert any("τ_AP walks the second set's order, the first the reference: a system the second set puts too high "
+               "near its own top costs most" in c for c in captions)
+    chart = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "ranks under each" in c.proto.spec)
+    trace = next(t for t in chart["data"] if t["name"] == "m")
+    answered = _means(REF, {"1", "3"}, runs={"m.run": short})["m"]  # over its 2 answered topics
+    assert browser_array(trace["customdata"])[0] == pytest.approx(answered * 2 / 3, abs=1e-12)  # a 0 on topic 2

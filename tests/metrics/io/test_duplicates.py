@@ -127,7 +127,7 @@ def textbook_string_hash(text: str, windows) -> int:
 @given(st.lists(st.text(min_size=0, max_size=90), min_size=0, max_size=40), st.integers(0, 5), st.integers(1, 4),
        st.lists(st.sampled_from([0, 3, 8, 16, 24, 40, -8, -16, -40]), min_size=1, max_size=5))
 def test_string_hash_is_the_textbook_hash_whatever_the_chunks(texts, skip, parts, windows):
-    from metrics.io.duplicates import choose_windows, string_hash
+    from metrics.io.ids import choose_windows, string_hash
 
     array = pa.array(texts, pa.string()).slice(min(skip, len(texts)))  # an offset into the buffers
     kept = texts[min(skip, len(texts)):]
@@ -147,7 +147,7 @@ def test_string_hash_is_the_textbook_hash_whatever_the_chunks(texts, skip, parts
 
 
 def test_ids_up_to_forty_bytes_are_hashed_whole_and_longer_ones_where_they_vary():
-    from metrics.io.duplicates import choose_windows, string_hash
+    from metrics.io.ids import choose_windows, string_hash
 
     ids = [f"clueweb09-en{i % 12:04d}-{i % 100:02d}-{i:05d}" for i in range(5000)]
     assert choose_windows(pa.array(ids)) == (0, 8, 16, 24)  # 25 bytes: words 0, 8, 16 and bytes 17-24
@@ -162,7 +162,7 @@ def test_ids_up_to_forty_bytes_are_hashed_whole_and_longer_ones_where_they_vary(
 
 
 def test_long_ids_are_hashed_on_the_fewest_words_that_tell_them_apart_and_one_more():
-    from metrics.io.duplicates import choose_windows, string_hash
+    from metrics.io.ids import choose_windows, string_hash
 
     # one word (the number, bytes 24-31) tells these apart: it and the next most varied are read
     ids = [f"https://www.example.org/{i:08d}/section-{i % 3}/index.html" for i in range(6000)]
@@ -196,7 +196,7 @@ def test_string_ids_of_every_length_find_every_duplicate():
 # ---- files made to collide ----------------------------------------------------------------------------------
 def _colliding_pairs(count: int) -> list[tuple[str, str]]:
     """``count`` pairs of distinct ``D``-prefixed ids with equal 32-bit hashes (a birthday search)."""
-    from metrics.io.duplicates import hash32
+    from metrics.io.ids import hash32
 
     ids = np.array([f"D{n}" for n in range(1 << 20)], dtype=object)
     h = hash32(pa.array(ids, pa.string()))
@@ -210,7 +210,7 @@ def _colliding_pairs(count: int) -> list[tuple[str, str]]:
 def _colliding_decimals(count: int) -> list[tuple[str, str]]:
     """``count`` pairs of distinct 11-digit numbers with equal 32-bit hashes: keys whose halves xor alike
     (k and k + 2**32 + 1, with bits 0 and 32 of k clear), written back as the texts they key."""
-    from metrics.io.duplicates import decimal_key, hash32
+    from metrics.io.ids import decimal_key, hash32
 
     first = int(decimal_key(pa.array(["0" * 11]))[0])  # the key of the first 11-digit text
     keys = [3 * 2 ** 33 + 16 * p for p in range(count)]
@@ -300,21 +300,21 @@ def test_reading_a_file_made_to_collide_costs_a_small_multiple_of_a_clean_one(cr
 
 
 def test_decimal_ids_are_keyed_one_for_one_and_other_numbers_by_their_text():
-    from metrics.io.duplicates import _keys, string_hash
+    from metrics.io.ids import keyed, string_hash
 
     # every text of one to four digits, ordered by length, then number: its key is its place in that order
     texts = [str(n).zfill(width) for width in range(1, 5) for n in range(10 ** width)]
-    keys, exact = _keys(pa.chunked_array([texts[:5000], texts[5000:]]))
+    keys, exact = keyed(pa.chunked_array([texts[:5000], texts[5000:]]))
     assert exact and keys.tolist() == list(range(len(texts)))
     longest = ["9223372036854775807", "0000000000000000001", "1000000000000000000", "999999999999999999"]
-    keys, exact = _keys(pa.array(longest))
+    keys, exact = keyed(pa.array(longest))
     first19 = sum(10 ** k for k in range(1, 19))  # the texts shorter than 19 digits
     assert exact and keys.tolist() == [2 ** 63 - 1 + first19, 1 + first19, 10 ** 18 + first19,
                                        10 ** 18 - 1 + first19 - 10 ** 18]
     # a sign, a hexadecimal number, 20 digits, a number past 2**63 - 1, in any chunk: the text's hash
     for other in ["+7", "-0", "0x1F", "0" * 20, "9223372036854775808", "1.5", "7 "]:
         column = pa.chunked_array([["7", "07", "8"], [other]])
-        keys, exact = _keys(column)
+        keys, exact = keyed(column)
         assert not exact and keys.tolist() == string_hash(column).tolist(), other
     # and the rows are told apart as their texts are
     alike = [("1", "0x1F"), ("1", "0031"), ("1", "-0"), ("1", "00"), ("2", "0031"), ("2", "0031"), ("2", "31")]
@@ -323,8 +323,8 @@ def test_decimal_ids_are_keyed_one_for_one_and_other_numbers_by_their_text():
 
 
 def test_hashes_and_codes_are_the_same_on_threads_as_in_one(monkeypatch):
-    from metrics.io import duplicates
-    from metrics.io.duplicates import codes_in, id_keys, string_hash
+    from metrics.io import ids as id_module
+    from metrics.io.ids import codes_in, id_keys, string_hash
 
     rng = np.random.default_rng(11)
     text = [f"https://www.example.org/{int(i)}/index.html" for i in rng.integers(0, 50_000, 90_000)]
@@ -332,7 +332,7 @@ def test_hashes_and_codes_are_the_same_on_threads_as_in_one(monkeypatch):
     judged = pa.array(sorted(set(text[::7])))
     expected = {}
     for threaded in (False, True):
-        monkeypatch.setattr(duplicates, "_THREADED_ROWS", 0 if threaded else 1 << 60)
+        monkeypatch.setattr(id_module, "_THREADED_ROWS", 0 if threaded else 1 << 60)
         monkeypatch.setattr(pa, "cpu_count", lambda: 2 if threaded else 1)
         ids = pa.chunked_array([text[i:i + 7000] for i in range(0, len(text), 7000)])
         nums = pa.chunked_array([numbers[i:i + 7000] for i in range(0, len(numbers), 7000)])
@@ -348,7 +348,7 @@ def test_hashes_and_codes_are_the_same_on_threads_as_in_one(monkeypatch):
 @pytest.mark.parametrize("shape", ["equal", "ragged", "one long among short"])
 @pytest.mark.parametrize("dtype", [np.uint64, np.float64, np.float32])
 def test_sorted_within_sorts_each_segment_and_keeps_it_in_place(shape, dtype):
-    from metrics.io.duplicates import sorted_within
+    from metrics.io.arrays import sorted_within
 
     rng = np.random.default_rng(len(shape))
     lengths = {"equal": np.full(50, 40), "ragged": rng.integers(1, 60, 50),
@@ -375,7 +375,7 @@ def test_ids_sharing_whole_keys_in_twos_threes_and_more_are_found_as_pandas_find
     from metrics.io import duplicates
 
     if weak:
-        monkeypatch.setattr(duplicates, "_keys", lambda column: (
+        monkeypatch.setattr(duplicates, "keyed", lambda column: (
             pc.binary_length(column).to_numpy().astype(np.uint64) * np.uint64(0x100000001), False))
     rng = np.random.default_rng(seed)
     base = [10 ** 18 + 16 * int(p) for p in rng.choice(1000, 6, replace=False)]

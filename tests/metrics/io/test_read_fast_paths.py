@@ -17,7 +17,8 @@ import metrics.io.readers
 from metrics import ParseError, read_qrels, read_run
 from metrics.conventions import Conventions
 from metrics.io import Qrels, Run
-from metrics.io.duplicates import codes_in, filter_window, string_hash, take_rows
+from metrics.io.arrays import take_rows
+from metrics.io.ids import codes_in, filter_window, string_hash
 from metrics.rankings import NONPOOL, UNJUDGED, Judgments, rank
 
 

@@ -50,7 +50,7 @@ def test_duplicate_qrels_keep_max():
 
 
 def test_unknown_policy():
-    with pytest.raises(ValidationError, match="duplicates must be one of"):
+    with pytest.raises(ValidationError, match="^duplicates: expected one of 'error', 'first', 'last', 'max', found "):
         read_run(RUN, duplicates="sometimes")
 
 

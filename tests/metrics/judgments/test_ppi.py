@@ -86,7 +86,7 @@ def test_bad_input_is_refused_with_a_reason():
         ppi_mean([0.5, 0.2], [0.5, 0.1], [])
     with pytest.raises(ValidationError, match="one prediction per labelled"):
         ppi_mean([0.5, 0.2], [0.5], [0.1])
-    with pytest.raises(ValidationError, match="between 0 and 1"):
+    with pytest.raises(ValidationError, match=r"^lam: expected a number from 0 to 1 \(or None to tune it\), found 2\.0$"):
         ppi_mean([0.5, 0.2], [0.5, 0.1], [0.1], lam=2.0)
     with pytest.raises(ValidationError, match="finite"):
         ppi_mean([0.5, float("nan")], [0.5, 0.1], [0.1])

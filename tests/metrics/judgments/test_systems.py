@@ -19,6 +19,7 @@ stats = pytest.importorskip("scipy.stats")
 multitest = pytest.importorskip("statsmodels.stats.multitest", reason="statsmodels (the oracle) is not installed")
 
 import metrics  # noqa: E402
+from metrics.judgments import conclusions as concluded  # noqa: E402
 from metrics.judgments import systems  # noqa: E402
 from metrics.judgments.disagreement import documents_judged_differently, topic_disagreement  # noqa: E402
 from metrics.judgments.sets import judgment_sets  # noqa: E402
@@ -163,19 +164,24 @@ def oracle_directions(oracle, sets, names, measure, alpha=0.05) -> dict:
 
 
 def check_conclusion(row, direction: dict, sets, names) -> None:
-    """One conclusion (better, worse, holds_under, reversed_under, holds) against the oracle's directions."""
+    """One conclusion (better, worse, reference, found/reversed/not found/differs under) against the oracle's
+    directions: the reference's finding, then each other set's verdict."""
     a, b = (row.better, row.worse) if names.index(row.better) < names.index(row.worse) else (row.worse, row.better)
     toward = 1 if b == row.better else -1
-    assert set(row.holds_under) == {n for n in sets if direction[(n, a, b)] == toward}
-    assert set(row.reversed_under) == {n for n in sets if direction[(n, a, b)] == -toward}
-    assert row.holds == ("all" if len(row.holds_under) == len(sets) else "some" if row.holds_under else "none")
+    reference, others = sets[0], [n for n in sets[1:]]
+    assert row.reference == ("found" if direction[(reference, a, b)] == toward else "not found")
+    assert direction[(reference, a, b)] != -toward
+    assert set(row.found_under) == {n for n in others if direction[(n, a, b)] == toward}
+    assert set(row.reversed_under) == {n for n in others if direction[(n, a, b)] == -toward}
+    assert set(row.not_found_under) == {n for n in others if direction[(n, a, b)] == 0}
+    assert row.differs_under == ()
 
 
 def test_conclusions_hold_where_scipy_and_statsmodels_find_them(cranfield, oracle):
     texts, runs, sets, per_query = cranfield
-    tests = systems.set_tests(per_query, ["nDCG@10", "AP"], test="t", correction="holm", alpha=0.05)
+    tests = concluded.set_tests(per_query, ["nDCG@10", "AP"], test="t", correction="holm", alpha=0.05)
     orders = systems.system_orders(per_query, ["nDCG@10", "AP"])
-    found = systems.conclusions(tests, orders, "nist")
+    found = concluded.conclusions(tests, orders, "nist")
     names, means = list(runs), oracle_means(oracle)
     for measure in ("nDCG@10", "AP"):
         direction = oracle_directions(oracle, SETS, names, measure)
@@ -183,12 +189,13 @@ def test_conclusions_hold_where_scipy_and_statsmodels_find_them(cranfield, oracl
             check_conclusion(row, direction, SETS, names)
             assert means[("nist", measure)][row.better] > means[("nist", measure)][row.worse]
         assert len(found[found["measure"] == measure]) == len(names) * (len(names) - 1) // 2
-    assert {"all", "some"} <= set(found["holds"])  # the lexical judge breaks some conclusions, not all
-    pair = systems.pair_conclusions(found, "nist", "lexical")
-    for whole, seen in zip(found.itertuples(index=False), pair.itertuples(index=False)):
-        assert seen.holds_under == tuple(n for n in whole.holds_under if n in ("nist", "lexical"))
-        assert seen.holds == {2: "all", 1: "some", 0: "none"}[len(seen.holds_under)]
-    assert {"all", "some"} <= set(pair["holds"])
+    assert {"found", "not found"} <= set(found["reference"])
+    assert any(found["reversed_under"]) and any(found["not_found_under"])  # the lexical judge breaks some
+    pair = concluded.pair_conclusions(tests, orders, "noisy", "lexical")
+    for measure in ("nDCG@10", "AP"):
+        direction = oracle_directions(oracle, SETS, names, measure)
+        for row in pair[pair["measure"] == measure].itertuples(index=False):
+            check_conclusion(row, direction, ("noisy", "lexical"), names)
 
 
 def test_judged_support_counts_what_the_files_say(cranfield):

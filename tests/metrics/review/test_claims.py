@@ -212,24 +212,25 @@ def test_results_come_in_the_order_of_the_claims(table):
 
 
 @pytest.mark.parametrize(("make", "message"), [
-    (lambda: Threshold("a", "AP", value="high"), "value must be a finite number, got 'high'"),
-    (lambda: Threshold("a", "AP", value=True), "value must be a finite number, got True"),
-    (lambda: Threshold("a", "AP", value=float("nan")), "value must be a finite number"),
-    (lambda: Threshold("a", "AP", value=0.2, tolerance=-1), "tolerance must be a non-negative number, got -1"),
+    (lambda: Threshold("a", "AP", value="high"), "value: expected a finite number, found 'high'"),
+    (lambda: Threshold("a", "AP", value=True), "value: expected a finite number, found True"),
+    (lambda: Threshold("a", "AP", value=float("nan")), "value: expected a finite number, found nan"),
+    (lambda: Threshold("a", "AP", value=0.2, tolerance=-1), "tolerance: expected a non-negative number, found -1"),
     (lambda: Threshold("a", "AP"), "expected exactly one of value, at_least, at_most, found none"),
     (lambda: Threshold("a", "AP", value=0.2, at_least=0.1), "expected exactly one of value, at_least, at_most"),
-    (lambda: Threshold("", "AP", value=0.2), "system must be a system's name, got ''"),
-    (lambda: Rank("a", "AP", 0), "rank_at_most must be a positive integer, got 0"),
-    (lambda: Rank("a", "AP", 1.5), "rank_at_most must be a positive integer, got 1.5"),
-    (lambda: Rank("a", "AP", 1, ties="random"), "ties must be one of ('best', 'worst'), got 'random'"),
-    (lambda: Better("a", "a", "AP"), "better and than must name two systems, got 'a' twice"),
+    (lambda: Threshold("", "AP", value=0.2), "system: expected a system's name, found ''"),
+    (lambda: Rank("a", "AP", 0), "rank_at_most: expected a positive integer, found 0"),
+    (lambda: Rank("a", "AP", 1.5), "rank_at_most: expected a positive integer, found 1.5"),
+    (lambda: Rank("a", "AP", 1, ties="random"), "ties: expected one of 'best', 'worst', found 'random'"),
+    (lambda: Better("a", "a", "AP"), "than: expected another system than better, found 'a'"),
     (lambda: Better("a", "b", "AP", test="z"), "unknown test 'z'"),
-    (lambda: Better("a", "b", "AP", test="t", alpha=1.5), "alpha must be between 0 and 1, got 1.5"),
-    (lambda: Better("a", "b", "AP", test="t", correction="maxt"), "correction maxt needs the permutation test"),
-    (lambda: Better("a", "b", "AP", test="t", settings=(("n_resamples", 10**9),)), "n_resamples must be"),
-    (lambda: Better("a", "b", "AP", test="t", settings=(("colour", 1),)), "unknown test setting 'colour'"),
-    (lambda: Better("a", "b", "AP", test="t", pairs="some"), "pairs must be one of ('all', 'claimed')"),
-    (lambda: Threshold("a", "P", value=0.2), "measure must name one measure"),
+    (lambda: Better("a", "b", "AP", test="t", alpha=1.5), "alpha: expected a number above 0 and below 1, found 1.5"),
+    (lambda: Better("a", "b", "AP", test="t", correction="maxt"), "test: expected the permutation test (correction maxt needs it), found 't'"),
+    (lambda: Better("a", "b", "AP", test="t", settings=(("n_resamples", 10**9),)),
+     "n_resamples: expected an integer from 1 to 1000000, found 1000000000"),
+    (lambda: Better("a", "b", "AP", test="t", settings=(("colour", 1),)), "colour: expected a test setting (seed, n_resamples"),
+    (lambda: Better("a", "b", "AP", test="t", pairs="some"), "pairs: expected one of 'all', 'claimed', found 'some'"),
+    (lambda: Threshold("a", "P", value=0.2), "measure: expected the name of one measure, found 'P' (9 measures)"),
 ])
 def test_claims_refuse_bad_values(make, message):
     with pytest.raises(ValidationError, match=None) as caught:
@@ -255,15 +256,17 @@ def test_every_claim_reads_back_from_its_entry(claim):
 
 
 def test_an_entry_names_its_problem():
-    with pytest.raises(ValueError, match="unknown key 'tolerence' in a threshold claim"):
+    with pytest.raises(ValueError, match="^tolerence: expected one of the fields system, measure, value, at_least, "
+                                         "at_most, tolerance, found an unknown field$"):
         claim_from_entry({"system": "a", "measure": "AP", "value": 0.2, "tolerence": 0.1})
-    with pytest.raises(ValueError, match="expected the key 'measure' in a better claim"):
+    with pytest.raises(ValueError, match="^measure: expected a measure's name, found no such field$"):
         claim_from_entry({"better": "a", "than": "b"})
-    with pytest.raises(ValueError, match="'alpha' needs a test"):
+    with pytest.raises(ValueError, match="^alpha: expected a test beside it"):
         claim_from_entry({"better": "a", "than": "b", "measure": "AP", "alpha": 0.01})
-    with pytest.raises(ValueError, match="expected a claim with value, at_least or at_most"):
+    with pytest.raises(ValueError, match="^a claim: expected value, at_least or at_most .*, found the keys "
+                                         r"\['system', 'measure'\]$"):
         claim_from_entry({"system": "a", "measure": "AP"})
-    with pytest.raises(ValueError, match="expected a mapping of keys to values, found a list"):
+    with pytest.raises(ValueError, match=r"^a claim: expected a mapping of keys to values, found \['system', 'a'\]$"):
         claim_from_entry(["system", "a"])
     assert claim_from_entry({"system": "a", "measure": "AP", "value": 0.2}, tolerance=0.01).tolerance == 0.01
     assert claim_from_entry({"system": 7, "measure": "AP", "value": 0.2}).system == "7"
@@ -285,25 +288,27 @@ def test_an_expectations_file_as_data():
 
 
 @pytest.mark.parametrize(("data", "lines", "message"), [
-    ([GOOD], {}, "e.yaml:1: expected a mapping with the keys qrels, runs and expect, found a list"),
-    (None, {}, "e.yaml:1: expected a mapping with the keys qrels, runs and expect, found None"),
-    ({**GOOD, "expected": []}, {"expected": 4}, "e.yaml:4: expected: unknown key; expected keys among"),
-    ({k: v for k, v in GOOD.items() if k != "runs"}, {}, "e.yaml: expected the key 'runs'"),
+    ([GOOD], {}, "e.yaml:1: expected a mapping with the keys qrels, runs and expect, found a list of 1 item"),
+    (None, {}, "e.yaml:1: expected a mapping with the keys qrels, runs and expect, found null"),
+    ({**GOOD, "expected": []}, {"expected": 4}, "e.yaml:4: expected: expected one of the fields name, qrels, runs, "
+                                                "conventions, tolerance, expect, found an unknown field"),
+    ({k: v for k, v in GOOD.items() if k != "runs"}, {}, "e.yaml: runs: expected a mapping of system names to run "
+                                                          "files, or a list of run files, found no such field"),
     ({**GOOD, "expect": []}, {"expect": 3},
      "e.yaml:3: expect: expected a list of one or more claims, found an empty list"),
     ({**GOOD, "qrels": 3}, {"qrels": 1}, "e.yaml:1: qrels: expected a file's path, found 3"),
     ({**GOOD, "runs": "a.run"}, {"runs": 2}, "e.yaml:2: runs: expected a mapping of system names to run files"),
-    ({**GOOD, "runs": {"a": None}}, {"runs.a": 2}, "e.yaml:2: runs.a: expected a file's path, found None"),
+    ({**GOOD, "runs": {"a": None}}, {"runs.a": 2}, "e.yaml:2: runs.a: expected a file's path, found null"),
     ({**GOOD, "runs": ["x/a.run", "y/a.run"]}, {"runs": 2}, "e.yaml:2: runs: expected one run per system "
                                                              "name, found two named 'a'"),
     ({**GOOD, "tolerance": "small"}, {"tolerance": 6}, "e.yaml:6: tolerance: expected a non-negative number"),
-    ({**GOOD, "conventions": {"relevance": 2}}, {"conventions": 7}, "e.yaml:7: conventions: unknown convention "
-                                                                     "'relevance'"),
-    ({**GOOD, "conventions": {"depth": 0}}, {}, "e.yaml: conventions: depth: expected an integer from 1"),
-    ({**GOOD, "conventions": {"complete": "yes"}}, {}, "e.yaml: conventions: complete: expected true or "
-                                                "false, found 'yes'"),
+    ({**GOOD, "conventions": {"relevance": 2}}, {"conventions": 7}, "e.yaml:7: conventions.relevance: expected one "
+                                                                     "of the fields preset, relevance_level, "),
+    ({**GOOD, "conventions": {"depth": 0}}, {}, "e.yaml: conventions.depth: expected an integer from 1"),
+    ({**GOOD, "conventions": {"complete": "yes"}}, {}, "e.yaml: conventions.complete: expected true or false, "
+                                                       "found 'yes'"),
     ({**GOOD, "expect": [GOOD["expect"][0], {"system": "a", "measure": "AP", "value": "x"}]},
-     {"expect.1": 9}, "e.yaml:9: expect[1]: value must be a finite number, got 'x'"),
+     {"expect.1": 9}, "e.yaml:9: expect[1].value: expected a finite number, found 'x'"),
     ({**GOOD, "expect": [{"system": "a", "measure": "NOPE", "value": 1}]}, {"expect.0": 4},
      "e.yaml:4: expect[0]: unknown measure 'NOPE'"),
 ])

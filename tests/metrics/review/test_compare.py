@@ -289,7 +289,7 @@ def test_markers_from_a_saved_comparison_table(frame):
     direct = summary_table(comparison, summarise(frame))
     assert again.markers.equals(direct.markers) and again.best.equals(direct.best)
     assert "(paired t-test, Holm-corrected per measure, alpha = 0.05)" in again.caption()
-    with pytest.raises(ValidationError, match="'better' or 'worse'"):
+    with pytest.raises(ValidationError, match="^a marker: expected one of 'better', 'worse', found 'up'$"):
         SummaryTable.from_markers(aggregate(frame), {("weak", "AP"): "up"}, baseline="bm25")
     with pytest.raises(ValidationError, match="baseline"):
         SummaryTable.from_markers(aggregate(frame), markers)

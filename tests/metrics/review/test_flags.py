@@ -173,12 +173,12 @@ def test_settings_argv_writes_values_as_given_and_leaves_defaults_out():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: significance_argv({"colour": "red"}), "no flag for test setting"),
-    (lambda: significance_argv({"test": "z"}), r"test \(--test\) must be one of"),
-    (lambda: significance_argv({"alpha": "0.05"}), "must be a number"),
-    (lambda: significance_argv({"seed": 1.5}), "must be an integer"),
-    (lambda: significance_argv({"seed": True}), "must be an integer"),
-    (lambda: conventions_from({"compat": "textbook"}), "must be one of"),
-    (lambda: conventions_from({"depth": 0}), "-M must be 1 or more"),
+    (lambda: significance_argv({"test": "z"}), r"^test \(--test\): expected one of 't', .*, found 'z'$"),
+    (lambda: significance_argv({"alpha": "0.05"}), r"^alpha \(--alpha\): expected a finite number, found '0.05'$"),
+    (lambda: significance_argv({"seed": 1.5}), r"^seed \(--seed\): expected an integer, found 1.5$"),
+    (lambda: significance_argv({"seed": True}), r"^seed \(--seed\): expected an integer, found True$"),
+    (lambda: conventions_from({"compat": "textbook"}), r"^preset \(--compat\): expected one of 'trec_eval-9', "),
+    (lambda: conventions_from({"depth": 0}), r"^depth \(-M\): expected a positive integer, found 0$"),
 ])
 def test_values_a_flag_cannot_take_raise(call, message):
     with pytest.raises(ValidationError, match=message):
@@ -191,4 +191,4 @@ def test_minus_m_zero_on_the_command_line_is_one_line_and_status_2(tmp_path, cap
     (tmp_path / "q.txt").write_text("1 0 a 1\n")
     (tmp_path / "a.run").write_text("1 Q0 a 1 1.0 x\n")
     assert main(["eval", "-M", "0", str(tmp_path / "q.txt"), str(tmp_path / "a.run")]) == 2
-    assert capsys.readouterr().err == "rankscope eval: -M must be 1 or more, got 0\n"
+    assert capsys.readouterr().err == "rankscope eval: depth (-M): expected a positive integer, found 0\n"

@@ -50,6 +50,6 @@ def test_a_clear_difference_is_marked_and_a_tie_is_not():
 def test_options_are_refused_before_any_test_runs():
     assert results_options("Randomisation", "FDR_BH", 0.1) == ("permutation", "bh", 0.1)
     for args, start in [(("z",), "unknown test 'z'"), (("t", "maxt"), "unknown correction 'maxt'"),
-                        (("t", "holm", 0.0), "alpha must be between 0 and 1")]:
+                        (("t", "holm", 0.0), "alpha: expected a number above 0 and below 1, found 0.0")]:
         with pytest.raises(ValidationError, match=f"^{start}"):
             results_options(*args)

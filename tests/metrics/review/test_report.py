@@ -171,7 +171,8 @@ def test_the_report_is_a_value():
     ({"n_resamples": 0}, "n_resamples"), ({"gain_depth": 0}, "gain_depth"), ({"test": "z"}, "test"),
     ({"correction": "sidak"}, "correction"), ({"correction": "maxt"}, "use test 'permutation', not 't'"),
     ({"family": "each"}, "unknown family"), ({"baseline": "nobody"}, "baseline"),
-    ({"notes": {"1": {"stars": 5}}}, "unknown key"), ({"notes": ["1"]}, "notes must be a mapping"),
+    ({"notes": {"1": {"stars": 5}}}, "notes.1.stars: expected one of the fields tags, comment"),
+    ({"notes": ["1"]}, r"notes: expected a mapping of at most 100000 topics to notes, found \['1'\]"),
 ])
 def test_bad_options_are_validation_errors(kwargs, message):
     qrels, runs = collection(SAME)

@@ -7,7 +7,7 @@ import contextlib
 import io
 
 from rankscope.runs import TRIM_VARIABLE, allocator_note, connect
-from tests.metrics.scale.conftest import local_cluster, wait_gone, worker_pids
+from tests.dask_cluster import local_cluster, wait_gone, worker_pids
 
 
 @contextlib.contextmanager
@@ -37,7 +37,7 @@ def test_a_cluster_with_the_trim_threshold_is_named_on_stderr(monkeypatch):
             assert sorted(client.run(lambda: 1).values()) == [1, 1]
         assert err.getvalue() == (
             f"rankscope: note: 2 of the cluster's 2 workers run with {TRIM_VARIABLE}=65536, which about doubles "
-            'the CPU of each run; start them without it (README, "Many runs")\n')
+            'the CPU of each run; start them without it (docs/guides/organisers.md, "Hundreds of runs")\n')
 
 
 def test_a_cluster_without_it_gets_no_note(monkeypatch):

@@ -8,7 +8,7 @@ import signal
 import pandas as pd
 
 import metrics
-from tests.metrics.scale.conftest import local_cluster, wait_gone, worker_pids
+from tests.dask_cluster import local_cluster, wait_gone, worker_pids
 from tests.metrics.scale.helpers import big_qrels_text, big_run_text
 
 MEASURES = ["official", "ndcg_cut.10,100"]

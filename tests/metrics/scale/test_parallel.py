@@ -104,7 +104,7 @@ def test_two_runs_with_one_name_are_refused(tmp_path):
 @pytest.mark.parametrize("jobs", [0, -1, 1.5, True])
 def test_jobs_must_be_a_positive_whole_number(tmp_path, jobs):
     qrels, runs = many_runs(9, 1, tmp_path)
-    with pytest.raises(ValidationError, match="^jobs must be a positive integer or None, got "):
+    with pytest.raises(ValidationError, match="^jobs: expected a positive integer or None, found "):
         metrics.evaluate(qrels, runs, MEASURES, jobs=jobs)
 
 

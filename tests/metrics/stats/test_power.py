@@ -145,7 +145,7 @@ def test_power_analysis_puts_the_pieces_together():
     first = res.pairs.iloc[0]
     diff = X[1] - X[0]
     dz = diff.mean() / diff.std(ddof=1)
-    assert first["power"] == pytest.approx(TTestPower().power(dz, 40, 0.05), rel=1e-9)
+    assert first["post_hoc_power"] == pytest.approx(TTestPower().power(dz, 40, 0.05), rel=1e-9)
     within = power_analysis(_frame(X), "AP", variance="within")
     assert within.sigma2 == pytest.approx(topic_variances(X)[2], rel=1e-12)
     assert within.summary["min_effect"].iloc[0] > res.summary["min_effect"].iloc[0]  # topic difficulty kept in

@@ -277,4 +277,4 @@ def test_compare_refuses_risk_where_it_cannot_show_it(capsys):
     err = capsys.readouterr().err
     assert "--risk-alpha: expected --format table or json, found csv" in err and "Traceback" not in err
     assert main(["compare", qrels, *runs, "-c", "--risk-alpha", "-1"]) == 2
-    assert "risk alpha must be a non-negative number, got -1.0" in capsys.readouterr().err
+    assert "risk alpha: expected a non-negative number, found -1.0" in capsys.readouterr().err

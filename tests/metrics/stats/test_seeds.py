@@ -152,7 +152,7 @@ def test_an_explicit_mapping_overrides_the_rule_and_a_rule_of_ones_own():
 
 
 @pytest.mark.parametrize(("runs", "kwargs", "message"), [
-    (["a", "a"], {}, "unique"),
+    (["a", "a"], {}, "expected each run name once"),
     (["a1"], {"groups": {"a": "a1"}}, "list of names"),
     (["a1"], {"groups": {"a": []}}, "names no runs"),
     (["a1"], {"groups": {"a": ["zz"]}}, "not among the runs"),
@@ -245,7 +245,7 @@ def test_compare_seeded_with_a_baseline_and_the_pairs_it_cannot_test():
     assert (table.p_adjusted == table.p_value).all()
     singles = {"bm25": ("bm25",), "other": ("other",)}
     for kwargs, message in [({"baseline": "nope"}, "unknown baseline"), ({"measures": ["P@5"]}, "unknown measure"),
-                            ({"alpha": 1.5}, "alpha must be")]:
+                            ({"alpha": 1.5}, "alpha: expected a number above 0 and below 1, found 1.5")]:
         with pytest.raises(ValidationError, match=message):
             compare_seeded(per_query, groups, **kwargs)
     with pytest.raises(ValidationError, match="two or more runs"):

@@ -799,8 +799,8 @@ def test_cli_table_and_latex_use_the_results_table(collection, capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (["--test", "z"], "invalid choice: 'z'"), (["--format", "xml"], "invalid choice: 'xml'"),
-    (["--alpha", "x"], "invalid float value"), (["--alpha", "2"], "alpha must be between 0 and 1"),
-    (["--seed", "-1"], "seed must be a non-negative integer"), (["--resamples", "0"], "--resamples: expected an integer from 1 to 10000000, found 0"),
+    (["--alpha", "x"], "invalid float value"), (["--alpha", "2"], "alpha: expected a number above 0 and below 1, found 2.0"),
+    (["--seed", "-1"], "seed: expected a non-negative integer, found -1"), (["--resamples", "0"], "--resamples: expected an integer from 1 to 10000000, found 0"),
     (["--baseline", "nope"], "baseline 'nope' is not one of the systems"), (["--tie-tolerance", "-1"], "tie_tolerance"),
     (["-m", "NoSuchMeasure"], "NoSuchMeasure")])
 def test_cli_bad_input_is_one_line_and_status_2(collection, capsys, argv, message):
