@@ -9,10 +9,13 @@ served by different server processes. It follows the live class's pattern (:mod:
   writes nothing when nothing changed, and moves the presentation's revision when something did;
 - a follower's page runs a fragment with nothing to draw every :data:`POLL` seconds, which reads the
   revision and, only when it moved, switches to the presenter's page with the presenter's parameters. The
-  revision counts as applied when a run of the follower's page shows that page and parameters, not when the
-  switch is asked for: Streamlit folds a rerun request that reaches it while a switch waits into the switch,
-  and the later request's page wins, so on a busy server the fragment's next timed run can undo a switch.
-  The next poll then switches again, up to :data:`TRIES` times for one revision.
+  revision counts as applied when a full run of the follower's page has drawn that page with every one of
+  those parameters (the widgets bound to the URL write theirs as they are drawn), not when the switch is asked
+  for: Streamlit folds a rerun request that reaches it while a switch waits into the switch, and the later
+  request's page and widget values win, so on a busy server the fragment's next timed run can undo a switch,
+  or keep its page and bring back the values of its widgets (a topic, a tab). A run that drew something
+  else is a failed try: the next poll switches again, up to :data:`TRIES` times for one revision; a poll
+  while the switch has not been drawn yet waits (up to :data:`PATIENCE` polls) rather than asking again.
 - a poll the browser asked for just before a switch reached it arrives after the switch: Streamlit runs it for
   the page the browser has left and tells the browser so, and the browser then removes what the page it shows
   had drawn. Such a poll shows that page again (:func:`_show_again`). The presenter's publishing fragment
@@ -62,8 +65,9 @@ PRESENTED = "follow_present_cid"  # the collection (version) this session's swit
 FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle, drawn from ROLE
 TOKEN = "follow_token"  # this browser session's random token
 SEEN = "follow_seen"  # (revision, active) of the presentation as this follower last applied it
-WANTED = "follow_wanted"  # ((revision, active), page, link, tries) of the switch this follower asked for last
+WANTED = "follow_wanted"  # ((revision, active), page, view, tries, drawn, polls): the switch asked for last
 TRIES = 3  # switches asked for one revision before it counts as applied anyway
+PATIENCE = 5  # polls that wait for a switch asked for to be drawn before it is asked for again
 HERE = "follow_here"  # the page this session shows (its address), for the toggles' callbacks
 SHOWN = "follow_shown"  # (script hash, query parameters) of the page this session's last full run showed
 NOTICE = "follow_notice"  # a line to show once (a presentation taken over, a store error)
@@ -146,7 +150,6 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
     follower, the poll. Nothing for a collection that is not stored."""
     st.session_state[HERE] = here
     st.session_state[SHOWN] = (_run_page(), _link())
-    _arrived(here)
     cid = loaded.collection if loaded is not None and opened.enabled() else None
     if not cid:
         return
@@ -247,14 +250,16 @@ def _show_again(followed: Mapping) -> None:
 
 
 def _arrived(here: str) -> None:
-    """The switch asked for last counts as applied when this run shows its page and link."""
+    """After a full run: the switch asked for last counts as applied when this run drew its page with the
+    presenter's whole view (the link's parameters and those the widgets wrote); otherwise it was tried."""
     wanted = st.session_state.get(WANTED)
     if wanted is not None:
-        seen, page, link, _ = wanted
-        now = _view()
-        if page == here and all(now.get(name) == value for name, value in link.items()):
+        seen, page, view, tries, _, _ = wanted
+        if page == here and _view() == view:
             st.session_state[SEEN] = seen
             del st.session_state[WANTED]
+        else:
+            st.session_state[WANTED] = (seen, page, view, tries, True, 0)
 
 
 def _poll(cid: str, followed: dict) -> None:
@@ -290,10 +295,14 @@ def _poll(cid: str, followed: dict) -> None:
         if name not in view and name != opened.PARAM and in_view(name):
             st.session_state.pop(name, None)
     wanted = st.session_state.get(WANTED)
-    tries = wanted[3] + 1 if wanted is not None and wanted[0] == seen else 1
+    same = wanted is not None and wanted[0] == seen
+    if same and not wanted[4] and wanted[5] < PATIENCE:  # asked for, not drawn yet: wait for it
+        st.session_state[WANTED] = (*wanted[:5], wanted[5] + 1)
+        return
+    tries = wanted[3] + 1 if same else 1
     if tries >= TRIES:  # the last try: whatever comes of it, this revision is not asked for again
         st.session_state[SEEN] = seen
-    st.session_state[WANTED] = (seen, now.page, link, tries)
+    st.session_state[WANTED] = (seen, now.page, view, tries, False, 0)
     st.switch_page(followed[now.page], query_params=link)
 
 
@@ -316,8 +325,10 @@ def _publish(cid: str, here: str) -> None:
 
 def after(loaded, here: str, followed: Mapping) -> None:
     """After the page's run: while this session presents a page of the navigation, its view is written now and
-    every :data:`PUBLISH` seconds. The parameters the page wrote are those a poll shows it again with."""
+    every :data:`PUBLISH` seconds. The parameters the page wrote are those a poll shows it again with; a
+    follower's switch asked for counts as applied when they are the presenter's (:func:`_arrived`)."""
     st.session_state[SHOWN] = (_run_page(), _link())
+    _arrived(here)
     cid = loaded.collection if loaded is not None and opened.enabled() else None
     if cid and _role() == PRESENTS and here in followed:
         st.fragment(_publish, run_every=PUBLISH)(cid, here)

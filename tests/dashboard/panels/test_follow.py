@@ -19,6 +19,13 @@ RUN_B = b"1 Q0 b 1 2.0 B\n1 Q0 a 2 1.0 B\n2 Q0 d 1 3.0 B\n2 Q0 c 2 1.0 B\n3 Q0 x
 LABELS = ("Present", "Follow the presenter")
 
 
+@pytest.fixture(autouse=True)
+def _presenters_stay(monkeypatch):
+    """A presenter's page is there as long as a test needs, however slow the machine (a run of a page can take
+    longer than a presenter may miss beats); the test of a presenter who left dates the last beat back."""
+    monkeypatch.setattr("workspace.presenting.GONE_SECONDS", 3600)
+
+
 def _stored(ws) -> str:
     return ws.add_collection("tiny", qrels=("tiny.qrels", QRELS), runs=[("a.run", RUN_A), ("b.run", RUN_B)],
                              author="ana").id
@@ -84,10 +91,13 @@ def _seen(at):
     return at.session_state["follow_seen"] if "follow_seen" in at.session_state else None
 
 
-def test_a_switch_counts_once_its_page_and_link_show_and_a_lost_one_is_asked_for_again(ws, monkeypatch):
-    """The revision counts as applied when a run shows the presenter's page and link, not when the switch is
-    asked for: a switch a busy server lost (the page the browser showed ran instead) is asked for again, and
-    after :data:`dashboard.panels.follow.TRIES` tries the revision is not asked for any more (no endless switching)."""
+def test_a_switch_counts_once_its_page_and_whole_view_are_drawn_and_a_lost_one_is_asked_for_again(ws, monkeypatch):
+    """The revision counts as applied when a full run draws the presenter's page with the presenter's whole view
+    (the link's parameters and those the widgets write), not when the switch is asked for: a run of the right
+    page whose widget came back with the follower's old value (a busy server folded a late poll, with the
+    browser's widget values, into the switch) is a failed try, asked for again; a switch asked for and not drawn
+    yet is waited for; after :data:`dashboard.panels.follow.TRIES` tries the revision is not asked for any more
+    (no endless switching)."""
     from dashboard.panels import follow
 
     cid = _stored(ws)
@@ -102,22 +112,48 @@ def test_a_switch_counts_once_its_page_and_link_show_and_a_lost_one_is_asked_for
     # the presenter's page without its link (not following now, so no poll runs): not yet applied
     at.session_state[follow.ROLE] = None
     at.session_state["follow_seen"] = None
-    at.session_state["follow_wanted"] = (seen, "curves", link, 1)
+    at.session_state["follow_wanted"] = (seen, "curves", link, 1, False, 0)
     at.switch_page("app_pages/curves.py")
     at.query_params.clear()
     at.query_params["collection"] = cid
     at.run()
     assert errors(at) == [] and _title(at) == "Curves"
-    assert _seen(at) is None and at.session_state["follow_wanted"][3] == 1
+    assert _seen(at) is None and at.session_state["follow_wanted"][3:5] == (1, True)  # drawn, not applied
     at.query_params["mark"] = "x1"
     at.run()
-    assert _seen(at) == seen and "follow_wanted" not in at.session_state  # page and link: applied
+    assert _seen(at) == seen and "follow_wanted" not in at.session_state  # page and whole view: applied
+
+    # the page and link, but the presenter's interpolation rule not drawn (the rule widget came back with
+    # the follower's own, the default, which the URL does not carry): not applied
+    wrong = {**link, "rule": "textbook"}
+    at.session_state["follow_seen"] = None
+    at.session_state["follow_wanted"] = (seen, "curves", wrong, 1, False, 0)
+    at.run()
+    assert errors(at) == [] and "rule" not in at.query_params
+    assert _seen(at) is None and at.session_state["follow_wanted"][3:5] == (1, True)
+
+    # a switch asked for and not drawn yet (no full run since): the polls wait, then ask again
+    at.session_state[follow.ROLE] = follow.FOLLOWS
+    at.session_state["follow_wanted"] = (seen, "curves", link, 1, False, 0)
+    at.switch_page("app_pages/overview.py")  # the follower's page when the switch was asked for
+    at.query_params.clear()
+    at.query_params["collection"] = cid
+    arrived = follow._arrived
+    monkeypatch.setattr("dashboard.panels.follow._arrived", lambda here: None)  # no full run reaches its end
+    monkeypatch.setattr("streamlit.switch_page", lambda page, query_params=None: None)
+    for polls in range(1, follow.PATIENCE + 1):
+        at.run()
+        assert at.session_state["follow_wanted"][3:] == (1, False, polls)
+    at.run()
+    assert at.session_state["follow_wanted"][3:] == (2, False, 0)  # asked for again
+    monkeypatch.setattr("dashboard.panels.follow._arrived", arrived)
 
     # lost switches: the switch is dropped (the follower's old page runs again each time); each poll asks
     # again, and after TRIES tries the revision counts as applied, so the polls stop asking
     monkeypatch.setattr("streamlit.switch_page", lambda page, query_params=None: None)
     at.session_state[follow.ROLE] = follow.FOLLOWS  # following again
     at.session_state["follow_seen"] = None
+    del at.session_state["follow_wanted"]
     at.switch_page("app_pages/overview.py")
     at.query_params.clear()
     at.query_params["collection"] = cid
