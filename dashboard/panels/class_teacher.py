@@ -27,8 +27,10 @@ def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> 
         kind = st.radio("Question", list(q.KINDS), format_func=q.KINDS.get, horizontal=True, key="class_kind")
         left, middle, right = st.columns(3)
         measure = left.selectbox("Measure", q.SUGGESTED, key="class_measure", accept_new_options=True)
+        # one field per ranking shown: a ranking of another length starts from its own default, never from the
+        # number the previous one had (8 ranks of a worked example kept for a ranking of 20)
         depth = middle.number_input("Ranks in the question", 1, q.MAX_RANKS, min(10, ranks, q.MAX_RANKS),
-                                    key="class_depth")
+                                    key=f"class_depth_{source}_{system}_{topic}_{ranks}")
         tolerance = right.select_slider("Numbers right within", TOLERANCES, value=0.01, key="class_tolerance")
         others = [s for s in loaded.systems if s != system]
         try:
