@@ -20,8 +20,8 @@ from urllib.parse import unquote
 
 import streamlit as st
 
-__all__ = ["AUTHOR_CHARS", "AUTHOR_COOKIE", "FIELD", "LABEL", "NAME_KEY", "author_cookie_script", "name_input",
-           "remembered_author", "typed"]
+__all__ = ["AUTHOR_CHARS", "AUTHOR_COOKIE", "FIELD", "LABEL", "NAME_KEY", "author_cookie_script", "cookie_script",
+           "name_input", "remembered_author", "typed"]
 
 NAME_KEY = "rankscope_author"  # the typed name (session state, not a widget's), read by dashboard.server.identity
 FIELD = "rankscope_author_field"  # the sidebar's name field
@@ -41,16 +41,24 @@ def remembered_author(cookies) -> str | None:
     return name if name and len(name) <= AUTHOR_CHARS and name.isprintable() else None
 
 
-def author_cookie_script(name: str) -> str:
-    """A script that keeps ``name`` in this browser's cookie for a year (an empty name removes it).
+def cookie_script(cookie: str, value: str, seconds: int) -> str:
+    """A script that keeps ``value`` in this browser's cookie ``cookie`` (a name of letters and ``_``) for
+    ``seconds`` (0, or an empty value, removes it).
 
-    The name is data in the script: a JSON string whose ``<``, ``>`` and ``&`` are escaped too, so no text
+    The value is data in the script: a JSON string whose ``<``, ``>`` and ``&`` are escaped too, so no text
     typed can end the script or become markup; the browser encodes it for the cookie.
     """
-    value = json.dumps(name).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    age = 0 if not name else 365 * 24 * 3600
-    return (f"<script>document.cookie = \"{AUTHOR_COOKIE}=\" + encodeURIComponent({value}) + "
+    if not cookie.replace("_", "").isalpha():
+        raise ValueError(f"a cookie's name: expected letters and '_', found {cookie!r}")
+    text = json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    age = 0 if not value else int(seconds)
+    return (f"<script>document.cookie = \"{cookie}=\" + encodeURIComponent({text}) + "
             f"\"; path=/; max-age={age}; SameSite=Strict\";</script>")
+
+
+def author_cookie_script(name: str) -> str:
+    """A script that keeps ``name`` in this browser's cookie for a year (an empty name removes it)."""
+    return cookie_script(AUTHOR_COOKIE, name, 365 * 24 * 3600)
 
 
 def typed() -> str | None:
