@@ -173,7 +173,7 @@ def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, 
             answers_shown, counts, mistakes = REVEALS[number]
             ticks = chart.locator("g.ytick text")
             expect(ticks).to_have_count(len(answers_shown))
-            assert [t for _, t in sorted((tick.bounding_box()["y"], tick.inner_text()) for tick in ticks.all())
+            assert [t for _, t in sorted((tick.bounding_box()["y"], tick.text_content()) for tick in ticks.all())
                     ] == answers_shown  # from the top
             expect(chart.locator("g.point text")).to_have_text(counts)
             for line in mistakes:
