@@ -204,6 +204,19 @@ class Classroom:
             raise UnknownClass(f"no class has the code {code}")
         return lesson_json.loads(text)
 
+    def teaches(self, code: object, key: object) -> bool:
+        """Whether ``key`` is the teacher's key of the running class ``code`` (a closed, expired or unknown class,
+        or a code or key that cannot be one: False). A teacher's page opened again asks this of the key its
+        browser kept."""
+        from workspace.schema import class_sessions as cs
+
+        if not isinstance(key, str) or not isinstance(code, str) or not CODE.match(code):
+            return False
+        with self._tx(read=True) as conn:
+            row = conn.execute(select(cs.c.teacher, cs.c.closed, cs.c.created_at).where(cs.c.code == code)).first()
+        return (row is not None and not row.closed and not _expired(row.created_at)
+                and hmac.compare_digest(_digest(key), row.teacher))
+
     def show(self, code: str, key: str, position: int) -> ClassStatus:
         """Open question ``position`` (0-based) for answers."""
         return self._teach(code, key, position=position)

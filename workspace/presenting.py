@@ -6,8 +6,13 @@ a new version saved while presenting keeps it. Its row holds who presents, the r
 presenting browser session (only that session changes or ends it, unless another one takes over), the page
 shown (its address) and the view (the link's query parameters: systems, measure, topic...), and a
 ``revision`` that grows by one at every change a follower must see: a follower's page compares one number.
-Writing what did not change writes nothing. A presentation left untouched for :data:`IDLE_HOURS` counts as
-ended (a presenter who closed the browser without stopping).
+
+A presentation lives as long as its presenter's page does. That page writes its view every second or so; a
+write of what did not change writes nothing, unless the last write is :data:`BEAT_SECONDS` old, when it
+writes the time alone (a beat: the revision stays). A presentation whose last beat is older than
+:data:`GONE_SECONDS` counts as ended: a presenter who closed the tab, lost the network or whose server
+restarted (a new session does not present) is gone within a minute, and a follower who arrives then is taken
+nowhere. The presenter's page, once back, presents again (a change followers see).
 
 Nothing here pushes anything anywhere: a follower's page asks (:meth:`Stage.current`).
 """
@@ -17,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
@@ -30,9 +35,11 @@ from workspace.checks import ID, now, valid
 from workspace.engine import transaction
 from workspace.errors import WorkspaceError
 
-__all__ = ["IDLE_HOURS", "MAX_PARAMS", "PAGE", "Presentation", "SomeonePresents", "Stage", "VIEW", "view_of"]
+__all__ = ["BEAT_SECONDS", "GONE_SECONDS", "MAX_PARAMS", "PAGE", "Presentation", "SomeonePresents", "Stage", "VIEW",
+           "view_of"]
 
-IDLE_HOURS = 12
+BEAT_SECONDS = 10  # the presenting page writes at least this often while it is open
+GONE_SECONDS = 45  # a presentation without a beat for this long has ended: its page is gone
 PAGE = re.compile(r"[a-z0-9_-]{1,64}\Z")  # a page's address, as the dashboard names its pages
 MAX_PARAMS = 64  # query parameters of one view
 MAX_VIEW = 16_384  # characters of the view, as JSON
@@ -45,7 +52,8 @@ class SomeonePresents(WorkspaceError):
 @dataclass(frozen=True)
 class Presentation:
     """A collection's presentation: ``page`` and ``params`` (``{name: value or values}``) shown by
-    ``presenter``; ``active`` False once it stopped (or was left idle for :data:`IDLE_HOURS`)."""
+    ``presenter``; ``active`` False once it stopped, or its page went away (no beat for :data:`GONE_SECONDS`);
+    ``gone`` True in that last case (stopped by nobody)."""
 
     lineage: str
     presenter: str
@@ -55,18 +63,23 @@ class Presentation:
     revision: int
     updated_at: str
     session: str = field(repr=False)  # the presenting browser session's token
+    gone: bool = False
 
     def by(self, session: str) -> bool:
         """Whether ``session`` presents it now."""
         return self.active and self.session == session
 
 
-def _idle(updated_at: str) -> bool:
+def _age(updated_at: str) -> timedelta:
+    """How long ago ``updated_at`` was (a time that cannot be read: long ago)."""
     try:
-        at = datetime.fromisoformat(updated_at)
+        return datetime.now(timezone.utc) - datetime.fromisoformat(updated_at)
     except ValueError:
-        return True
-    return datetime.now(timezone.utc) - at > timedelta(hours=IDLE_HOURS)
+        return timedelta.max
+
+
+def _gone(updated_at: str) -> bool:
+    return _age(updated_at) > timedelta(seconds=GONE_SECONDS)
 
 
 VIEW = MapOf(Text(64, blank=False, what="a parameter's name of 1 to 64 characters"),
@@ -103,8 +116,10 @@ class Stage:
                 take_over: bool = False) -> Presentation:
         """Show ``page`` with ``params`` to the followers of ``cid``'s lineage, as the presenting ``session``.
 
-        The first call starts the presentation; later ones change what it shows (nothing is written when
-        nothing changed). ``take_over``: present instead of another session that presents now.
+        The first call starts the presentation; later ones change what it shows. When nothing changed,
+        nothing is written unless the last write is :data:`BEAT_SECONDS` old: then the time alone (the
+        presenter's page is still there). ``take_over``: present instead of another session that presents
+        now.
 
         Raises
         ------
@@ -122,12 +137,16 @@ class Stage:
         with transaction(self._engine, self._where) as conn:
             lineage = member_rows.row(conn, self._actor, cid, "present").lineage
             row = conn.execute(select(pr).where(pr.c.lineage == lineage)).first()
-            live = row is not None and row.active and not _idle(row.updated_at)
+            live = row is not None and row.active and not _gone(row.updated_at)
             if live and row.session != session and not take_over:
                 raise SomeonePresents(f"{row.presenter} presents this collection now: follow, or take over to "
                                       "present instead")
             if live and (row.session, row.page, row.params) == (session, page, view):
-                return self._presentation(row)
+                if _age(row.updated_at) < timedelta(seconds=BEAT_SECONDS):
+                    return self._presentation(row)
+                beat = now()
+                conn.execute(pr.update().where(pr.c.lineage == lineage).values(updated_at=beat))
+                return replace(self._presentation(row), updated_at=beat)
             values = {"presenter": who, "session": session, "page": page, "params": view, "active": True,
                       "revision": (row.revision if row is not None else 0) + 1, "updated_at": now()}
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
@@ -166,6 +185,6 @@ class Stage:
             params = json.loads(row.params)
         except ValueError:
             params = {}
-        active = bool(row.active) and not _idle(row.updated_at)
-        return Presentation(row.lineage, row.presenter, row.page, params if isinstance(params, dict) else {}, active,
-                            row.revision, row.updated_at, row.session)
+        gone = bool(row.active) and _gone(row.updated_at)
+        return Presentation(row.lineage, row.presenter, row.page, params if isinstance(params, dict) else {},
+                            bool(row.active) and not gone, row.revision, row.updated_at, row.session, gone)

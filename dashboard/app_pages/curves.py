@@ -82,8 +82,8 @@ def interpolation() -> None:
 @widgets.fragment
 def at_ranks() -> None:
     """P@k and R@k (a change of depth reruns only this part of the page)."""
-    depth = st.select_slider("Ranks shown (k up to)", [10, 20, 50, 100, 200, 500, 1000], value=100, key="depth",
-                             bind=widgets.BIND)
+    depth = st.select_slider("Ranks shown (k up to)", [10, 20, 50, 100, 200, 500, 1000], value=100,
+                             **widgets.in_link("depth"))
     at_k = data.at_k(loaded, shown, topic, depth)
     widgets.show_figure(figures.at_k_chart(at_k, colors, f"P@k and R@k, {where}", highlighted=marked),
                         key="curves_at_k", name="precision-recall-at-k")

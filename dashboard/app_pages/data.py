@@ -18,10 +18,11 @@ from metrics.conventions import DEPTHS, RELEVANCE_LEVELS
 LARGE = 2_000_000  # run lines from which the per-run counts wait until asked for
 
 st.title("Data")
-widgets.start_here("What the dashboard evaluates: a qrels file (which documents are relevant to each topic) and "
-                   "one run per system (its ranking for each topic). The demo collection is loaded; upload your "
-                   "own files, or open a small worked example below.")
 loaded = state.get()
+widgets.start_here("What the dashboard evaluates: a qrels file (which documents are relevant to each topic) and "
+                   "one run per system (its ranking for each topic). "
+                   + ("The demo collection is loaded; upload your own files, or open a small worked example below."
+                      if loaded.source == "demo" else "Upload more files, or open a small worked example below."))
 seen = st.session_state.setdefault("data_seen_uploads", set())
 
 left, right = st.columns(2)

@@ -30,11 +30,10 @@ with cols[3]:
     ideal = widgets.choose("ideal", "Ideal ranking from", IDEALS, radio=True, horizontal=False,
                            help="trec_eval sorts every judged document by grade (all judged); using only the "
                                 "retrieved ones lets a run that misses relevant documents score higher.")
-cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, key="k", bind=widgets.BIND)
+cutoff = cols[4].number_input("Cutoff k", 1, 1000, 10, **widgets.in_link("k"))
 ranked = data.by_mean(loaded, "nDCG@10") if len(loaded.systems) > widgets.FEW else None
 shown = widgets.pick_systems("systems", loaded.systems, ranked=ranked)
-depth = st.select_slider("Ranks shown", [10, 20, 50, 100, 200, 500, 1000], value=50, key="depth",
-                         bind=widgets.BIND)
+depth = st.select_slider("Ranks shown", [10, 20, 50, 100, 200, 500, 1000], value=50, **widgets.in_link("depth"))
 
 frame = data.gain_curves(loaded, shown, topic, gain, discount, ideal, max(int(depth), int(cutoff)))
 where = f"topic {figures.safe(topic)}" if topic else "mean over topics"

@@ -27,7 +27,7 @@ source = widgets.choose("source", "Ranking from", SOURCES, radio=True,
                              "or a ranking you type in as grades.")
 if source == "example":
     examples = data.teaching_examples()
-    name = st.selectbox("Worked example", list(examples), key="example", bind=widgets.BIND,
+    name = st.selectbox("Worked example", list(examples), **widgets.in_link("example"),
                         format_func=widgets.example_title)
     st.caption(md("{}", examples[name]))
     collection = state.example(name)

@@ -29,6 +29,8 @@ if loaded.source == "demo":
 widgets.start_here("Each row is a system, each column a measure averaged over the topics, with its 95% "
                    "confidence interval; † and ‡ mark a significant difference from the baseline, Δ the "
                    "difference. Find systems by name, sort on any measure, or try another baseline.")
+claims = claim_panel.checked_claims(loaded)
+claim_panel.flipped_notice(claims)
 
 measures, baseline, test, correction, alpha = widgets.results_controls(loaded.systems)
 n = len(loaded.systems)
@@ -112,4 +114,4 @@ if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of s
 with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(widgets.measure_help(measure))
 
-claim_panel.panel(loaded, measures)
+claim_panel.panel(loaded, measures, claims)

@@ -75,7 +75,7 @@ except RankscopeError as err:  # a system evaluated on no judged topic, say: one
     st.stop()
 notes = state.notes()
 widgets.provenance(loaded, (measure,))
-overall, one = st.tabs(TABS, key="view", bind=widgets.BIND)
+overall, one = st.tabs(TABS, **widgets.in_link("view"))
 with overall:
     st.markdown(md("**{}** is better than **{}** on **{}** topics, worse on **{}**, equal on **{}** ({}).", b, a,
                    pair.wins, pair.losses, pair.ties, measure))
@@ -130,7 +130,7 @@ with overall:
 
 with one:
     cols = st.columns([1, 3, 2, 1])
-    topic = cols[0].selectbox("Topic", list(labels), key="topic", bind=widgets.BIND)  # ids: what a link says
+    topic = cols[0].selectbox("Topic", list(labels), **widgets.in_link("topic"))  # ids: what a link says
     if texts is not None:
         cols[1].selectbox("Find a topic by its query", list(labels), index=None, key="queries_find",
                           format_func=labels.get, on_change=find_topic, placeholder="type words of the query")

@@ -34,7 +34,7 @@ with cols[3]:
     family = widgets.choose("family", "Family", data.FAMILIES,
                             help="The tests a correction counts together: each measure's pairs on their own, or "
                                  "every pair of every measure chosen (stricter).")
-alpha = cols[4].select_slider("α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=widgets.BIND)
+alpha = cols[4].select_slider("α", [0.01, 0.05, 0.1], value=0.05, **widgets.in_link("alpha"))
 with cols[5]:
     mode = widgets.choose("compare", "Compare", MODES, radio=True, horizontal=False)
 baseline = widgets.pick_system("baseline", loaded.systems, "Baseline") if mode == "baseline" else None

@@ -21,12 +21,12 @@ if not data.available():
             "`rankscope dashboard` (it opens ./rankscope-workspace) or set RANKSCOPE_WORKSPACE.")
     st.stop()
 
-teaching = st.session_state.get(live.TEACHING)
+teaching = teacher.teaching()
 if teaching is None:
     questions, lesson = teacher.lesson_panel()
     if questions and st.button("Start the class", type="primary", key="class_start", icon=":material/groups:"):
         try:
-            st.session_state[live.TEACHING] = data.room().start(questions, author=live.author(), lesson=lesson)
+            teacher.started(*data.room().start(questions, author=live.author(), lesson=lesson))
         except RankscopeError as err:
             widgets.error(err)
         else:

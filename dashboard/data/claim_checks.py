@@ -18,10 +18,13 @@ from dashboard.data.measures import per_query
 from dashboard.session.state import Loaded
 from dashboard.store import opened
 
-__all__ = ["COLUMNS", "DECIMALS", "claims_table", "flipped_counts", "history_table", "rechecked", "shown_threshold"]
+__all__ = ["COLUMNS", "DECIMALS", "FLIPPED_COLUMNS", "claims_table", "flipped_counts", "flipped_table",
+           "history_table", "rechecked", "shown_threshold", "version_labels"]
 
 COLUMNS = ("status", "claim", "numbers", "saved on", "flipped by", "before", "after", "added by")
 """The columns of :func:`claims_table`."""
+FLIPPED_COLUMNS = ("claim", "flipped by", "before", "after")
+"""The columns of :func:`flipped_table`."""
 DECIMALS = 4
 """The decimals a value is shown to: a claim of a value seen on a page holds within half of the last one."""
 
@@ -42,12 +45,21 @@ def rechecked(cid: str) -> list:
     return recheck(ws, cid, table=lambda version, measures: _table(ws.location.label, version, measures, ws))
 
 
-def claims_table(found: list, versions: dict[str, int]) -> pd.DataFrame:
+def version_labels(lineage) -> dict[str, str]:
+    """``{id: label}`` of a lineage's versions (:class:`workspace.CollectionInfo`) as the claims name them: the
+    number, who made it and when (``v2 by bo, 2026-11-29 10:31``), since two sibling versions (made from one
+    parent by two people) share a number; the id is added to labels that would still be the same."""
+    labels = {v.id: f"v{v.version} by {v.created_by}, {v.created_at[:16].replace('T', ' ')}" for v in lineage}
+    shared = {label for label in labels.values() if list(labels.values()).count(label) > 1}
+    return {cid: f"{label} ({cid})" if label in shared else label for cid, label in labels.items()}
+
+
+def claims_table(found: list, versions: dict[str, str]) -> pd.DataFrame:
     """The claims as the overview lists them (:data:`COLUMNS`, plain text): the status (``flipped`` first),
     the claim, its numbers now, the version it was saved on, and for a flipped claim the version that
-    flipped it with its numbers before and after. ``versions``: ``{id: version number}`` of the lineage."""
+    flipped it with its numbers before and after. ``versions``: :func:`version_labels` of the lineage."""
     def named(cid: str | None) -> str:
-        return "" if cid is None else f"v{versions[cid]} ({cid})" if cid in versions else cid
+        return "" if cid is None else versions.get(cid, cid)
 
     rows = [(trail.status, trail.claim.describe(), trail.now.details(), named(claim.since), named(trail.flipped_by),
              trail.before.details() if trail.before else "", trail.after.details() if trail.after else "",
@@ -56,10 +68,17 @@ def claims_table(found: list, versions: dict[str, int]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def history_table(found: list, versions: dict[str, int]) -> pd.DataFrame:
+def flipped_table(found: list, versions: dict[str, str]) -> pd.DataFrame:
+    """The flipped claims alone (:data:`FLIPPED_COLUMNS`, plain text): each claim, the version that flipped it
+    and its numbers on the version before and on that one, one cell each."""
+    table = claims_table(found, versions)
+    return table[table["status"] == FLIPPED][list(FLIPPED_COLUMNS)].reset_index(drop=True)
+
+
+def history_table(found: list, versions: dict[str, str]) -> pd.DataFrame:
     """Every claim's status and numbers on each version it was checked on, oldest first (plain text)."""
-    rows = [(trail.claim.describe(), f"v{versions[v]} ({v})" if v in versions else v, result.status,
-             result.details()) for _, trail in found for v, result in zip(trail.versions, trail.results)]
+    rows = [(trail.claim.describe(), versions.get(v, v), result.status, result.details())
+            for _, trail in found for v, result in zip(trail.versions, trail.results)]
     return pd.DataFrame(rows, columns=["claim", "version", "status", "numbers"])
 
 

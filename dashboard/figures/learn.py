@@ -11,7 +11,10 @@ import plotly.graph_objects as go
 
 from dashboard.figures._style import BETTER, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["anatomy_chart", "answers_chart", "convention_chart"]
+__all__ = ["ANSWERS_TOP", "ANSWER_ROW", "anatomy_chart", "answers_chart", "convention_chart"]
+
+ANSWERS_TOP = 190  # pixels of the answers chart beside its bars (title, axis, margins)
+ANSWER_ROW = 44  # pixels of the answers chart per answer
 
 
 def anatomy_chart(table: pd.DataFrame, columns: Sequence[str], title: str) -> go.Figure:
@@ -44,19 +47,24 @@ def convention_chart(effects: pd.DataFrame, title: str) -> go.Figure:
 
 def answers_chart(bars, right_answer: str, title: str) -> go.Figure:
     """A class's answers to one question (:class:`metrics.teaching.reveal.Bar` rows: label, count, verdict):
-    one bar per answer with its count written on it (nothing needs hovering), the right answer in green,
-    answers matching a known mistake in orange, others in grey."""
+    one bar per answer, in their order from the top, with its count written beside it (nothing needs
+    hovering), the right answer in green, answers matching a known mistake in orange, others in grey.
+
+    The bars lie along the answers, each answer's label (and its verdict) written level at its left, and the
+    figure grows with the number of answers: labels turned upright under standing bars took most of a
+    projector's figure, leaving the bars a strip."""
     labels = [safe(b.label) for b in bars]
     colors = [BETTER if b.verdict == "right" else "#999999" if b.verdict == "other" else OKABE_ITO[1] for b in bars]
     names = ["right" if b.verdict == "right" else "other" if b.verdict == "other" else "a known mistake"
              for b in bars]
-    fig = base_figure(title, "answer", "students", showlegend=False, height=420)
-    fig.add_trace(go.Bar(x=[f"{label} ({name})" if name != "other" else label for label, name in zip(labels, names)],
-                         y=[b.count for b in bars], marker_color=colors, text=[str(b.count) for b in bars],
-                         textposition="outside", cliponaxis=False,
-                         hovertemplate="%{x}: %{y} students<extra></extra>"))
-    fig.update_yaxes(rangemode="tozero", dtick=1 if max([b.count for b in bars], default=0) <= 10 else None)
-    fig.update_xaxes(type="category")
-    fig.add_annotation(text=f"right answer: {safe(right_answer)}", xref="paper", yref="paper", x=1, y=1.08,
-                       showarrow=False, xanchor="right", font=dict(size=16, color=BETTER))
+    most = max([b.count for b in bars], default=0)
+    fig = base_figure(title, "students", "", showlegend=False, height=ANSWERS_TOP + ANSWER_ROW * max(len(bars), 2))
+    fig.add_trace(go.Bar(y=[f"{label} ({name})" if name != "other" else label for label, name in zip(labels, names)],
+                         x=[b.count for b in bars], orientation="h", marker_color=colors,
+                         text=[str(b.count) for b in bars], textposition="outside", cliponaxis=False,
+                         hovertemplate="%{y}: %{x} students<extra></extra>"))
+    fig.update_xaxes(rangemode="tozero", range=[0, max(most, 1) * 1.12], dtick=1 if most <= 10 else None)
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True)
+    fig.add_annotation(text=f"right answer: {safe(right_answer)}", xref="paper", yref="paper", x=1, y=1.02,
+                       showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=16, color=BETTER))
     return fig

@@ -1,5 +1,7 @@
-"""A stored collection's claims on its pages: the overview's list (each claim's status on this version, flipped
-ones first, with the version that flipped each and its numbers before and after), a form that adds one, and
+"""A stored collection's claims on its pages: at the top of the overview, the claims that flipped (each with the
+version that flipped it and its numbers before and after, one cell each); below, the list (each claim's status
+on this version, flipped ones first; each version named by its number, author and time, since two sibling
+versions share a number), a form that adds one, and
 the buttons that save, in one click, the conclusion a page shows ("S's M is v" on the overview, "A is better
 than B on M" on the significance page, and on the queries page the same pair by the sign test of its topics
 won and lost).
@@ -23,9 +25,9 @@ from dashboard.store import opened, sync
 from dashboard.widgets import md
 from metrics import RankscopeError
 from metrics.errors import ValidationError
-from metrics.review.claims import FLIPPED, Better, claim_from_entry
+from metrics.review.claims import Better, claim_from_entry
 
-__all__ = ["better_button", "pair_button", "panel", "save", "value_button"]
+__all__ = ["better_button", "checked_claims", "flipped_notice", "pair_button", "panel", "save", "value_button"]
 
 KINDS = {"threshold": "a system's value", "better": "one system better than another", "rank": "a system's rank"}
 BOUNDS = {"at_least": "at least", "at_most": "at most", "value": "equal to"}
@@ -49,13 +51,14 @@ def save(loaded: Loaded, claims: Sequence) -> None:
 
     who = identity.author()
     if who is None:
-        raise ValidationError("type your name in the sidebar before saving a claim")
+        raise ValidationError("type your name before saving a claim")
     add_claims(opened.store(), loaded.collection, list(claims), author=who)
 
 
 def _button(loaded: Loaded, claim, key: str) -> None:
     """One click saves ``claim``; the button says it in words."""
     allowed = sync.may("note")
+    widgets.ask_name(f"{key}_author", "Your name (saved with the claim)")
     if st.button(md("Save as a claim: {}", claim.describe()), key=key, icon=":material/fact_check:",
                  disabled=not allowed, help=None if allowed else READ_ONLY):
         try:
@@ -106,32 +109,47 @@ def pair_button(loaded: Loaded, better: str, than: str, measure: str) -> None:
     _button(loaded, Better(better, than, measure, "sign", "holm", 0.05, pairs="claimed"), "queries_claim_save")
 
 
-def panel(loaded: Loaded, measures: Sequence[str]) -> None:
-    """The collection's claims, checked on this version, and a form to add one."""
+def checked_claims(loaded: Loaded) -> tuple[list, dict[str, str]] | None:
+    """The stored collection's claims checked on this version and the labels of its versions, or None when
+    the collection is not stored (an error is shown, and None returned, when the store cannot be read)."""
+    if not _kept(loaded):
+        return None
+    try:
+        versions = checked.version_labels(opened.store().lineage(loaded.collection))
+        return checked.rechecked(loaded.collection), versions
+    except RankscopeError as err:
+        widgets.error(err)
+        return None
+
+
+def flipped_notice(claims: tuple[list, dict[str, str]] | None) -> None:
+    """At the top of the overview: the claims that flipped since they were saved, one row each (the claim, the
+    version that flipped it, the numbers before and after), so that nobody in a meeting misses one."""
+    if not claims or not any(trail.flipped for _, trail in claims[0]):
+        return
+    found, versions = claims
+    flipped = checked.flipped_table(found, versions)
+    st.warning(md("{} of {} claims flipped since they were saved: their status on this version differs from the one "
+                  "on the version they were saved on. Each is listed below, and with every claim under Claims.",
+                  len(flipped), len(found)), icon=":material/swap_vert:")
+    st.dataframe(flipped, hide_index=True, width="stretch", key="overview_flipped")
+
+
+def panel(loaded: Loaded, measures: Sequence[str], claims: tuple[list, dict[str, str]] | None) -> None:
+    """The collection's claims (:func:`checked_claims`), checked on this version, and a form to add one."""
     st.subheader("Claims")
     if not _kept(loaded):
         st.caption("Claims are kept with a collection saved in the workspace, and checked again on each of its "
                    "versions.")
         return
-    try:
-        versions = {v.id: v.version for v in opened.store().lineage(loaded.collection)}
-        found = checked.rechecked(loaded.collection)
-    except RankscopeError as err:
-        widgets.error(err)
+    if claims is None:
         return
+    found, versions = claims
     if found:
         table = checked.claims_table(found, versions)
-        flipped = int((table["status"] == FLIPPED).sum())
-        if flipped:
-            st.warning(md("{} of {} claims flipped since they were saved: their status on this version differs from "
-                          "the one on the version they were saved on.", flipped, len(table)),
-                       icon=":material/swap_vert:")
-            for row in table[table["status"] == FLIPPED].to_dict("records"):
-                st.markdown(md(":material/swap_vert: **{}**, flipped by {}: before {}; after {}.", row["claim"],
-                               row["flipped by"], row["before"], row["after"]))
         st.dataframe(table, hide_index=True, width="stretch", key="overview_claims")
         st.caption("Each claim is checked on every version from the one it was saved on to this one, with the "
-                   "stored runs, reference judgments and conventions of each.")
+                   "stored runs, reference judgments and conventions of each; flipped claims come first.")
         with st.expander("History of each claim", icon=":material/history:"):
             st.dataframe(checked.history_table(found, versions), hide_index=True, width="stretch",
                          key="overview_claims_history")
@@ -148,6 +166,7 @@ def _form(loaded: Loaded, measures: Sequence[str]) -> None:
     allowed = sync.may("note")
     if not allowed:
         st.caption(READ_ONLY)
+    widgets.ask_name("claims_author", "Your name (saved with the claim)")
     with st.form("claims_form", border=False):
         cols = st.columns(3)
         measure = cols[0].selectbox("Measure", list(measures), key="claims_measure")

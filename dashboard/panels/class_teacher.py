@@ -6,17 +6,22 @@ ranking's numbers and each known mistake's share.
 
 from __future__ import annotations
 
+from urllib.parse import unquote
+
 import streamlit as st
 
 from dashboard import figures, pages, widgets
 from dashboard.data import live_class as data
 from dashboard.exports.class_results import class_csv
 from dashboard.panels import class_student as live
+from dashboard.session.typed_name import cookie_script
 from metrics import RankscopeError, ValidationError
 from metrics.teaching import questions as q
 from metrics.teaching.reveal import parse_answer
 
 TOLERANCES = (0.001, 0.005, 0.01, 0.02, 0.05)
+CLASS_COOKIE = "rankscope_class"  # "CODE.KEY": the class this browser teaches, for its reloads and new tabs
+_KEEP = "class_keep"  # the cookie's value to write in this run ("": remove it)
 COUNT_EVERY = 1.0  # seconds between two counts of the answers on the teacher's screen
 
 
@@ -27,8 +32,10 @@ def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> 
         kind = st.radio("Question", list(q.KINDS), format_func=q.KINDS.get, horizontal=True, key="class_kind")
         left, middle, right = st.columns(3)
         measure = left.selectbox("Measure", q.SUGGESTED, key="class_measure", accept_new_options=True)
+        # one field per ranking shown: a ranking of another length starts from its own default, never from the
+        # number the previous one had (8 ranks of a worked example kept for a ranking of 20)
         depth = middle.number_input("Ranks in the question", 1, q.MAX_RANKS, min(10, ranks, q.MAX_RANKS),
-                                    key="class_depth")
+                                    key=f"class_depth_{source}_{system}_{topic}_{ranks}")
         tolerance = right.select_slider("Numbers right within", TOLERANCES, value=0.01, key="class_tolerance")
         others = [s for s in loaded.systems if s != system]
         try:
@@ -117,6 +124,33 @@ def lesson_panel() -> tuple[tuple, str | None]:
 
 
 # ---- the running class --------------------------------------------------------------------------------------
+def teaching() -> tuple[str, str] | None:
+    """``(code, key)`` of the class this session teaches: the one it started or, in a session the teacher
+    opened since (a reload, a new tab), the running class whose key this browser kept (:data:`CLASS_COOKIE`).
+    A class belongs to its teacher's browser, not to one of its sessions, so a reload never strands the
+    students. The cookie is written here, in the run after the class started, and removed after it ended."""
+    now = st.session_state.get(live.TEACHING)
+    if now is None:
+        code, _, key = unquote(str(st.context.cookies.get(CLASS_COOKIE) or "")).partition(".")
+        try:
+            if code and data.room().teaches(code, key):
+                now = st.session_state[live.TEACHING] = (code, key)
+        except RankscopeError as err:
+            widgets.error(err)
+    kept = st.session_state.pop(_KEEP, None)
+    if kept is not None:
+        from workspace.classroom import CLASS_HOURS
+
+        st.html(cookie_script(CLASS_COOKIE, kept, CLASS_HOURS * 3600), unsafe_allow_javascript=True)
+    return now
+
+
+def started(code: str, key: str) -> None:
+    """The class just started is this session's, and its browser's (written in the next run)."""
+    st.session_state[live.TEACHING] = (code, key)
+    st.session_state[_KEEP] = f"{code}.{key}"
+
+
 def controls(code: str, key: str, status, count: int) -> None:
     """Open the next question, reveal the shown one, close the class (each a callback: the page then draws
     the new state in one run)."""
@@ -144,6 +178,7 @@ def _act(action: str, code: str, key: str, *args) -> None:
         return
     if action == "close":
         st.session_state.pop(live.TEACHING, None)
+        st.session_state[_KEEP] = ""  # the browser forgets the key
 
 
 def answer_count(code: str, status) -> None:

@@ -9,15 +9,34 @@ served by different server processes. It follows the live class's pattern (:mod:
   writes nothing when nothing changed, and moves the presentation's revision when something did;
 - a follower's page runs a fragment with nothing to draw every :data:`POLL` seconds, which reads the
   revision and, only when it moved, switches to the presenter's page with the presenter's parameters. The
-  revision counts as applied when a run of the follower's page shows that page and parameters, not when the
-  switch is asked for: Streamlit folds a rerun request that reaches it while a switch waits into the switch,
-  and the later request's page wins, so on a busy server the fragment's next timed run can undo a switch.
-  The next poll then switches again, up to :data:`TRIES` times for one revision.
+  revision counts as applied when a full run of the follower's page has drawn that page with every one of
+  those parameters (the widgets bound to the URL write theirs as they are drawn), not when the switch is asked
+  for: Streamlit folds a rerun request that reaches it while a switch waits into the switch, and the later
+  request's page and widget values win, so on a busy server the fragment's next timed run can undo a switch,
+  or keep its page and bring back the values of its widgets (a topic, a tab). A run that drew something
+  else is a failed try: the next poll switches again, up to :data:`TRIES` times for one revision; a poll
+  while the switch has not been drawn yet waits (up to :data:`PATIENCE` polls) rather than asking again.
 - a poll the browser asked for just before a switch reached it arrives after the switch: Streamlit runs it for
   the page the browser has left and tells the browser so, and the browser then removes what the page it shows
   had drawn. Such a poll shows that page again (:func:`_show_again`). The presenter's publishing fragment
   needs no such care: it is drawn after the page, so its id differs from page to page, and Streamlit skips a
   late timed request for a fragment the page now shown did not register.
+
+What a session does in the meeting (it presents, it follows, or neither) is its own state (:data:`ROLE`),
+never a widget's: Streamlit forgets a widget's value when a switch of page reaches it before the widget is
+drawn again, and a follower who switched the toggle on while the presenter showed another page was taken
+there once, then dropped (the toggle still drawn on). The toggles are drawn from that state on every run and
+change it only through their callbacks, so every page of a follower follows, however it was reached.
+
+A followed view sets only the widgets bound to the URL (:func:`dashboard.widgets.in_view`: systems,
+measure, topic...) and never any other widget of the follower's session: a presenter's link that names a
+field which changes data (a system's new name, say) does nothing to a follower, whose session therefore
+never writes because of what it follows. Only the follower's own actions write, as themselves.
+
+A presentation lives while its presenter's page beats (:mod:`workspace.presenting`); a follower's poll reads
+whether it is there as well as its revision, so a presenter whose tab closed is said to have left within a
+minute, and nobody is taken to their last page. A presenter whose role no longer allows presenting (an owner
+made them a viewer) stops at their next run.
 
 Nothing runs in a session that does not follow: no poll, no switch. Stopping (either toggle) takes effect at
 the next run. Each session keeps its own presentation mode (``?present=``), which is never passed on.
@@ -32,19 +51,23 @@ import streamlit as st
 from dashboard.server import identity
 from dashboard.session.user_text import md
 from dashboard.store import opened, sync
+from dashboard.widgets import in_view
 from metrics import RankscopeError
 
-__all__ = ["POLL", "PUBLISH", "after", "before", "pages"]
+__all__ = ["FOLLOWS", "POLL", "PRESENTS", "PUBLISH", "ROLE", "after", "before", "pages"]
 
 POLL = 1.0  # seconds between two looks of a follower's page at the presentation
-PUBLISH = 1.0  # seconds between two looks of the presenter's page at its own view (it writes only a change)
-PRESENTING = "follow_present"  # the "Present" toggle
+PUBLISH = 1.0  # seconds between two looks of the presenter's page at its own view (it writes a change, or a beat)
+ROLE = "follow_role"  # what this session does in the meeting: PRESENTS, FOLLOWS or nothing (None)
+PRESENTS, FOLLOWS = "presents", "follows"
+PRESENTING = "follow_present"  # the "Present" toggle, drawn from ROLE
 PRESENTED = "follow_present_cid"  # the collection (version) this session's switches were last drawn for
-FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle
+FOLLOWING = "follow_follow"  # the "Follow the presenter" toggle, drawn from ROLE
 TOKEN = "follow_token"  # this browser session's random token
-SEEN = "follow_seen"  # the presentation's revision this follower last applied
-WANTED = "follow_wanted"  # (revision, page, link, tries) of the switch this follower asked for last
+SEEN = "follow_seen"  # (revision, active) of the presentation as this follower last applied it
+WANTED = "follow_wanted"  # ((revision, active), page, view, tries, drawn, polls): the switch asked for last
 TRIES = 3  # switches asked for one revision before it counts as applied anyway
+PATIENCE = 5  # polls that wait for a switch asked for to be drawn before it is asked for again
 HERE = "follow_here"  # the page this session shows (its address), for the toggles' callbacks
 SHOWN = "follow_shown"  # (script hash, query parameters) of the page this session's last full run showed
 NOTICE = "follow_notice"  # a line to show once (a presentation taken over, a store error)
@@ -80,18 +103,23 @@ def _author() -> str | None:
     return None if identity.actor() is not None else "presenter"
 
 
-# ---- the toggles -----------------------------------------------------------------------------------------
+# ---- the session's part: presents, follows or neither ----------------------------------------------------
+def _role() -> str | None:
+    return st.session_state.get(ROLE)
+
+
 def _present_changed(cid: str) -> None:
-    if st.session_state.get(PRESENTING):
-        st.session_state[FOLLOWING] = False
-        try:
-            _stage().present(cid, _token(), st.session_state.get(HERE) or "overview", _view(), author=_author(),
-                             take_over=True)
-        except RankscopeError as err:
-            st.session_state[PRESENTING] = False
-            st.session_state[NOTICE] = str(err).splitlines()[0]
-    else:
+    if not st.session_state.get(PRESENTING):
+        st.session_state[ROLE] = None
         _stop(cid)
+        return
+    try:
+        _stage().present(cid, _token(), st.session_state.get(HERE) or "overview", _view(), author=_author(),
+                         take_over=True)
+    except RankscopeError as err:
+        st.session_state[NOTICE] = str(err).splitlines()[0]
+        return
+    st.session_state[ROLE] = PRESENTS
 
 
 def _stop(cid: str) -> None:
@@ -102,13 +130,19 @@ def _stop(cid: str) -> None:
 
 
 def _follow_changed() -> None:
+    if not st.session_state.get(FOLLOWING):
+        st.session_state[ROLE] = None
+        return
+    if _role() == PRESENTS and st.session_state.get(PRESENTED):
+        _stop(st.session_state[PRESENTED])
+    st.session_state[ROLE] = FOLLOWS
     st.session_state[SEEN] = None  # the presenter's page now, whatever it is
     st.session_state.pop(WANTED, None)
-    if st.session_state.get(FOLLOWING) and st.session_state.get(PRESENTING):
-        st.session_state[PRESENTING] = False
-        cid = st.session_state.get(PRESENTED)
-        if cid:
-            _stop(cid)
+
+
+def _stop_presenting(why: str) -> None:
+    st.session_state[ROLE] = None
+    st.session_state[NOTICE] = why
 
 
 def before(loaded, here: str, followed: Mapping, present: bool) -> None:
@@ -116,7 +150,6 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
     follower, the poll. Nothing for a collection that is not stored."""
     st.session_state[HERE] = here
     st.session_state[SHOWN] = (_run_page(), _link())
-    _arrived(here)
     cid = loaded.collection if loaded is not None and opened.enabled() else None
     if not cid:
         return
@@ -125,7 +158,7 @@ def before(loaded, here: str, followed: Mapping, present: bool) -> None:
     else:
         with st.sidebar:
             _controls(cid)
-    if st.session_state.get(FOLLOWING):
+    if _role() == FOLLOWS:
         st.fragment(_poll, run_every=POLL)(cid, dict(followed))
 
 
@@ -135,17 +168,24 @@ def _controls(cid: str) -> None:
         now = _stage().current(cid)
     except RankscopeError:
         return  # not shared with this person, or the store cannot be read: nothing to present or follow
+    token = _token()
     was = st.session_state.get(PRESENTED)
-    mine = now is not None and now.by(_token())  # a version saved while presenting: the same presentation
-    if was and was != cid and st.session_state.get(PRESENTING) and not mine:  # another collection: that one ends
+    # this session's presentation, still on (a version saved while presenting is the same one; a beat missed
+    # while the tab slept is picked up again by the next publish)
+    mine = now is not None and now.session == token and (now.active or now.gone)
+    if _role() == PRESENTS and was and was != cid and not mine:  # another collection: that one ends
         _stop(was)
-        st.session_state[PRESENTING] = False
+        st.session_state[ROLE] = None
     st.session_state[PRESENTED] = cid
-    if st.session_state.get(PRESENTING) and not mine:
-        st.session_state[PRESENTING] = False
-        if now is not None and now.active:
-            st.session_state[NOTICE] = f"{now.presenter} presents now: you stopped presenting."
-    other = now is not None and now.active and not now.by(_token())
+    if _role() == PRESENTS and not mine:  # another session took over, or this one was stopped elsewhere
+        _stop_presenting(f"{now.presenter} presents now: you stopped presenting." if now is not None and now.active
+                         else "The presentation ended: you stopped presenting.")
+    elif _role() == PRESENTS and not sync.may("present"):  # the role changed: viewers do not present
+        _stop(cid)
+        _stop_presenting("Your role on this collection no longer lets you present: you stopped presenting.")
+    other = now is not None and now.active and not now.by(token)
+    st.session_state[PRESENTING] = _role() == PRESENTS  # the toggles show the session's part, whatever came before
+    st.session_state[FOLLOWING] = _role() == FOLLOWS
     st.toggle("Present", key=PRESENTING, on_change=_present_changed, args=(cid,),
               disabled=not sync.may("present"),
               help="Those who follow see your page, systems, measure and topic as you change them."
@@ -159,8 +199,11 @@ def _controls(cid: str) -> None:
         st.caption(md(":material/info: {}", notice))
     if other:
         st.caption(md(":material/co_present: {} presents", now.presenter)
-                   + (" · you follow" if st.session_state.get(FOLLOWING) else ""))
-    elif st.session_state.get(FOLLOWING):
+                   + (" · you follow" if _role() == FOLLOWS else ""))
+    elif _role() == FOLLOWS and now is not None and now.gone:
+        st.caption(md(":material/co_present: {} left: their page closed, so the presentation ended. You will "
+                      "follow the next presentation.", now.presenter))
+    elif _role() == FOLLOWS:
         st.caption(":material/co_present: Nobody presents now; you will follow the next presentation.")
 
 
@@ -207,73 +250,85 @@ def _show_again(followed: Mapping) -> None:
 
 
 def _arrived(here: str) -> None:
-    """The switch asked for last counts as applied when this run shows its page and link."""
+    """After a full run: the switch asked for last counts as applied when this run drew its page with the
+    presenter's whole view (the link's parameters and those the widgets wrote); otherwise it was tried."""
     wanted = st.session_state.get(WANTED)
     if wanted is not None:
-        revision, page, link, _ = wanted
-        now = _view()
-        if page == here and all(now.get(name) == value for name, value in link.items()):
-            st.session_state[SEEN] = revision
+        seen, page, view, tries, _, _ = wanted
+        if page == here and _view() == view:
+            st.session_state[SEEN] = seen
             del st.session_state[WANTED]
+        else:
+            st.session_state[WANTED] = (seen, page, view, tries, True, 0)
 
 
 def _poll(cid: str, followed: dict) -> None:
-    """Nothing drawn: the presentation's revision read; when it moved, the presenter's page and view shown."""
-    if not st.session_state.get(FOLLOWING):
+    """Nothing drawn: the presentation's revision (and whether its presenter is there) read; when it moved, the
+    presenter's page and view shown."""
+    if _role() != FOLLOWS:
         return
     _show_again(followed)
     try:
         now = _stage().current(cid)
     except RankscopeError:
         return
-    if now is None or now.revision == st.session_state.get(SEEN):
+    seen = None if now is None else (now.revision, now.active)
+    if now is None or seen == st.session_state.get(SEEN):
         return
     if not now.active or now.by(_token()) or now.page not in followed:
-        st.session_state[SEEN] = now.revision
-        st.rerun()  # says who presents (or that nobody does), nothing else
+        st.session_state[SEEN] = seen
+        st.rerun()  # says who presents (or that nobody does, or that the presenter left), nothing else
     view = {k: v for k, v in now.params.items() if k not in OWN}
     if st.session_state.get(HERE) == now.page and _view() == view:
-        st.session_state[SEEN] = now.revision
+        st.session_state[SEEN] = seen
         return
     # a widget keeps its own value over a link's (and its parameter cannot be set): the presenter's value is
-    # given to the widget itself, or it goes back to its default; the link carries the rest
+    # given to a widget of the view itself, or it goes back to its default; no other widget of this session
+    # is touched (a followed view never changes data); the link carries the rest
     link = {}
     for name, value in view.items():
-        if name in st.session_state and name != opened.PARAM:
-            st.session_state[name] = _typed(value, st.session_state[name])
-        else:
+        if name not in st.session_state or name == opened.PARAM:
             link[name] = value
+        elif in_view(name):
+            st.session_state[name] = _typed(value, st.session_state[name])
     for name in _view():
-        if name not in view and name != opened.PARAM:
+        if name not in view and name != opened.PARAM and in_view(name):
             st.session_state.pop(name, None)
     wanted = st.session_state.get(WANTED)
-    tries = wanted[3] + 1 if wanted is not None and wanted[0] == now.revision else 1
+    same = wanted is not None and wanted[0] == seen
+    if same and not wanted[4] and wanted[5] < PATIENCE:  # asked for, not drawn yet: wait for it
+        st.session_state[WANTED] = (*wanted[:5], wanted[5] + 1)
+        return
+    tries = wanted[3] + 1 if same else 1
     if tries >= TRIES:  # the last try: whatever comes of it, this revision is not asked for again
-        st.session_state[SEEN] = now.revision
-    st.session_state[WANTED] = (now.revision, now.page, link, tries)
+        st.session_state[SEEN] = seen
+    st.session_state[WANTED] = (seen, now.page, view, tries, False, 0)
     st.switch_page(followed[now.page], query_params=link)
 
 
 # ---- the presenter's writes --------------------------------------------------------------------------------
 def _publish(cid: str, here: str) -> None:
-    """The presenter's page and view, written when they changed (the store compares)."""
-    if not st.session_state.get(PRESENTING) or st.session_state.get(PRESENTED) != cid:
+    """The presenter's page and view, written when they changed, and a beat now and then (the store decides)."""
+    if _role() != PRESENTS or st.session_state.get(PRESENTED) != cid:
         return
+    from workspace.access import Forbidden, NoAccess
     from workspace.presenting import SomeonePresents
 
     try:
         _stage().present(cid, _token(), here, _view(), author=_author())
-    except SomeonePresents as err:
+    except (SomeonePresents, Forbidden, NoAccess) as err:  # taken over, or the role no longer allows it
         st.session_state[NOTICE] = str(err).splitlines()[0]
-        st.rerun()  # the toggle goes off
-    except RankscopeError as err:
+        st.rerun()  # the whole page: its toggles say why this session stopped presenting
+    except RankscopeError as err:  # the store, for a moment: the next publish tries again
         st.session_state[NOTICE] = str(err).splitlines()[0]
 
 
 def after(loaded, here: str, followed: Mapping) -> None:
     """After the page's run: while this session presents a page of the navigation, its view is written now and
-    every :data:`PUBLISH` seconds. The parameters the page wrote are those a poll shows it again with."""
+    every :data:`PUBLISH` seconds. The parameters the page wrote are those a poll shows it again with; a
+    follower's switch asked for counts as applied when they are the presenter's (:func:`_arrived`)."""
     st.session_state[SHOWN] = (_run_page(), _link())
+    _arrived(here)
     cid = loaded.collection if loaded is not None and opened.enabled() else None
-    if cid and st.session_state.get(PRESENTING) and here in followed:
+    if cid and _role() == PRESENTS and here in followed:
         st.fragment(_publish, run_every=PUBLISH)(cid, here)

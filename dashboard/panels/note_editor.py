@@ -93,6 +93,8 @@ def editor(loaded: state.Loaded, topic: str, systems, tag_options, max_comment: 
     read_only = kept and not sync.may("note")
     if read_only:
         st.caption("Your role on this collection lets you read its notes, not write them (editors and owners do).")
+    elif kept:
+        widgets.ask_name(f"queries_note_author_{topic}_{system or ''}", "Your name (saved with the note)")
     _form(loaded, topic, system, tags=tags, comment=comment, offered=tag_options, longest=max_comment, base=seen,
           merged=len(mine) if merging else 0, suffix=suffix, comment_key=comment_key, read_only=read_only)
     if kept:

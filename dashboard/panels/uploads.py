@@ -7,6 +7,10 @@ read once (a file the uploader shows again on a rerun is not: its id is remember
 beside its uploader, until the next file of any kind arrives. After new files the page runs again, so that the sidebar, drawn before
 the page, shows a changed collection and no uploader drawn earlier shows an earlier message. A bad file never
 changes what is loaded.
+
+A good file whose name is taken (a run named like a loaded system, with other content) is not added at once:
+the uploader asks whether it replaces the loaded one, joins it under a new name (``beta-2``) or is left out,
+and says what it did (:func:`_clash`). A file whose content is loaded already is left out, and that is said too.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dashboard import data
 from dashboard.session import state
 from dashboard.session.state import Loaded, Upload
 from dashboard.widgets import error, md
-from metrics import RankscopeError
+from metrics import RankscopeError, system_name
 
 __all__ = ["FORMAT_EXAMPLES", "KINDS", "Kind", "receive"]
 
@@ -43,7 +47,9 @@ class Kind:
 
     ``read`` checks one upload (raising :class:`metrics.RankscopeError` with its one line) and caches its parse;
     ``add`` puts the good uploads into the collection. ``side_by_side``: several are read at once, with a
-    progress bar (:func:`dashboard.data.read_runs`).
+    progress bar (:func:`dashboard.data.read_runs`). A kind whose files take a name also has ``named`` (an
+    upload's name), ``held`` (``{name: upload}`` loaded now) and ``replace`` (the uploads in place of the loaded
+    ones of their names).
     """
 
     key: str
@@ -53,6 +59,9 @@ class Kind:
     read: Callable[[Upload], object] | None = None
     many: bool = False
     side_by_side: bool = False
+    named: Callable[[Upload], str] | None = None
+    held: Callable[[Loaded], dict[str, Upload]] | None = None
+    replace: Callable[[Loaded, list[Upload]], Loaded] | None = None
 
 
 def _read_each(kind: Kind, uploads: Sequence[Upload]) -> tuple[list[Upload], list[str]]:
@@ -93,19 +102,81 @@ def receive(kind: Kind, loaded: Loaded, seen: set, container=None) -> Loaded:
     errors = f"{kind.key}_errors"
     if files:
         for other in KINDS.values():  # earlier messages were about earlier files
-            st.session_state.pop(f"{other.key}_errors", None)
+            for key in (f"{other.key}_errors", f"{other.key}_clash", f"{other.key}_said"):
+                st.session_state.pop(key, None)
         uploads = Upload.all_of([(f.name, f.getvalue()) for f in files])
         with inside:
             good, st.session_state[errors] = (_read_side_by_side(uploads) if kind.side_by_side
                                               else _read_each(kind, uploads))
         seen.update(f.file_id for f in files)  # once read: a rerun in between reads them again
+        good, clashing, said = _sorted(kind, loaded, good)
         if good:
             state.put(kind.add(loaded, good))
+        if clashing:
+            st.session_state[f"{kind.key}_clash"] = clashing
+        if said:
+            st.session_state[f"{kind.key}_said"] = said
         st.rerun()  # the sidebar, drawn before this page, shows the new collection, and no uploader an old message
     for message in st.session_state.get(errors, []):
         with inside:
             error(message)
+    with inside:
+        _clash(kind)
+        for line in st.session_state.get(f"{kind.key}_said", []):
+            st.info(line, icon=":material/info:")
     return loaded
+
+
+def _sorted(kind: Kind, loaded: Loaded, good: list[Upload]) -> tuple[list[Upload], list[Upload], list[str]]:
+    """The good uploads split into those added now and those whose name is taken by other content (asked
+    about); and what to say of those left out because their content is loaded already."""
+    if kind.named is None:
+        return good, [], []
+    held = kind.held(loaded)
+    digests = {up.digest for up in held.values()}
+    same = [up for up in good if up.digest in digests]
+    clashing = [up for up in good if up.digest not in digests and kind.named(up) in held]
+    said = [md("{} is loaded already (the same content): not added again.", up.name) for up in same]
+    return [up for up in good if up not in same and up not in clashing], clashing, said
+
+
+def _clash(kind: Kind) -> None:
+    """The question about uploads named like loaded files: replace them, keep both, or keep the loaded ones."""
+    clashing = st.session_state.get(f"{kind.key}_clash")
+    if not clashing:
+        return
+    names = ", ".join(f"{kind.named(up)} ({up.name})" for up in clashing)
+    with st.container(border=True, key=f"{kind.key}_clash_box"):
+        st.warning(md("Loaded already under the same name, with other content: {}. Replace the loaded run, keep "
+                      "both (the new one under a new name), or keep only the loaded one?", names),
+                   icon=":material/help:")
+        cols = st.columns(3)
+        for col, (choice, label, icon) in zip(cols, CHOICES):
+            col.button(label, key=f"{kind.key}_clash_{choice}", on_click=_settle, args=(kind, choice), icon=icon,
+                       width="stretch")
+
+
+CHOICES = (("replace", "Replace", ":material/swap_horiz:"), ("both", "Keep both", ":material/library_add:"),
+           ("keep", "Keep the loaded one", ":material/block:"))
+"""The answers to an upload named like a loaded file: ``(choice, button label, icon)``."""
+
+
+def _settle(kind: Kind, choice: str) -> None:
+    """Do what was chosen for the uploads named like loaded files, and say what was done."""
+    clashing = st.session_state.pop(f"{kind.key}_clash", [])
+    loaded = state.get()
+    if choice == "replace":
+        state.put(kind.replace(loaded, clashing))
+        said = [md("{} replaced the loaded run of {}.", up.name, kind.named(up)) for up in clashing]
+    elif choice == "both":
+        before = set(kind.held(loaded))
+        after = kind.add(loaded, clashing)
+        state.put(after)
+        added = [name for name in kind.held(after) if name not in before]
+        said = [md("Kept both: {} added as {}.", up.name, name) for up, name in zip(clashing, added)]
+    else:
+        said = [md("Kept the loaded {}: {} was not added.", kind.named(up), up.name) for up in clashing]
+    st.session_state[f"{kind.key}_said"] = said
 
 
 def _texts(role: str) -> Callable[[Loaded, list[Upload]], Loaded]:
@@ -114,7 +185,8 @@ def _texts(role: str) -> Callable[[Loaded, list[Upload]], Loaded]:
 
 KINDS = {
     "runs": Kind("data_runs", "Runs", "TREC run files: qid Q0 docid rank score tag (plain or .gz), any number.",
-                 state.with_runs, many=True, side_by_side=True),
+                 state.with_runs, many=True, side_by_side=True, named=lambda up: system_name(up.name),
+                 held=state.held_runs, replace=state.replacing_runs),
     "qrels": Kind("data_qrels", "Qrels", "TREC qrels: qid iter docid grade (plain or .gz).",
                   lambda loaded, uploads: state.with_qrels(loaded, uploads[-1]), read=data.read_qrels),
     "topics": Kind("data_topics", "Topics (optional)",

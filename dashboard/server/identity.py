@@ -25,7 +25,6 @@ import streamlit as st
 
 from dashboard.server import config
 from dashboard.session import typed_name
-from dashboard.session.typed_name import NAME_KEY
 from dashboard.session.user_text import md
 from metrics import RankscopeError
 
@@ -80,7 +79,7 @@ def actor() -> Actor | None:
 
     In the login mode, the signed-in identity, checked against the roles (an administrator when the
     ``--admins`` setting names it). In the open mode, the signed-in identity when Streamlit's login is
-    configured, else the name typed in the sidebar; nothing is checked.
+    configured, else the name typed (:func:`dashboard.session.typed_name.typed`); nothing is checked.
     """
     if Actor is None:
         return None
@@ -89,7 +88,7 @@ def actor() -> Actor | None:
         if who is None:
             return None
         return Actor(who, checked=True, admin=who in {access.identity(a) for a in config.admins()})
-    who = who or (st.session_state.get(NAME_KEY) or "").strip() or None
+    who = who or typed_name.typed()
     return Actor(who, checked=False) if who else None
 
 

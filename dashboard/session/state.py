@@ -242,6 +242,21 @@ def with_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
     return replace(loaded, qrels=qrels, runs=tuple(runs), judges=judges, source="uploads", **_changed(loaded))
 
 
+def held_runs(loaded: Loaded) -> dict[str, Upload]:
+    """``{system: upload}`` of the runs an upload may clash with by name: none in a bundled collection, which
+    an upload replaces."""
+    return {} if loaded.bundled else dict(loaded.runs)
+
+
+def replacing_runs(loaded: Loaded, uploads: list[Upload]) -> Loaded:
+    """Each upload in place of the loaded run of its system's name (:func:`metrics.system_name`), in that run's
+    place; an upload whose name no run holds is added (:func:`with_runs`)."""
+    new = {system_name(up.name): up for up in uploads}
+    runs = tuple((name, new.pop(name, up)) for name, up in loaded.runs)
+    replaced = replace(loaded, runs=runs, source="uploads", **_changed(loaded)) if runs != loaded.runs else loaded
+    return with_runs(replaced, list(new.values())) if new else replaced
+
+
 def with_texts(loaded: Loaded, *, topics: Upload | None = None, documents: Upload | None = None) -> Loaded:
     """Attach the query texts and/or the document texts (the others stay as they are)."""
     return replace(loaded, topics=topics or loaded.topics, documents=documents or loaded.documents)

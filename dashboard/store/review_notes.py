@@ -65,7 +65,7 @@ def save_note(loaded: state.Loaded, topic: str, system: str | None, tags, commen
         return
     who = identity.author()
     if who is None:
-        raise ValidationError("type your name in the sidebar before saving a note")
+        raise ValidationError("type your name before saving a note")
     store().save_note(loaded.collection, topic, system, ", ".join(tags), comment, author=who, base=base)
 
 

@@ -13,8 +13,8 @@ import streamlit as st
 from dashboard import data, pages
 from dashboard.session import state
 
-__all__ = ["PRESENT", "PRESENT_SCALE", "example_title", "frame", "presentation_toggle", "presenting", "set_page",
-           "sidebar", "this_page"]
+__all__ = ["PRESENT", "PRESENT_SCALE", "ask_name", "example_title", "fragment", "frame", "presentation_toggle",
+           "presenting", "set_page", "sidebar", "this_page"]
 
 PRESENT = "present"  # the URL's ?present=true: presentation mode, kept from page to page
 PRESENT_SCALE = 1.35  # charts' text in presentation mode
@@ -129,3 +129,15 @@ def fragment(body: Callable[[], None]) -> Callable[[], None]:
         body()
 
     return st.fragment(checked)
+
+
+def ask_name(key: str, label: str = "Your name (saved with it)") -> None:
+    """A name field beside what needs an author, for a person of a workspace who has neither signed in nor
+    typed a name yet (in presentation mode the sidebar's field is hidden); once typed, the name is the
+    session's (:mod:`dashboard.session.typed_name`), in every field and on every page."""
+    from dashboard.server import identity
+    from dashboard.session import typed_name
+    from dashboard.store import opened
+
+    if opened.enabled() and identity.actor() is None and identity.mode() == "open":
+        typed_name.name_input(key=key, label=label)

@@ -2,6 +2,10 @@
 key on two pages (``topic``, ``systems``, ``measure``, ``baseline``...) carries the view from page to page, and
 a link reproduces it. Keys of widgets that do not belong in a link carry their page's prefix. Measures come
 from the registry: any spelling it parses is accepted, and its labels and help texts are the registry's.
+
+Every widget bound to the URL is bound through :func:`in_link`, which keeps its key among the view's
+(:func:`in_view`): what a presenter's followers are shown. A followed view sets those widgets and nothing
+else, so it can never set a field that changes data (a system's name, a note): only the view is followed.
 """
 
 from __future__ import annotations
@@ -15,11 +19,25 @@ from dashboard import data, figures
 from dashboard.session.user_text import md
 from dashboard.widgets.notices import error
 
-__all__ = ["ALL_TOPICS", "BIND", "FEW", "choose", "highlighted", "label_of", "measure_help", "measure_label",
+__all__ = ["ALL_TOPICS", "BIND", "FEW", "choose", "in_link", "in_view", "highlighted", "label_of", "measure_help", "measure_label",
            "pick_measure", "pick_measures", "pick_system", "pick_systems", "pick_topic", "results_controls",
            "valid_measure"]
 
 BIND = "query-params"
+_VIEW: set[str] = set()  # keys of the widgets bound to the URL that this server process has drawn
+
+
+def in_link(key: str) -> dict:
+    """The keyword arguments of a widget bound to the URL under ``key`` (its key and the binding); the key
+    is one of the view's from now on (:func:`in_view`)."""
+    _VIEW.add(key)
+    return {"key": key, "bind": BIND}
+
+
+def in_view(name: str) -> bool:
+    """Whether ``name`` is the key of a widget bound to the URL (a part of the view a presenter shows): any
+    widget key of a session is one of these once that session has drawn it."""
+    return name in _VIEW
 _NAMES = "The names are those of the measures' registry ({})."
 OFFERED = ("AP", "nDCG@10", "nDCG@20", "nDCG", "P@5", "P@10", "P@20", "R@100", "R@1000", "RR", "Rprec", "bpref",
            "IPrecAvg", "Success@10", "F@10", "ERR@20", "RBP", "Judged@10")
@@ -62,7 +80,7 @@ def _names(measures: Sequence[str]) -> str:
 def pick_measures(key: str, default: Sequence[str], label: str = "Measures") -> tuple[str, ...]:
     """A multiselect of measures (common ones offered, any registry spelling accepted), bound to the URL."""
     offered = list(dict.fromkeys([*default, *OFFERED]))
-    chosen = st.multiselect(label, offered, default=list(default), key=key, accept_new_options=True, bind=BIND,
+    chosen = st.multiselect(label, offered, default=list(default), accept_new_options=True, **in_link(key),
                             help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10 or P(rel=2)@5. ' + _NAMES,
                                     _names(offered)))
     chosen = [label_of(m) for m in chosen if valid_measure(m, show=True)]
@@ -74,7 +92,7 @@ def pick_measure(key: str, options: Sequence[str], label: str = "Measure") -> st
     (:func:`label_of`), the spelling typed or linked kept among the options."""
     current = st.session_state.get(key, st.query_params.get(key))
     options = list(dict.fromkeys([*options, *([current] if isinstance(current, str) and current else [])]))
-    chosen = st.selectbox(label, options, key=key, accept_new_options=True, bind=BIND,
+    chosen = st.selectbox(label, options, accept_new_options=True, **in_link(key),
                           help=md('Any measure of the registry, e.g. nDCG(gain="exp")@10. ' + _NAMES, _names(options)))
     if chosen is None or not valid_measure(chosen, show=True):
         return options[0]
@@ -95,7 +113,7 @@ def pick_system(key: str, systems: Sequence[str], label: str, default: int = 0) 
     session's earlier choice) gives the default."""
     systems = list(systems)
     index = min(default, len(systems) - 1)
-    chosen = st.selectbox(label, systems, index=index, key=key, bind=BIND)
+    chosen = st.selectbox(label, systems, index=index, **in_link(key))
     return chosen if chosen in systems else systems[index]
 
 
@@ -109,7 +127,7 @@ def pick_systems(key: str, systems: Sequence[str], label: str = "Systems",
     choice shows that default."""
     systems = list(systems)
     default = systems if len(systems) <= FEW else list(ranked or systems)[:FEW]
-    chosen = st.multiselect(label, systems, default=default, key=key, bind=BIND,
+    chosen = st.multiselect(label, systems, default=default, **in_link(key),
                             placeholder="Type to find a system")
     return tuple(s for s in systems if s in chosen) or tuple(s for s in systems if s in default)
 
@@ -137,7 +155,7 @@ def results_controls(systems: Sequence[str]) -> tuple[tuple[str, ...], str, str,
         test = choose("test", "Test", data.TESTS, help=data.TEST_HELP)
     with columns[2]:
         correction = choose("correction", "Correction", data.CORRECTIONS, help=data.CORRECTION_HELP)
-    alpha = columns[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, key="alpha", bind=BIND)
+    alpha = columns[3].select_slider("Significance level α", [0.01, 0.05, 0.1], value=0.05, **in_link("alpha"))
     return measures, baseline, test, correction, alpha
 
 
@@ -149,7 +167,7 @@ def pick_topic(key: str, topics: Sequence[str], label: str = "Topic", allow_all:
     """A topic (or all of them, averaged), bound to the URL; with ``texts``, the chosen topic's query text
     is shown beneath, as plain text."""
     options = ([ALL_TOPICS] if allow_all else []) + list(topics)
-    chosen = st.selectbox(label, options, key=key, bind=BIND)
+    chosen = st.selectbox(label, options, **in_link(key))
     topic = None if chosen in (None, ALL_TOPICS) else chosen
     if topic is not None and texts is not None and texts.get(topic):
         st.text(texts[topic])
@@ -161,6 +179,6 @@ def choose(key: str, label: str, options: dict, *, radio: bool = False, horizont
     """A choice among named options (``{value: label}``), bound to the URL."""
     values = list(options)
     if radio:
-        return st.radio(label, values, index=index, key=key, format_func=options.get, horizontal=horizontal,
-                        help=help, bind=BIND)
-    return st.selectbox(label, values, index=index, key=key, format_func=options.get, help=help, bind=BIND)
+        return st.radio(label, values, index=index, format_func=options.get, horizontal=horizontal,
+                        help=help, **in_link(key))
+    return st.selectbox(label, values, index=index, format_func=options.get, help=help, **in_link(key))

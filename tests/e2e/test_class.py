@@ -171,7 +171,10 @@ def test_a_teacher_runs_a_three_question_lesson_with_students_on_phones(school, 
                 expect(page.get_by_text("The right answer:", exact=False)).to_be_visible()
             # the distribution, drawn as bars with their counts, and each mistake's share
             answers_shown, counts, mistakes = REVEALS[number]
-            expect(chart.locator("g.xtick text")).to_have_text(answers_shown)
+            ticks = chart.locator("g.ytick text")
+            expect(ticks).to_have_count(len(answers_shown))
+            assert [t for _, t in sorted((tick.bounding_box()["y"], tick.text_content()) for tick in ticks.all())
+                    ] == answers_shown  # from the top
             expect(chart.locator("g.point text")).to_have_text(counts)
             for line in mistakes:
                 expect(teacher.get_by_text(line, exact=True)).to_be_visible()
@@ -206,4 +209,52 @@ def test_an_unknown_code_says_so_in_one_line(school, browser):  # noqa: F811
         expect(page.locator('[data-testid="stSidebar"]:visible')).to_have_count(0)
         _fits(page, PHONE["width"])
     finally:
+        context.close()
+
+
+def test_a_teacher_who_reloads_keeps_the_class(school, browser):  # noqa: F811
+    """The class is the teacher's browser's, not one session's: after a reload the teacher opens and reveals,
+    and from a new tab ends it, while five phones follow without a reload."""
+    school, _ = school
+    context = browser.new_context(viewport=PROJECTOR)
+    context.set_default_timeout(120_000)
+    teacher = context.new_page()
+    students = []
+    try:
+        teacher.goto(f"{school}/teach?present=1", timeout=180_000)
+        teacher.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
+        teacher.get_by_role("option", name=re.compile("^week 3")).click()
+        teacher.get_by_role("button", name="Start the class").click()
+        code_heading = teacher.locator("h2", has_text="Code: ")
+        expect(code_heading).to_have_text(re.compile(r"Code: [2-9A-HJKMNP-Z]{6}"))
+        code = re.search(r"Code: (\w{6})", code_heading.inner_text()).group(1)
+        settled(teacher)  # the run after the start keeps the key in the browser
+        students = [_student(browser, f"{school}/class?code={code}") for _ in range(5)]
+
+        teacher.reload()
+        expect(teacher.locator("h2", has_text="Code: ")).to_have_text(f"Code: {code}")
+        teacher.get_by_role("button", name="Open question 1").click()
+        for page in students:
+            expect(page.get_by_text("Question 1 of 3")).to_be_visible()
+        teacher.reload()
+        teacher.get_by_role("button", name="Reveal the answer").click()
+        expect(teacher.get_by_role("heading", name="Right answer: 0.42")).to_be_visible()
+        for page in students:
+            expect(page.get_by_text("The right answer:", exact=False)).to_be_visible()
+
+        second = context.new_page()  # a new tab of the same browser
+        second.goto(f"{school}/teach?present=1", timeout=180_000)
+        expect(second.locator("h2", has_text="Code: ")).to_have_text(f"Code: {code}")
+        second.get_by_role("button", name="End the class").click()
+        for page in students:
+            expect(page.get_by_text(f"The class {code} is over.")).to_be_visible()
+        settled(second)  # the run after the end removes the key from the browser
+        third = context.new_page()
+        third.goto(f"{school}/teach?present=1", timeout=180_000)
+        # the lesson to start the next class from, no class running
+        expect(third.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson")).to_be_visible()
+        expect(third.locator("h2", has_text="Code: ")).to_have_count(0)
+    finally:
+        for page in students:
+            page.context.close()
         context.close()

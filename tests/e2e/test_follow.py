@@ -172,3 +172,74 @@ def test_a_publish_sent_before_the_presenter_left_a_page_leaves_the_new_page_dra
     settled(presenter)
     _on(presenter, "curves")
     expect(presenter.get_by_text("Start here.", exact=False).first).to_be_visible()
+
+
+def test_a_follower_who_joins_late_follows_every_move(people):
+    """Follow switched on while the presenter shows another page: the follower is taken there, then follows
+    every later move (two pages and a topic), and keeps saying so."""
+    presenter, late = people["presenter"], people["bystander"]
+    _toggle(presenter, "Present")
+    _go(presenter, "Significance")
+    expect(late.locator('[data-testid="stMain"] h1').first).not_to_have_text("Significance")
+    _toggle(late, "Follow the presenter")
+    _on(late, "significance")
+    for name in ("Curves", "Overview"):
+        _go(presenter, name)
+        _on(late, name.lower())
+        settled(late)
+        expect(late.get_by_role("switch", name="Follow the presenter")).to_be_checked()
+        expect(late.get_by_text("you follow", exact=False).first).to_be_visible()
+    _go(presenter, "Queries")
+    presenter.get_by_role("tab", name="One topic").click()
+    settled(presenter)
+    box = presenter.get_by_role("combobox", name="Topic")
+    box.click()
+    options = presenter.get_by_role("option")
+    expect(options.nth(3)).to_be_visible()
+    topic = options.nth(3).inner_text().strip()
+    options.nth(3).click()
+    settled(presenter)
+    _on(late, "queries", topic=topic)
+    expect(late.get_by_role("combobox", name="Topic")).to_have_value(topic)
+    expect(late.get_by_text("you follow", exact=False).first).to_be_visible()
+
+
+def _person(browser, url: str):
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(60_000)
+    tab = context.new_page()
+    tab.goto(url, wait_until="commit")
+    settled(tab)
+    return tab
+
+
+def test_the_presenters_tab_closed_followers_are_told_within_a_minute_and_taken_nowhere(people, meeting):
+    """The presenter closes the tab without stopping: the presentation stops beating, a follower is told within
+    a minute (and stays where it is), and someone who switches following on afterwards is taken nowhere."""
+    import time
+
+    from workspace.presenting import GONE_SECONDS
+
+    server, cid = meeting
+    browser = people["presenter"].context.browser
+    presenter = _person(browser, f"{server}/gain?collection={cid}&present=true")
+    follower = _person(browser, f"{server}/overview?collection={cid}")
+    newcomer = _person(browser, f"{server}/overview?collection={cid}")
+    try:
+        _toggle(presenter, "Present")  # takes over from whoever presented before
+        _toggle(follower, "Follow the presenter")
+        _on(follower, "gain")
+        settled(follower)
+        presenter.context.close()
+        closed = time.monotonic()
+        expect(follower.get_by_text("left: their page closed", exact=False).first).to_be_visible(
+            timeout=(GONE_SECONDS + 60) * 1000)
+        assert time.monotonic() - closed < 60, "followers were told more than a minute after the tab closed"
+        _on(follower, "gain")  # stayed
+        _toggle(newcomer, "Follow the presenter")
+        expect(newcomer.get_by_text("left: their page closed", exact=False).first).to_be_visible()
+        _on(newcomer, "overview")  # not taken to the absent presenter's last page
+        expect(newcomer.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
+    finally:
+        for tab in (follower, newcomer):
+            tab.context.close()

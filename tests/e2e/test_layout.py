@@ -159,3 +159,32 @@ def _overlapping_figures(page) -> list[str]:
       }
       return faults;
     }""")
+
+
+@pytest.mark.parametrize("answers", [2, 5, 10])
+def test_the_reveal_chart_keeps_its_bars_tall_at_1024x768(answers, browser, tmp_path):  # noqa: F811
+    """The class's answers as the teacher's projector draws them (presentation mode, 1024×768): the bars take at
+    least half of the figure's height whatever the number of distinct answers, and the texts pass the layout
+    check. Drawn by plotly.js itself, from the figure the teacher's page gets, with its texts fitted alike."""
+    from dashboard import figures
+    from dashboard.widgets.charts import NARROWEST, PLOTLY_CONFIG
+    from metrics.teaching.reveal import Bar
+
+    verdicts = ["right", "mistake", "other"]
+    bars = [Bar(f"{0.4167 - i / 12:.2f}", 12 - i, verdicts[min(i, 2) if i < 3 else 1 + i % 2]) for i in range(answers)]
+    fig = figures.fitted(figures.answers_chart(bars, "0.42", "The class's answers"), NARROWEST[True])
+    fig.update_layout(width=NARROWEST[True])
+    path = tmp_path / "answers.html"
+    path.write_text(fig.to_html(include_plotlyjs=True, full_html=True, config=PLOTLY_CONFIG), encoding="utf-8")
+    context = browser.new_context(viewport=VIEWS["projector-1024x768"][0])
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri(), wait_until="domcontentloaded")
+        page.wait_for_function("() => document.querySelector('.main-svg .nsewdrag')")
+        plot, figure = page.evaluate("""() => [document.querySelector('.nsewdrag').getBoundingClientRect().height,
+                                               document.querySelector('.main-svg').getBoundingClientRect().height]""")
+        faults = page.evaluate(LAYOUT, "body")
+    finally:
+        context.close()
+    assert plot >= figure / 2, f"{answers} answers: a plot {plot:.0f} px high in a figure of {figure:.0f} px"
+    assert not faults, "\n".join(faults)

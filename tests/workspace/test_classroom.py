@@ -93,6 +93,21 @@ def test_only_the_teacher_changes_a_class_and_codes_are_checked_before_any_query
             room.answer(code, new_id(), 0, "0.4", nickname="x" * 25)
 
 
+def test_a_teachers_key_kept_by_the_browser_names_the_running_class_only(target):
+    """What a teacher's page opened again asks of the key its browser kept: the running class's key, and no
+    other key, code or ended class."""
+    with target.open() as ws:
+        room = Classroom(ws)
+        code, key = room.start(QUESTIONS, author="ana")
+        other, other_key = room.start(QUESTIONS, author="bo")
+        assert room.teaches(code, key) and room.teaches(other, other_key)
+        for bad_code, bad_key in [(code, other_key), (other, key), (code, ""), (code, None), ("", key),
+                                  ("x' OR '1'='1", key), (code.lower(), key), (None, key)]:
+            assert not room.teaches(bad_code, bad_key)
+        room.close(code, key)
+        assert not room.teaches(code, key) and room.teaches(other, other_key)
+
+
 def test_two_stores_share_a_class_and_answers_made_at_once_are_all_kept(target):
     with target.open() as teacher_ws, target.open() as student_ws:
         teacher, students = Classroom(teacher_ws), Classroom(student_ws)

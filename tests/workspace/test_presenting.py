@@ -15,7 +15,7 @@ from sqlalchemy import text  # noqa: E402
 from tests.workspace.helpers import qrels_bytes, run_bytes  # noqa: E402
 from workspace import Actor, Forbidden, NoAccess, WorkspaceError  # noqa: E402
 from workspace.checks import new_id  # noqa: E402
-from workspace.presenting import IDLE_HOURS, SomeonePresents, Stage  # noqa: E402
+from workspace.presenting import BEAT_SECONDS, GONE_SECONDS, SomeonePresents, Stage  # noqa: E402
 
 ANA, BEA, CY = "ana@example.org", "bea@example.org", "cy@example.org"
 
@@ -62,7 +62,14 @@ def test_one_session_presents_until_another_takes_over(target):
         assert stage.stop(cid, ana) is False and stage.current(cid).by(bea)
 
 
-def test_a_presentation_belongs_to_the_lineage_and_an_idle_one_has_ended(target):
+def _age_presentations(ws, seconds: float) -> None:
+    """Every presentation's last write ``seconds`` ago (a presenter's page that went quiet that long)."""
+    at = (datetime.now(timezone.utc) - timedelta(seconds=seconds)).isoformat()
+    with ws._engine.begin() as conn:
+        conn.execute(text("UPDATE presentations SET updated_at = :at"), {"at": at})
+
+
+def test_a_presentation_belongs_to_the_lineage_and_one_whose_page_went_quiet_has_ended(target):
     with target.open() as ws:
         cid = _collection(ws, author="ana").id
         newer = ws.new_version(cid, remove_systems=["b"], author="ana").id
@@ -71,12 +78,30 @@ def test_a_presentation_belongs_to_the_lineage_and_an_idle_one_has_ended(target)
         assert stage.current(newer).params == {"collection": newer}  # seen from every version
         stage.present(newer, me, "curves", {"collection": newer}, author="ana")  # the same presentation
         assert stage.current(cid).revision == 2
-        old = (datetime.now(timezone.utc) - timedelta(hours=IDLE_HOURS + 1)).isoformat()
-        with ws._engine.begin() as conn:
-            conn.execute(text("UPDATE presentations SET updated_at = :at"), {"at": old})
-        assert not stage.current(cid).active  # left open by a browser that went away
+        _age_presentations(ws, GONE_SECONDS + 1)
+        gone = stage.current(cid)
+        assert (gone.active, gone.gone, gone.revision) == (False, True, 2)  # a browser that went away
         other = stage.present(cid, new_id(), "gain", {}, author="bea")  # no take-over needed
-        assert other.active and other.presenter == "bea"
+        assert other.active and other.presenter == "bea" and not other.gone
+
+
+def test_the_presenters_page_keeps_its_presentation_alive_with_a_beat_that_moves_no_revision(target):
+    """A presenter who shows one page for minutes is still there: an unchanged view, written every second, is
+    written again (the time alone) once the last write is BEAT_SECONDS old; followers see no change. When the
+    page comes back after it was counted gone, that is a change (the followers follow again)."""
+    with target.open() as ws:
+        cid = _collection(ws, author="ana").id
+        stage, me = Stage(ws), new_id()
+        first = stage.present(cid, me, "overview", {"measure": "AP"}, author="ana")
+        assert stage.present(cid, me, "overview", {"measure": "AP"}, author="ana").updated_at == first.updated_at
+        _age_presentations(ws, BEAT_SECONDS + 1)
+        beat = stage.present(cid, me, "overview", {"measure": "AP"}, author="ana")
+        assert beat.updated_at > first.updated_at and beat.revision == first.revision and beat.active
+        assert stage.current(cid).updated_at == beat.updated_at  # written: another process sees it
+        _age_presentations(ws, GONE_SECONDS + 1)
+        assert not stage.current(cid).active
+        back = stage.present(cid, me, "overview", {"measure": "AP"}, author="ana")
+        assert back.active and back.revision == first.revision + 1
 
 
 def test_presenting_needs_an_editor_and_following_a_viewer(target):

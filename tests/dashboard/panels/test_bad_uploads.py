@@ -68,3 +68,44 @@ def test_every_corpus_file_through_the_uploaders():
             if "<" in element.value and element.proto.allow_html:
                 problems.append(f"{case['file']}: Markdown with HTML allowed: {element.value[:80]!r}")
     assert problems == []
+
+
+def _said(at) -> list[str]:
+    return [i.value.replace("\\", "") for i in at.info]
+
+
+def _clash_button(at, label: str):
+    return next(b for b in at.button if b.label == label)
+
+
+def test_a_run_uploaded_with_the_name_of_a_loaded_one_asks_and_says_what_it_did():
+    """A new beta.run while beta is loaded: nothing is added until the person chooses; each choice says what it
+    did; the same content uploaded again is left out, and that is said too."""
+    first, other = RUN_A.replace(b"2.0", b"2.5"), RUN_B.replace(b"2.0", b"2.5")
+    at = open_page("data")
+    _load_good(at)
+    upload(at, "Runs", [("beta.run", first, "text/plain")])
+    assert metrics_shown(at)["Systems"] == "3"  # a new name: added at once
+    assert not any("The demo collection is loaded" in m.value for m in at.markdown)  # no longer the demo
+
+    upload(at, "Runs", [("beta.run", other, "text/plain")])
+    assert metrics_shown(at)["Systems"] == "3" and not at.exception
+    assert any("Loaded already under the same name, with other content: beta (beta.run)" in w.value.replace("\\", "")
+               for w in at.warning)
+    _clash_button(at, "Keep both").click().run()
+    assert metrics_shown(at)["Systems"] == "4" and "Kept both: beta.run added as beta-2." in _said(at)
+
+    upload(at, "Runs", [("beta.run", b"1 Q0 x 1 1.0 beta\n", "text/plain")])
+    _clash_button(at, "Replace").click().run()
+    assert metrics_shown(at)["Systems"] == "4" and "beta.run replaced the loaded run of beta." in _said(at)
+    systems = at.session_state["rankscope_loaded"].runs
+    assert [name for name, _ in systems] == ["a", "b", "beta", "beta-2"]
+    assert systems[2][1].data == b"1 Q0 x 1 1.0 beta\n"  # in the replaced run's place
+
+    upload(at, "Runs", [("beta.run", first, "text/plain")])
+    _clash_button(at, "Keep the loaded one").click().run()
+    assert metrics_shown(at)["Systems"] == "4" and "Kept the loaded beta: beta.run was not added." in _said(at)
+
+    upload(at, "Runs", [("again.run", other, "text/plain")])  # beta-2's content under another name
+    assert metrics_shown(at)["Systems"] == "4"
+    assert "again.run is loaded already (the same content): not added again." in _said(at)

@@ -65,15 +65,40 @@ def test_claims_saved_on_the_pages_flip_when_a_run_is_replaced(ws):
     assert errors(at) == []
     flipped = table[table["status"] == "flipped"]
     assert list(flipped["claim"]) == ["dense scores AP = 0.8333 +/- 5e-05", "dense ranks first on AP"]
-    assert list(flipped["flipped by"]) == [f"v2 ({v2})"] * 2
+    made = {v.id: v.created_at[:16].replace("T", " ") for v in ws.lineage(v2)}
+    assert list(flipped["flipped by"]) == [f"v2 by bo, {made[v2]}"] * 2
     # before 5/6 = 0.8333 + 1/30000, after 5/12 = 0.8333 - 0.4166333... (hand-worked in tests/metrics/review/test_trail.py)
     assert list(flipped["before"])[0] == "value 0.833333; off +3.33333e-05"
     assert list(flipped["after"])[0] == "value 0.416667; off -0.416633"
     assert any("claims flipped since they were saved" in unescaped(w.value) for w in at.warning)
     history = next(d.value for d in at.dataframe if list(d.value.columns) == ["claim", "version", "status", "numbers"])
     ranked = history[history["claim"] == "dense ranks first on AP"]
-    assert list(ranked["version"]) == [f"v1 ({v1})", f"v2 ({v2})"] and list(ranked["status"]) == ["holds", "fails"]
+    assert list(ranked["version"]) == [f"v1 by ana, {made[v1]}", f"v2 by bo, {made[v2]}"]
+    assert list(ranked["status"]) == ["holds", "fails"]
 
     at = open_page("collections", session={"rankscope_author": "bea"})
     rows = {r["id"]: r["flipped"] for r in at.dataframe[0].value.to_dict("records")}
     assert rows[v2] == 2 and all(v == 0 for k, v in rows.items() if k != v2)  # v1 is listed too: nothing flipped
+
+
+def test_a_flipped_claim_heads_the_overview_in_cells_naming_its_sibling_version_apart(ws):
+    """Before anything else on the overview, the flipped claim with its version and numbers in cells of their
+    own; two sibling versions 2 (made from v1 by two people) are told apart by who made each."""
+    from workspace.recheck import add_claims
+
+    from metrics.review.claims import Threshold
+
+    v1 = ws.add_collection("meeting", ("qrels.txt", QRELS), [("bm25.run", BM25), ("dense.run", DENSE)],
+                           author="ana").id
+    add_claims(ws, v1, [Threshold("dense", "AP", value=0.8333, tolerance=5e-05)], author="ana")
+    ws.new_version(v1, remove_systems=["bm25"], author="cy")  # a sibling v2, which flips nothing
+    v2 = ws.new_version(v1, remove_systems=["dense"], add_runs=[("dense.run", WEAK)], author="bo").id
+    at = _open("overview", v2)
+    assert errors(at) == []
+    first = at.dataframe[0].value  # the first table of the page, above the leaderboard
+    assert list(first.columns) == ["claim", "flipped by", "before", "after"]
+    assert list(first["claim"]) == ["dense scores AP = 0.8333 +/- 5e-05"]
+    assert first["flipped by"][0].startswith("v2 by bo, ")
+    assert (first["before"][0], first["after"][0]) == ("value 0.833333; off +3.33333e-05",
+                                                      "value 0.416667; off -0.416633")
+    assert unescaped(at.warning[0].value).startswith("1 of 1 claims flipped since they were saved")

@@ -88,6 +88,18 @@ def test_a_teacher_makes_three_questions_and_a_student_answers(ws):
     assert any("is over" in i.value for i in student.info)
 
 
+def test_a_question_on_a_new_ranking_counts_its_own_ranks(ws):
+    """A teacher who made a question on a ranking of 8 and then shows one of 20: the question counts 10 ranks
+    (the default for 20), not the 8 of the ranking shown before."""
+    teacher = _app("learn", {"source": "my own"})
+    teacher.text_input(key="learn_grades").set_value("1 0 1 1 0 0 1 0").run()
+    depth = [n for n in teacher.number_input if n.label == "Ranks in the question"]
+    assert [n.value for n in depth] == [8]
+    teacher.text_input(key="learn_grades").set_value(" ".join(["1", "0"] * 10)).run()
+    assert _errors(teacher) == []
+    assert [n.value for n in teacher.number_input if n.label == "Ranks in the question"] == [10]
+
+
 @pytest.mark.parametrize("code,message", [("ZZZZZZ", "no class has the code ZZZZZZ"),
                                           ("<b>x</b>", "is not a class code")])
 def test_an_unknown_code_says_so_in_one_line(ws, code, message):
