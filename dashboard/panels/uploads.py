@@ -122,12 +122,12 @@ def receive(kind: Kind, loaded: Loaded, seen: set, container=None) -> Loaded:
             error(message)
     with inside:
         _clash(kind)
-        for line in st.session_state.get(f"{kind.key}_said", []):
-            st.info(line, icon=":material/info:")
+        for what, values in st.session_state.get(f"{kind.key}_said", []):
+            st.info(md(SAID[what], *values), icon=":material/info:")
     return loaded
 
 
-def _sorted(kind: Kind, loaded: Loaded, good: list[Upload]) -> tuple[list[Upload], list[Upload], list[str]]:
+def _sorted(kind: Kind, loaded: Loaded, good: list[Upload]) -> tuple[list[Upload], list[Upload], list[tuple[str, tuple]]]:
     """The good uploads split into those added now and those whose name is taken by other content (asked
     about); and what to say of those left out because their content is loaded already."""
     if kind.named is None:
@@ -136,7 +136,7 @@ def _sorted(kind: Kind, loaded: Loaded, good: list[Upload]) -> tuple[list[Upload
     digests = {up.digest for up in held.values()}
     same = [up for up in good if up.digest in digests]
     clashing = [up for up in good if up.digest not in digests and kind.named(up) in held]
-    said = [md("{} is loaded already (the same content): not added again.", up.name) for up in same]
+    said = [("same", (up.name,)) for up in same]
     return [up for up in good if up not in same and up not in clashing], clashing, said
 
 
@@ -150,15 +150,20 @@ def _clash(kind: Kind) -> None:
         st.warning(md("Loaded already under the same name, with other content: {}. Replace the loaded run, keep "
                       "both (the new one under a new name), or keep only the loaded one?", names),
                    icon=":material/help:")
-        cols = st.columns(3)
-        for col, (choice, label, icon) in zip(cols, CHOICES):
-            col.button(label, key=f"{kind.key}_clash_{choice}", on_click=_settle, args=(kind, choice), icon=icon,
+        cols = dict(zip((choice for choice, _, _ in CHOICES), st.columns(len(CHOICES))))
+        for choice, label, icon in CHOICES:
+            cols[choice].button(label, key=f"{kind.key}_clash_{choice}", on_click=_settle, args=(kind, choice), icon=icon,
                        width="stretch")
 
 
 CHOICES = (("replace", "Replace", ":material/swap_horiz:"), ("both", "Keep both", ":material/library_add:"),
            ("keep", "Keep the loaded one", ":material/block:"))
 """The answers to an upload named like a loaded file: ``(choice, button label, icon)``."""
+SAID = {"same": "{} is loaded already (the same content): not added again.",
+        "replace": "{} replaced the loaded run of {}.",
+        "both": "Kept both: {} added as {}.",
+        "keep": "Kept the loaded {}: {} was not added."}
+"""What is said after uploads were left out or a clash settled: templates of :func:`md`, by what was done."""
 
 
 def _settle(kind: Kind, choice: str) -> None:
@@ -167,15 +172,15 @@ def _settle(kind: Kind, choice: str) -> None:
     loaded = state.get()
     if choice == "replace":
         state.put(kind.replace(loaded, clashing))
-        said = [md("{} replaced the loaded run of {}.", up.name, kind.named(up)) for up in clashing]
+        said = [("replace", (up.name, kind.named(up))) for up in clashing]
     elif choice == "both":
         before = set(kind.held(loaded))
         after = kind.add(loaded, clashing)
         state.put(after)
         added = [name for name in kind.held(after) if name not in before]
-        said = [md("Kept both: {} added as {}.", up.name, name) for up, name in zip(clashing, added)]
+        said = [("both", (up.name, name)) for up, name in zip(clashing, added)]
     else:
-        said = [md("Kept the loaded {}: {} was not added.", kind.named(up), up.name) for up in clashing]
+        said = [("keep", (kind.named(up), up.name)) for up in clashing]
     st.session_state[f"{kind.key}_said"] = said
 
 

@@ -144,7 +144,7 @@ def test_names_cannot_be_typed_and_roles_keep_an_owner(target):
             ana.share(cid, ANA, "editor")
         with pytest.raises(WorkspaceError, match="not an owner"):
             ana.share(cid, "*", "owner")
-        with pytest.raises(WorkspaceError, match="role: expected one of viewer, editor, owner"):
+        with pytest.raises(WorkspaceError, match="role: expected one of viewer, assessor, editor, owner, found "):
             ana.share(cid, BEA, "admin")
         ana.share(cid, BEA, "owner")
         ana.share(cid, ANA, None)  # another owner is left: allowed

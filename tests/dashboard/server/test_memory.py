@@ -22,6 +22,12 @@ def _file(data: bytes) -> UploadedFile:
     return UploadedFile(UploadedFileRec(file_id="f1", name="bm25.run", type="text/plain", data=data), None)
 
 
+
+@pytest.fixture(autouse=True)
+def only_these_entries(monkeypatch):
+    """Each test sees the cache entries it makes alone, not those other tests of the process left."""
+    monkeypatch.setattr(memory, "_entries", {})
+
 def test_a_deep_copy_of_an_uploaded_file_shares_its_bytes_and_nothing_else():
     memory.share_uploaded_bytes()
     data = b"1 Q0 d1 1 2.5 bm25\n" * 1000

@@ -39,10 +39,12 @@ ESCAPING = {"error"}
 # are checked, and inside them the parameters may be used
 PASS_THROUGH = {"start_here": ("text",), "need_two_runs": ("why",), "pick_measures": ("label",),
                 "pick_measure": ("label",), "pick_system": ("label",), "pick_systems": ("label",),
-                "choose": ("label", "help"), "pick_topic": ("label",), "receive": ("kind",)}
+                "choose": ("label", "help"), "pick_topic": ("label",), "receive": ("kind",),
+                "ask_name": ("label",), "name_input": ("label",)}
 # the modules that define them, and the names their callers reach them by
-HELPER_MODULES = sorted((DASHBOARD / "widgets").glob("*.py")) + [DASHBOARD / "panels" / "uploads.py"]
-RECEIVERS = {"widgets", "uploads"}
+HELPER_MODULES = sorted((DASHBOARD / "widgets").glob("*.py")) + [DASHBOARD / "panels" / "uploads.py",
+                                                                  DASHBOARD / "session" / "typed_name.py"]
+RECEIVERS = {"widgets", "uploads", "typed_name"}
 
 
 def _signatures() -> dict[str, list[str]]:

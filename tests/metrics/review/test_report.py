@@ -155,7 +155,8 @@ def test_the_report_is_a_value():
 @pytest.mark.parametrize("kwargs, message", [
     ({"alpha": 1.5}, "alpha"), ({"alpha": True}, "alpha"), ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
     ({"n_resamples": 0}, "n_resamples"), ({"gain_depth": 0}, "gain_depth"), ({"test": "z"}, "test"),
-    ({"correction": "sidak"}, "correction"), ({"correction": "maxt"}, "use test 'permutation', not 't'"),
+    ({"correction": "sidak"}, "correction"),
+    ({"correction": "maxt"}, r"test: expected 'permutation' \(the maxt correction resamples a test's sign flips\), found 't'"),
     ({"family": "each"}, "unknown family"), ({"baseline": "nobody"}, "baseline"),
     ({"notes": {"1": {"stars": 5}}}, "notes.1.stars: expected one of the fields tags, comment"),
     ({"notes": ["1"]}, r"notes: expected a mapping of at most 100000 topics to notes, found \['1'\]"),
