@@ -14,7 +14,7 @@ CRANFIELD = SHARED / "data" / "cranfield" / "derived"
 VASWANI = SHARED / "data" / "vaswani_npl"
 
 
-def _bm25_and_overlap(docs: dict[str, str], queries: dict[str, str], depth: int) -> tuple[str, str]:
+def bm25_and_overlap(docs: dict[str, str], queries: dict[str, str], depth: int) -> tuple[str, str]:
     """A BM25 run (k1 0.9, b 0.4, scores rounded to 3 decimals so that ties occur) and a term-overlap run
     (the number of distinct query terms a document holds: many ties), ``depth`` documents per query."""
     from tests.judges_data import index, scores
@@ -30,7 +30,7 @@ def _bm25_and_overlap(docs: dict[str, str], queries: dict[str, str], depth: int)
     return "\n".join(bm25_lines) + "\n", "\n".join(overlap_lines) + "\n"
 
 
-def _cranfield():
+def cranfield_collection():
     docs = {}
     for line in (CRANFIELD / "cranfield.docs.jsonl").read_text().splitlines():
         record = json.loads(line)
@@ -46,7 +46,7 @@ def _cranfield():
     )
 
 
-def _vaswani():
+def vaswani_collection():
     docs = dict(
         re.findall(
             r"<DOCNO>\s*(\S+?)\s*</DOCNO>(.*?)</DOC>",

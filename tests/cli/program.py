@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 
-def _rankscope(folder, *args: str, env: dict | None = None) -> tuple[int, str, int]:
+def run_rankscope(folder, *args: str, env: dict | None = None) -> tuple[int, str, int]:
     """Exit status, stderr and peak resident memory (MB) of ``rankscope ARGS`` run in ``folder``."""
     probe = (
         "import resource, subprocess, sys\n"

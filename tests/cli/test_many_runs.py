@@ -7,7 +7,7 @@ import pytest
 
 from metrics.stats.significance import MAX_DIFFERENCES, check_comparison_size, compare_systems
 from metrics.errors import ValidationError
-from tests.cli.program import _rankscope
+from tests.cli.program import run_rankscope
 
 PEAK_MB = 400  # the command's peak resident memory: the interpreter, its libraries and the list of names
 
@@ -15,7 +15,7 @@ PEAK_MB = 400  # the command's peak resident memory: the interpreter, its librar
 def test_every_pair_of_100000_runs_is_refused_before_any_run_is_read(tmp_path):
     (tmp_path / "q.qrels").write_text("1 0 d1 1\n2 0 d1 1\n")
     (tmp_path / "runs.txt").write_text("".join(f"absent/r{i}.run\n" for i in range(100_000)))
-    status, stderr, peak = _rankscope(tmp_path, "compare", "q.qrels", "@runs.txt")
+    status, stderr, peak = run_rankscope(tmp_path, "compare", "q.qrels", "@runs.txt")
     assert status == 2 and stderr.count("\n") == 1, stderr
     assert stderr == ("rankscope compare: comparing 100,000 systems (every pair): expected at most 50,000,000 "
                       "paired differences, found 4,999,950,000 pairs x at least 2 queries x 2 measure(s) = at "

@@ -11,7 +11,7 @@ import pytest
 
 from metrics import evaluate
 from rankscope.cli import main
-from tests.metrics.stats.seed_oracle import P_TOLERANCE, _statsmodels
+from tests.metrics.stats.seed_oracle import P_TOLERANCE, statsmodels_fit
 
 TOPICS = 15
 
@@ -50,7 +50,7 @@ def test_compare_seeds_json_matches_statsmodels(collection, capsys):
     [test] = document["comparisons"]
     a = wide.loc[[f"bm25.seed{i}" for i in (1, 2, 3)]].to_numpy()
     b = wide.loc[[f"dense.seed{i}" for i in (1, 2, 3)]].to_numpy()
-    theirs = _statsmodels(a, b)
+    theirs = statsmodels_fit(a, b)
     assert test["difference"] == pytest.approx(theirs.fe_params["system[T.b]"])
     assert abs(test["p_value"] - theirs.pvalues["system[T.b]"]) < P_TOLERANCE
     assert test["topics"] == TOPICS and (test["runs_a"], test["runs_b"]) == (3, 3)

@@ -36,7 +36,7 @@ import pytest
 from rankscope.cli import main
 from tests.paths import ROOT, SHARED
 from tests.random_collections import random_collection
-from tests.real_runs import CRANFIELD, VASWANI, _bm25_and_overlap, _cranfield, _vaswani
+from tests.real_runs import CRANFIELD, VASWANI, bm25_and_overlap, cranfield_collection, vaswani_collection
 
 BUILD = SHARED / "oracles" / "trec_eval" / "build.sh"
 TEST_DATA = SHARED / "data" / "trec_eval_test"
@@ -168,7 +168,7 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
-COLLECTIONS = {"cranfield": (_cranfield, CRANFIELD), "vaswani": (_vaswani, VASWANI)}
+COLLECTIONS = {"cranfield": (cranfield_collection, CRANFIELD), "vaswani": (vaswani_collection, VASWANI)}
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +181,7 @@ def real_runs(tmp_path_factory):
             continue
         docs, queries, qrels = load()
         runs = {}
-        for kind, text in zip(("bm25", "overlap"), _bm25_and_overlap(docs, queries, depth=200)):
+        for kind, text in zip(("bm25", "overlap"), bm25_and_overlap(docs, queries, depth=200)):
             whole = folder / f"{name}.{kind}.run"
             whole.write_text(text)
             drop = set(sorted(queries, key=int)[::5])

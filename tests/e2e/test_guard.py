@@ -14,14 +14,12 @@ import zlib
 
 import pytest
 
-from metrics import aggregate, evaluate, system_name
-from sample_data import demo_paths
 from tests import processes
 from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
-from tests.e2e.test_soak import CHART_DATA
+from tests.e2e.shown import shows_the_demo_means
 
 pytestmark = pytest.mark.browser
 CEILING_MB = 600
@@ -46,25 +44,6 @@ def server():
         processes.stop(proc)
 
 
-def _demo_means(measure: str) -> dict[str, float]:
-    qrels, runs = demo_paths()
-    means = aggregate(evaluate(qrels, {system_name(p.name): p for p in runs}, [measure]))
-    return dict(zip(means["system"], means["value"]))
-
-
-def _shows_the_demo_means(tab) -> None:
-    expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
-    settled(tab)
-    expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
-    expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
-    measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
-    shown = {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
-    expected = _demo_means(measure)
-    assert shown.keys() == expected.keys()
-    for system, value in expected.items():
-        assert shown[system] == pytest.approx(value, rel=0, abs=1e-12), system
-
-
 def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(server, browser):  # noqa: F811
     url, proc = server
     first, second = (browser.new_context(viewport=VIEWPORT) for _ in range(2))
@@ -81,7 +60,7 @@ def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(ser
             files=[{"name": "bomb.qrels.gz", "mimeType": "application/gzip", "buffer": _bomb()}])
         other = second.new_page()  # while tab 1's file is read
         other.goto(f"{url}/overview")
-        _shows_the_demo_means(other)
+        shows_the_demo_means(other)
 
         error = tab.locator('[data-testid="stAlertContentError"]').first
         expect(error).to_contain_text(f"bomb.qrels.gz: needs more than {CEILING_MB} MB")
@@ -95,9 +74,9 @@ def test_a_qrels_past_the_ceiling_fails_alone_and_the_server_serves_everyone(ser
 
         assert proc.poll() is None  # the server lives
         other.reload()  # and still serves after the upload
-        _shows_the_demo_means(other)
+        shows_the_demo_means(other)
         tab.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
-        _shows_the_demo_means(tab)
+        shows_the_demo_means(tab)
     finally:
         first.close()
         second.close()

@@ -12,7 +12,7 @@ import pytest
 sklearn_metrics = pytest.importorskip("sklearn.metrics", reason="scikit-learn (the kappa oracle) is not installed")
 from scipy.stats import kendalltau  # noqa: E402
 
-from tests.dashboard.app_pages.judge_sets import LLM, REF, RUNS, _grades, _means  # noqa: E402
+from tests.dashboard.app_pages.judge_sets import LLM, REF, RUNS, grades_of, measure_means  # noqa: E402
 from tests.e2e.conftest import charts_drawn, need_browser, settled
 
 need_browser()
@@ -32,12 +32,12 @@ def _metric(tab, label: str):
 def test_two_uploaded_judgment_sets_show_kappa_and_tau_as_the_oracles_compute_them(server, page):  # noqa: F811
     from playwright.sync_api import expect
 
-    ref, llm = _grades(REF), _grades(LLM)
+    ref, llm = grades_of(REF), grades_of(LLM)
     both = sorted(set(ref) & set(llm))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         kappa = sklearn_metrics.cohen_kappa_score([ref[k] for k in both], [llm[k] for k in both])
-    a, b = _means(REF, {"1", "2", "3"}), _means(LLM, {"1", "2", "3"})  # AP on the topics both sets judged
+    a, b = measure_means(REF, {"1", "2", "3"}), measure_means(LLM, {"1", "2", "3"})  # AP on the topics both sets judged
     tau = kendalltau([a[s] for s in "abc"], [b[s] for s in "abc"]).statistic
 
     page.goto(f"{server}/data")

@@ -13,25 +13,20 @@ from __future__ import annotations
 import pytest
 
 from metrics import aggregate, evaluate
-from tests.dashboard.exports.session_files import _files
+from tests.dashboard.exports.session_files import session_collection
 from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
+from tests.e2e.shown import CHART_DATA
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TABS = 8  # sessions 0-7 of test_sessions: 1 to 8 topics, 1 to 3 systems each
 
-# The data of the first chart on the overview: each trace is one system, its x the mean of the measure.
-CHART_DATA = """() => {
-  const plot = document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"] .js-plotly-plot');
-  return plot ? plot.data.map(t => [t.name, Array.from(t.x)]) : null;
-}"""
-
 
 def _expected_means(i: int, measure: str) -> dict[str, float]:
-    qrels, runs = _files(i)
+    qrels, runs = session_collection(i)
     means = aggregate(evaluate(qrels, {name.removesuffix(".run"): body for name, body, _ in runs}, [measure]))
     return dict(zip(means["system"], means["value"]))
 
@@ -46,7 +41,7 @@ def test_eight_tabs_upload_at_once_and_each_sees_its_own_numbers(server, browser
             settled(tab)
         files = []
         for i, tab in enumerate(tabs):  # every tab's qrels go up before any is awaited
-            qrels, runs = _files(i)
+            qrels, runs = session_collection(i)
             files.append([{"name": name, "mimeType": "text/plain", "buffer": body} for name, body, _ in runs])
             tab.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(1).set_input_files(
                 files=[{"name": f"session{i}.qrels", "mimeType": "text/plain", "buffer": qrels}])

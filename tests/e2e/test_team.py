@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import time
-from pathlib import Path
 
 import pytest
 
@@ -27,44 +25,7 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from playwright.sync_api import expect  # noqa: E402
 
 from workspace import open_workspace  # noqa: E402
-
-TOPICS = [str(t) for t in range(1, 21)]
-QRELS = "".join(f"{t} 0 d{t}-{i} {i % 3}\n" for t in TOPICS for i in range(4)).encode()
-
-
-def _run(tag: str, shift: int) -> bytes:
-    return "".join(f"{t} Q0 d{t}-{(i + shift) % 4} {i + 1} {10 - i} {tag}\n" for t in TOPICS for i in range(4)).encode()
-
-
-class Team:
-    """A workspace (SQLite folder or PostgreSQL database with a files folder) and the servers on it."""
-
-    def __init__(self, location: str, files: Path) -> None:
-        self.location, self.files, self.servers = location, files, []
-        ws = self.open()
-        self.cid = ws.add_collection("team", qrels=("team.qrels", QRELS), runs=[("bm25.run", _run("bm25", 0))],
-                                     author="setup").id  # not empty: the servers seed nothing
-        ws.close()
-
-    def open(self):
-        return open_workspace(self.location, files=str(self.files))
-
-    def serve(self, port: int | None = None) -> str:
-        port = port or processes.free_port()
-        env = {**os.environ, "RANKSCOPE_WORKSPACE": self.location, "RANKSCOPE_WORKSPACE_FILES": str(self.files)}
-        self.servers.append(processes.serve_dashboard(port, env=env))
-        return f"http://127.0.0.1:{port}"
-
-    def kill(self, server) -> None:
-        """SIGKILL the server's whole process group, without a chance to finish anything."""
-        os.killpg(server.pid, signal.SIGKILL)
-        processes.stop(server)  # waits until the group is gone, reaps it and removes its log
-        self.servers.remove(server)
-
-    def stop(self) -> None:
-        for proc in self.servers:
-            processes.stop(proc)
-        self.servers = []
+from tests.e2e.team import TOPICS, Team, team_run, save_note
 
 
 @pytest.fixture
@@ -79,14 +40,6 @@ _tab = author_tab  # a new browser with its author named
 
 def _collection_of(url: str) -> str:
     return url.split("collection=", 1)[1].split("&", 1)[0]
-
-
-def _save_note(tab, topic: str, comment: str, wait: bool = True) -> None:
-    form = tab.locator('[data-testid="stForm"]').first
-    form.locator("textarea").fill(comment)
-    tab.get_by_role("button", name=f"Save the note on topic {topic}").click()
-    if wait:
-        settled(tab)
 
 
 def _stored_note(team: Team, topic: str, comment: str, timeout: float = 60.0) -> None:
@@ -110,7 +63,7 @@ def test_a_link_shows_another_browser_the_same_collection_and_view(team, browser
     ana = _tab(browser, f"{server}/data?collection={team.cid}", "ana")
     expect(ana.locator('[data-testid="stMetricValue"]').first).to_have_text("1")
     run = tmp_path / "dense.run"
-    run.write_bytes(_run("dense", 1))
+    run.write_bytes(team_run("dense", 1))
     ana.locator('[data-testid="stFileUploaderDropzoneInput"]').nth(0).set_input_files(str(run))
     settled(ana)
     expect(ana.locator('[data-testid="stMetricValue"]').first).to_have_text("2")
@@ -148,7 +101,7 @@ def test_two_servers_and_eight_pages_writing_notes_at_once_keep_every_note_once(
         tabs = [_tab(browser, f"{servers[i % 2]}/queries?collection={made.cid}&view=One+topic&topic={topic}",
                      f"reviewer {i}") for i, topic in enumerate(WRITERS)]
         for i, (tab, topic) in enumerate(zip(tabs, WRITERS)):
-            _save_note(tab, topic, f"note {i} on topic {topic}", wait=False)  # all in flight together
+            save_note(tab, topic, f"note {i} on topic {topic}", wait=False)  # all in flight together
         for tab in tabs:
             settled(tab)
         ws = made.open()
@@ -168,7 +121,7 @@ def test_a_killed_server_keeps_completed_writes_and_the_interrupted_one_whole_or
                                                                                          tmp_path):
     server = team.serve()
     tab = _tab(browser, f"{server}/queries?collection={team.cid}&view=One+topic&topic=3", "ana")
-    _save_note(tab, "3", "done before the kill")
+    save_note(tab, "3", "done before the kill")
     _stored_note(team, "3", "done before the kill")
     big = tmp_path / "big.run"
     big.write_bytes("".join(f"{t} Q0 doc{j} {j + 1} {1e6 - j} big\n" for t in TOPICS for j in range(50_000))
@@ -181,7 +134,7 @@ def test_a_killed_server_keeps_completed_writes_and_the_interrupted_one_whole_or
     server = team.serve()
     tab.goto(f"{server}/queries?collection={team.cid}&view=One+topic&topic=4")
     settled(tab)
-    _save_note(tab, "4", "interrupted " + "x" * 5000, wait=False)
+    save_note(tab, "4", "interrupted " + "x" * 5000, wait=False)
     team.kill(team.servers[0])  # during the note's save
     team.serve()
     ws = team.open()
@@ -200,7 +153,7 @@ def test_after_a_restart_both_browsers_still_see_the_collection_and_the_note(tea
     server = team.serve(port)
     link = f"{server}/queries?collection={team.cid}&view=One+topic&topic=7"
     ana, bea = _tab(browser, link, "ana"), _tab(browser, link, "bea")
-    _save_note(ana, "7", "seen by everyone")
+    save_note(ana, "7", "seen by everyone")
     _stored_note(team, "7", "seen by everyone")  # saved before the restart: the test is what a restart keeps
     team.stop()
     team.serve(port)

@@ -20,7 +20,7 @@ from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
-from tests.e2e.test_guard import _shows_the_demo_means
+from tests.e2e.shown import shows_the_demo_means
 
 pytestmark = pytest.mark.browser
 GROWTH_MB = 400  # the most the server may grow by while the bomb (1024 MiB expanded) is refused
@@ -74,7 +74,7 @@ def test_a_topics_bomb_is_refused_in_one_line_and_the_server_stays_small(server,
             files=[{"name": "bomb.topics.gz", "mimeType": "application/gzip", "buffer": _bomb()}])
         other = second.new_page()  # another session, while the bomb is read
         other.goto(f"{url}/overview")
-        _shows_the_demo_means(other)
+        shows_the_demo_means(other)
 
         error = tab.locator('[data-testid="stAlertContentError"]').first
         expect(error).to_contain_text("bomb.topics.gz: expands")
@@ -90,7 +90,7 @@ def test_a_topics_bomb_is_refused_in_one_line_and_the_server_stays_small(server,
         grown = _memory_mb(proc.pid, "VmHWM") - before
         assert grown < GROWTH_MB, f"the server grew by {grown:.0f} MiB while the bomb was read"
         other.reload()
-        _shows_the_demo_means(other)
+        shows_the_demo_means(other)
     finally:
         first.close()
         second.close()

@@ -14,7 +14,7 @@ import pytest
 from tests.e2e.conftest import VIEWPORT, author_tab, drop_files, need_browser, settled
 
 need_browser()
-from tests.e2e.test_team import QRELS, TOPICS, Team, _run, _save_note
+from tests.e2e.team import QRELS, TOPICS, Team, team_run, save_note
 
 pytestmark = pytest.mark.browser
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
@@ -44,12 +44,12 @@ def _when(created_at: str) -> str:
 def test_a_note_opened_after_another_browser_saved_it_is_no_conflict(team, browser):  # noqa: F811
     bob = _tab(browser, f"{team.url}/queries?collection={team.cid}", "bob")  # the queries page, all topics
     alice = _tab(browser, f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=1", "alice")
-    _save_note(alice, "1", "alice: judged too leniently")
+    save_note(alice, "1", "alice: judged too leniently")
     bob.get_by_role("tab", name="One topic").click()  # bob opens topic 1 after alice's save
     settled(bob)
     expect(bob.locator('[data-testid="stMain"] h3').filter(has_text="Topic 1")).to_be_visible()
     expect(_form(bob)).to_have_value("alice: judged too leniently")  # he sees her note in the form
-    _save_note(bob, "1", "alice: judged too leniently\nbob: agreed, and ties matter")
+    save_note(bob, "1", "alice: judged too leniently\nbob: agreed, and ties matter")
     expect(bob.get_by_text("versions of this note", exact=False)).to_have_count(0)
     expect(bob.get_by_text("Since you opened this note", exact=False)).to_have_count(0)
     ws = team.open()
@@ -65,8 +65,8 @@ def test_a_note_opened_after_another_browser_saved_it_is_no_conflict(team, brows
 def test_a_real_concurrent_edit_is_reported_with_who_saved_what_and_when(team, browser):  # noqa: F811
     link = f"{team.url}/queries?collection={team.cid}&view=One+topic&topic=2"
     alice, bob = _tab(browser, link, "alice"), _tab(browser, link, "bob")  # both open topic 2's empty note
-    _save_note(alice, "2", "alice on 2")
-    _save_note(bob, "2", "bob on 2, not having seen alice's")
+    save_note(alice, "2", "alice on 2")
+    save_note(bob, "2", "bob on 2, not having seen alice's")
     ws = team.open()
     heads = sorted((n for n in ws.notes(team.cid) if n.topic == "2"), key=lambda n: n.revision)
     ws.close()
@@ -93,7 +93,7 @@ def test_the_typed_name_is_kept_across_reloads_and_new_tabs_of_one_browser(team,
     again.goto(link)
     settled(again)
     expect(again.get_by_role("textbox", name=box)).to_have_value(name)
-    _save_note(again, "5", "saved under the remembered name")
+    save_note(again, "5", "saved under the remembered name")
     stranger = browser.new_context(viewport=VIEWPORT).new_page()  # another browser knows nothing of it
     stranger.goto(link)
     settled(stranger)
@@ -108,7 +108,7 @@ def test_the_typed_name_is_kept_across_reloads_and_new_tabs_of_one_browser(team,
 
 def test_one_upload_sitting_of_qrels_runs_topics_and_documents_is_one_collection_with_one_version(team, browser,  # noqa: F811
                                                                                                    tmp_path):
-    files = {"sitting.qrels": QRELS, "one.run": _run("one", 1), "two.run": _run("two", 2),
+    files = {"sitting.qrels": QRELS, "one.run": team_run("one", 1), "two.run": team_run("two", 2),
              "topics.tsv": "".join(f"{t}\ttopic {t} words\n" for t in TOPICS).encode(),
              "documents.tsv": "".join(f"d{t}-{i}\ttitle {t} {i}\n" for t in TOPICS for i in range(4)).encode()}
     for name, data in files.items():

@@ -13,7 +13,7 @@ import pytest
 
 from tests import processes
 from tests.workspace.helpers import qrels_bytes, run_bytes
-from tests.workspace.writers import _check_sqlite, _worker
+from tests.workspace.writers import check_sqlite, start_writer
 
 
 def _collection(target) -> str:
@@ -36,7 +36,7 @@ def _check_stored_files(target) -> None:
 def test_two_processes_of_ten_threads_save_every_note_exactly_once(target):
     cid = _collection(target)
     each = 15
-    children = [_worker(target, "notes", cid, f"p{p}", "10", str(each)) for p in range(2)]
+    children = [start_writer(target, "notes", cid, f"p{p}", "10", str(each)) for p in range(2)]
     try:
         for child in children:
             assert child.wait(timeout=300) == 0
@@ -50,7 +50,7 @@ def test_two_processes_of_ten_threads_save_every_note_exactly_once(target):
     expected = {f"p{p}-{t}-{i}" for p in range(2) for t in range(10) for i in range(each)}
     assert set(counts) == expected and set(counts.values()) == {1}
     assert len({n.revision for n in saved}) == len(saved) == 2 * 10 * each
-    _check_sqlite(target)
+    check_sqlite(target)
 
 
 @pytest.mark.slow
@@ -58,7 +58,7 @@ def test_note_saves_killed_mid_loop_keep_every_committed_note(target):
     cid = _collection(target)
     printed: dict[int, str] = {}
     for round_ in range(3):
-        child = _worker(target, "note-loop", cid, f"r{round_}", stdout=subprocess.PIPE, text=True)
+        child = start_writer(target, "note-loop", cid, f"r{round_}", stdout=subprocess.PIPE, text=True)
         try:
             for _ in range(20 + 7 * round_):
                 revision, comment = child.stdout.readline().split()
@@ -77,12 +77,12 @@ def test_note_saves_killed_mid_loop_keep_every_committed_note(target):
     assert all(found.get(r) == c for r, c in printed.items())  # every committed save is there
     assert len(found) - len(printed) <= 3  # at most the one in flight per round, and it is whole
     assert all(n.comment.startswith("r") and n.author == n.comment.split("-")[0] for n in history)
-    _check_sqlite(target)
+    check_sqlite(target)
 
 
 @pytest.mark.slow
 def test_adding_a_big_collection_killed_midway_leaves_it_whole_or_absent(target):
-    done = _worker(target, "add", "2", "20000", stdout=subprocess.PIPE, text=True)
+    done = start_writer(target, "add", "2", "20000", stdout=subprocess.PIPE, text=True)
     try:
         assert done.wait(timeout=300) == 0
         complete = done.stdout.read().split()[-1]
@@ -90,7 +90,7 @@ def test_adding_a_big_collection_killed_midway_leaves_it_whole_or_absent(target)
         processes.stop(done, grace=2)
         done.stdout.close()
     for delay in (0.05, 0.4, 1.0, 2.0):
-        child = _worker(target, "add", "4", "150000", stdout=subprocess.PIPE, text=True)
+        child = start_writer(target, "add", "4", "150000", stdout=subprocess.PIPE, text=True)
         try:
             assert child.stdout.readline().strip() == "start"
             time.sleep(delay)
@@ -98,7 +98,7 @@ def test_adding_a_big_collection_killed_midway_leaves_it_whole_or_absent(target)
         finally:
             processes.stop(child, grace=2)
             child.stdout.close()
-        _check_sqlite(target)
+        check_sqlite(target)
         _check_stored_files(target)
         with target.open() as ws:
             listed = ws.collections()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.io import read_run
-from tests.metrics.io.metadata_cases import FULL, RANKING, _annotated
+from tests.metrics.io.metadata_cases import FULL, RANKING, annotated_run
 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 
@@ -13,7 +13,7 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 def test_workspace_cache_keeps_the_block(tmp_path):
     from workspace.cache import from_arrow, to_arrow
 
-    run = read_run(_annotated(tmp_path, FULL))
+    run = read_run(annotated_run(tmp_path, FULL))
     back = from_arrow(to_arrow(run, "a" * 64), "a" * 64, "run")
     assert back.metadata == FULL and back.table.equals(run.table)
     plain = read_run(RANKING.encode(), name="bm25")
@@ -32,7 +32,7 @@ def test_workspace_cache_keeps_the_block(tmp_path):
 def test_stored_run_keeps_its_block_from_cache_and_from_its_bytes(tmp_path):
     from workspace import open_workspace
 
-    data = open(_annotated(tmp_path, FULL), "rb").read()
+    data = open(annotated_run(tmp_path, FULL), "rb").read()
     with open_workspace(str(tmp_path / "ws")) as ws:
         info = ws.add_collection("c", ("q.qrels", b"301 0 d1 1\n302 0 d3 1\n"), [("bm25.run", data)], author="tester")
         sha = ws.load(info.id).runs[0].sha256

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from tests import processes
-from tests.workspace.writers import _check_sqlite, _worker
+from tests.workspace.writers import check_sqlite, start_writer
 
 
 QRELS = b"".join(f"{t} 0 d{d} {d % 2}\n".encode() for t in range(1, 5) for d in range(0, 40, 9))
@@ -71,7 +71,7 @@ def test_a_server_killed_while_an_assessor_judges_loses_no_judgment(target):
         _, task = _task(ws)
     printed: dict[tuple[str, str], int] = {}
     for round_ in range(2):
-        child = _worker(target, "judge-loop", task.id, "ann", stdout=subprocess.PIPE, text=True)
+        child = start_writer(target, "judge-loop", task.id, "ann", stdout=subprocess.PIPE, text=True)
         try:
             for _ in range(12 + 5 * round_):
                 topic, docid, grade = child.stdout.readline().split()
@@ -97,7 +97,7 @@ def test_a_server_killed_while_an_assessor_judges_loses_no_judgment(target):
         deal = next_for(ws, task.id, "ann")
         if len(waiting):
             assert (deal.topic, deal.docid) == tuple(waiting.iloc[0][["topic", "docid"]])
-    _check_sqlite(target)
+    check_sqlite(target)
 
 
 def test_in_the_login_mode_judging_needs_a_role_and_an_assignment(target):

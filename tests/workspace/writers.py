@@ -10,7 +10,7 @@ from tests import processes
 from tests.workspace.conftest import ROOT, child_env
 
 
-def _worker(target, *args: str, **popen) -> subprocess.Popen:
+def start_writer(target, *args: str, **popen) -> subprocess.Popen:
     return processes.start(
         [sys.executable, "-m", "tests.workspace.worker", args[0], target.location, target.files, *args[1:]],
         cwd=ROOT,
@@ -19,7 +19,7 @@ def _worker(target, *args: str, **popen) -> subprocess.Popen:
     )
 
 
-def _check_sqlite(target) -> None:
+def check_sqlite(target) -> None:
     if target.kind == "sqlite":
         with sqlite3.connect(target.folder / "ws" / "workspace.db") as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]

@@ -20,13 +20,13 @@ RUNS = {
 }
 
 
-def _grades(text: bytes) -> dict:
+def grades_of(text: bytes) -> dict:
     return {(q, d): int(g) for q, _, d, g in (line.split() for line in text.decode().splitlines())}
 
 
-def _means(qrels: bytes, topics, measure: str = "map", runs: dict | None = None) -> dict:
+def measure_means(qrels: bytes, topics, measure: str = "map", runs: dict | None = None) -> dict:
     judged = {}
-    for (q, d), g in _grades(qrels).items():
+    for (q, d), g in grades_of(qrels).items():
         if q in topics:
             judged.setdefault(q, {})[d] = g
     out = {}

@@ -15,7 +15,7 @@ FAMILIES = (
 SYSTEMS, TOPICS, DOCS = 120, 20, 30
 
 
-def _names(n: int) -> list[str]:
+def system_names(n: int) -> list[str]:
     return [f"{FAMILIES[i % len(FAMILIES)]}-{i:03d}" for i in range(n)]
 
 
@@ -27,7 +27,7 @@ def collection(seed: int = 7, systems: int = SYSTEMS) -> tuple[bytes, dict[str, 
     grades = rng.choice([0, 0, 0, 1, 2], size=(TOPICS, DOCS))
     qrels = "".join(f"{q + 1} 0 doc{d} {grades[q, d]}\n" for q in range(TOPICS) for d in range(DOCS))
     runs = {}
-    for i, name in enumerate(_names(systems)):
+    for i, name in enumerate(system_names(systems)):
         skill = rng.random() * 2
         lines = []
         for q in range(TOPICS):

@@ -13,7 +13,7 @@ from scipy.stats import kendalltau  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from metrics.judgments.conclusions import REFERENCE_FINDINGS, VERDICTS  # noqa: E402
-from tests.dashboard.app_pages.judge_sets import LLM, REF, RUNS, _grades, _means
+from tests.dashboard.app_pages.judge_sets import LLM, REF, RUNS, grades_of, measure_means
 from tests.dashboard.conftest import errors as _errors  # noqa: E402
 from tests.dashboard.conftest import open_page, upload  # noqa: E402
 
@@ -35,7 +35,7 @@ def test_two_uploaded_sets_give_the_oracles_numbers_on_every_tab():
     at = _open("judges", _loaded_with_two_sets())
     assert _errors(at) == []
     shown = {m.label: m.value for m in at.metric}
-    ref, llm = _grades(REF), _grades(LLM)
+    ref, llm = grades_of(REF), grades_of(LLM)
     both = sorted(set(ref) & set(llm))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -44,7 +44,7 @@ def test_two_uploaded_sets_give_the_oracles_numbers_on_every_tab():
     assert shown["Judged by both"] == str(len(both))
     assert (shown["Only by nist"], shown["Only by llm"]) == (str(len(set(ref) - set(llm))), str(len(set(llm) - set(ref))))
     common = {"1", "2", "3"}
-    a, b = _means(REF, common), _means(LLM, common)
+    a, b = measure_means(REF, common), measure_means(LLM, common)
     tau = kendalltau([a[s] for s in "abc"], [b[s] for s in "abc"]).statistic
     assert shown["Kendall's τ_b, nist and llm"] == f"{tau:.4f}"
     assert len(at.get("plotly_chart")) == 3  # the confusion of grades, the ranks, the prediction-powered intervals
@@ -123,7 +123,7 @@ def test_one_run_still_compares_the_labels_and_says_why_the_systems_wait():
 def test_a_run_missing_a_compared_topic_scores_0_there_and_the_page_says_so():
     import json
 
-    from tests.dashboard.app_pages.test_statistics import array as browser_array
+    from tests.dashboard.app_pages.arrays import array as browser_array
     from tests.dashboard.conftest import unescaped
 
     at = _open("data")
@@ -142,5 +142,5 @@ def test_a_run_missing_a_compared_topic_scores_0_there_and_the_page_says_so():
                "near its own top costs most" in c for c in captions)
     chart = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "ranks under each" in c.proto.spec)
     trace = next(t for t in chart["data"] if t["name"] == "m")
-    answered = _means(REF, {"1", "3"}, runs={"m.run": short})["m"]  # over its 2 answered topics
+    answered = measure_means(REF, {"1", "3"}, runs={"m.run": short})["m"]  # over its 2 answered topics
     assert browser_array(trace["customdata"])[0] == pytest.approx(answered * 2 / 3, abs=1e-12)  # a 0 on topic 2

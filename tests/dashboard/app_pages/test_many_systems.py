@@ -17,7 +17,7 @@ from dashboard.data import leaderboard
 from metrics import summarise
 from metrics.review.compare import summary_table
 from metrics.stats.significance import compare_systems
-from tests.dashboard.app_pages.many_systems import SYSTEMS, _names, collection
+from tests.dashboard.app_pages.many_systems import SYSTEMS, system_names, collection
 from tests.dashboard.conftest import errors, new_app
 
 MEASURES = ("AP", "P@10")
@@ -26,7 +26,7 @@ MEASURES = ("AP", "P@10")
 def _per_query(n: int, seed: int, queries: int = 12) -> pd.DataFrame:
     """Per-query values of ``n`` systems of varied quality; every fourth system repeats the one before (ties)."""
     rng = np.random.default_rng(seed)
-    names = _names(n)
+    names = system_names(n)
     rows = []
     previous = None
     for i, system in enumerate(names):
@@ -71,7 +71,7 @@ def _textbook_board(per_query, measure, baseline, search, top, worst_first) -> l
 def test_the_leaderboard_filters_sorts_cuts_and_pins_the_baseline_as_a_textbook_loop_does(seed):
     per_query = _per_query(40, seed)
     rng = np.random.default_rng(100 + seed)
-    names = _names(40)
+    names = system_names(40)
     baseline = names[int(rng.integers(0, 40))]
     table = _table(per_query, baseline)
     cases = [("", None, None, False), ("", 5, "P@10", False), ("dense", 3, "AP", False), ("DENSE", None, "AP", True),
@@ -90,7 +90,7 @@ def test_the_leaderboard_filters_sorts_cuts_and_pins_the_baseline_as_a_textbook_
 
 def test_ties_are_by_name_and_the_baseline_stays_first_when_the_search_misses_it():
     per_query = _per_query(8, 3)
-    names = _names(8)
+    names = system_names(8)
     table = _table(per_query, names[5])
     means = _textbook_means(per_query, "AP")
     assert means[names[3]] == means[names[2]] and means[names[7]] == means[names[6]]  # the generated ties
@@ -104,7 +104,7 @@ def test_ties_are_by_name_and_the_baseline_stays_first_when_the_search_misses_it
 
 def test_differences_are_to_the_baseline_and_a_new_column_is_one_provider():
     per_query = _per_query(30, 5)
-    names = _names(30)
+    names = system_names(30)
     baseline = names[4]
     table = _table(per_query, baseline)
     board = leaderboard.leaderboard(table, baseline=baseline, top=6, columns=leaderboard.DIFFERENCES)
@@ -138,7 +138,7 @@ def test_without_a_baseline_the_board_is_the_sorted_systems_and_bad_arguments_ra
 def test_rows_of_keeps_the_order_asked_for():
     per_query = _per_query(10, 2)
     means = summarise(per_query)
-    wanted = _names(10)[::-3]
+    wanted = system_names(10)[::-3]
     rows = leaderboard.rows_of(means, wanted)
     assert list(dict.fromkeys(rows["system"])) == wanted
     assert len(rows) == len(wanted) * len(MEASURES)
@@ -154,7 +154,7 @@ def legend_entries(fig) -> int:
 
 def _curves(n: int, seed: int) -> dict[str, pd.DataFrame]:
     rng = np.random.default_rng(seed)
-    names = _names(n)
+    names = system_names(n)
     levels = np.round(np.linspace(0, 1, 11), 1)
     points = pd.DataFrame([(s, r, float(p)) for s in names for r, p in zip(levels, np.sort(rng.random(11))[::-1])],
                           columns=["system", "recall", "iprec"])
@@ -192,7 +192,7 @@ LEGEND = {"eleven": (1, 0), "pr": (1, 3), "at_k": (1, 0), "gain": (1, 1), "distr
 @pytest.mark.parametrize("n, shown", [(120, 5), (120, 8), (30, 12)])
 def test_many_systems_a_few_in_colour_with_legend_entries_the_rest_grey_without(n, shown):
     frames = _curves(n, n + shown)
-    names = _names(n)
+    names = system_names(n)
     colors = figures.system_colors(names)
     rng = np.random.default_rng(shown)
     highlighted = [names[i] for i in rng.choice(n, size=shown, replace=False)]
@@ -218,7 +218,7 @@ def test_many_systems_a_few_in_colour_with_legend_entries_the_rest_grey_without(
 
 def test_without_highlighting_every_system_keeps_its_own_colour_and_legend_entry():
     frames = _curves(6, 1)
-    names = _names(6)
+    names = system_names(6)
     colors = figures.system_colors(names)
     fig = figures.eleven_point_chart(frames["points"], colors, "t")
     assert [t.line.color for t in fig.data] == [colors[s] for s in names]
@@ -231,8 +231,8 @@ def test_the_pairwise_matrix_holds_scipys_tests_corrected_by_statsmodels_ordered
     stats = pytest.importorskip("scipy.stats", reason="scipy is the oracle of the paired t-test")
     multitest = pytest.importorskip("statsmodels.stats.multitest", reason="statsmodels is the oracle of Holm")
     per_query = _per_query(9, 11, queries=15)
-    per_query.loc[per_query["system"] == _names(9)[1], "value"] += 0.3  # one clearly better system
-    names = _names(9)
+    per_query.loc[per_query["system"] == system_names(9)[1], "value"] += 0.3  # one clearly better system
+    names = system_names(9)
     tested = compare_systems(per_query, measures=["AP"], test="t", correction="holm", alpha=0.05)
     means = _textbook_means(per_query, "AP")
     order = sorted(names, key=lambda s: (-means[s], names.index(s)))
@@ -329,7 +329,7 @@ def _open(at, page: str):
 
 def test_the_overview_of_120_systems_searches_cuts_and_pins_the_baseline(loaded_app):
     at, means = loaded_app
-    names = _names(SYSTEMS)
+    names = system_names(SYSTEMS)
     baseline = names[0]  # the baseline picker's default: the first system loaded
     by_ap = sorted(names, key=lambda s: (-means[s], s))  # equal means by name
     at = _open(at, "overview")
@@ -357,7 +357,7 @@ def test_the_overview_of_120_systems_searches_cuts_and_pins_the_baseline(loaded_
 
 def test_the_significance_page_of_120_systems_draws_one_matrix_ordered_by_mean(loaded_app):
     at, means = loaded_app
-    names = _names(SYSTEMS)
+    names = system_names(SYSTEMS)
     at = _open(at, "significance")
     at.selectbox(key="measure").set_value("AP").run()
     assert errors(at) == []
@@ -384,7 +384,7 @@ def test_other_pages_of_120_systems_pick_a_few_and_keep_legends_short(loaded_app
     assert max(_legends(at)) <= figures.HIGHLIGHTED + 3, page  # 8 systems and keys (line styles, rules, ideal)
     assert max(_legends(at, systems_only=True)) <= figures.HIGHLIGHTED, page
     if page == "curves":  # the default: the best 8 by mean AP
-        names = _names(SYSTEMS)
+        names = system_names(SYSTEMS)
         by_ap = sorted(names, key=lambda s: (-means[s], names.index(s)))
         assert sorted(at.multiselect(key="systems").value) == sorted(by_ap[:figures.HIGHLIGHTED])
     if page == "gain":

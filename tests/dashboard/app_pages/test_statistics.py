@@ -38,6 +38,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from tests.dashboard.conftest import errors as problems  # noqa: E402
 from tests.dashboard.conftest import open_page as dashboard_page  # noqa: E402
 from tests.dashboard.conftest import unescaped  # noqa: E402
+from tests.dashboard.app_pages.arrays import array  # noqa: E402
 
 DEFAULT = tuple(metrics.DEFAULT_MEASURES)
 ALPHA = 0.05
@@ -57,16 +58,6 @@ def charts_of(at: AppTest) -> list[dict]:
     import json
 
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-
-
-def array(value) -> np.ndarray:
-    """A chart's array as the browser reads it: a list, or plotly's typed array (``{"dtype", "bdata", "shape"}``)."""
-    import base64
-
-    if isinstance(value, dict):
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        return flat.reshape([int(n) for n in str(value.get("shape", flat.size)).split(",")])
-    return np.asarray(value, dtype=float)
 
 
 def demo_runs() -> tuple[Path, dict[str, Path]]:

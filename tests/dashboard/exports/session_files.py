@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 
-def _files(i: int):
+def session_collection(i: int):
     """Session i's collection: i + 1 topics, 1 + i % 3 systems, random grades and scores (seed i)."""
     rnd = random.Random(i)
     topics = range(1, i + 2)

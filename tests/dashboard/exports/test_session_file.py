@@ -34,7 +34,7 @@ from metrics.conventions import DEPTHS, RELEVANCE_LEVELS  # noqa: E402
 from tests.dashboard.app_pages.small_collection import QRELS, RUN_A, RUN_B  # noqa: E402
 from tests.dashboard.conftest import errors, open_page  # noqa: E402
 from tests.dashboard.conftest import upload as _upload
-from tests.dashboard.exports.session_files import _files
+from tests.dashboard.exports.session_files import session_collection
 from tests.paths import TESTS  # noqa: E402
 
 SESSIONS = 20
@@ -42,7 +42,7 @@ SESSIONS = 20
 
 def _expected(i: int) -> dict[str, dict[str, str]]:
     """What the overview must show for session i, computed by metrics alone: {system: {measure: 0.1234}}."""
-    qrels, runs = _files(i)
+    qrels, runs = session_collection(i)
     means = aggregate(evaluate(qrels, {name.removesuffix(".run"): body for name, body, _ in runs}, DEFAULT_MEASURES))
     return {system: {m: f"{v:.4f}" for m, v in zip(group["measure"], group["value"])}
             for system, group in means.groupby("system", sort=False)}
@@ -57,7 +57,7 @@ def _overview(at) -> dict[str, dict[str, str]]:
 
 
 def test_twenty_interleaved_sessions_each_get_their_own_correct_results():
-    files = [_files(i) for i in range(SESSIONS)]
+    files = [session_collection(i) for i in range(SESSIONS)]
     sessions = [open_page("data") for _ in range(SESSIONS)]
     for i, at in enumerate(sessions):
         _upload(at, "Qrels", (f"session{i}.qrels", files[i][0], "text/plain"))

@@ -8,7 +8,7 @@ from pathlib import Path
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100", "RR"]
 
 
-def _small_collection(root: Path) -> tuple[Path, list[Path]]:
+def small_collection(root: Path) -> tuple[Path, list[Path]]:
     """A small graded collection of three systems on 30 topics (for the tests that write files)."""
     import random
 

@@ -21,7 +21,7 @@ from metrics.review.manifest import Manifest  # noqa: E402
 from metrics.review.report import compute_report  # noqa: E402
 from rankscope.cli import main  # noqa: E402
 from tests.dashboard.exports.chromium import chromium_or_skip  # noqa: E402
-from tests.dashboard.report.report_cases import MEASURES, _small_collection, parse  # noqa: E402
+from tests.dashboard.report.report_cases import MEASURES, small_collection, parse  # noqa: E402
 from tests.metrics.review.latex import assert_sound_latex  # noqa: E402
 
 TABLES = {"manifest.json", "per_query.csv", "per_query.parquet", "summary.csv", "summary.parquet", "results.tex",
@@ -32,7 +32,7 @@ TABLES = {"manifest.json", "per_query.csv", "per_query.parquet", "summary.csv", 
 def exported(tmp_path_factory):
     """A small collection, its report and every export, written by the command a user would type."""
     root = tmp_path_factory.mktemp("exports")
-    qrels, runs = _small_collection(root)
+    qrels, runs = small_collection(root)
     images = exports.browser_path() is not None or os.environ.get("CI") == "true"
     argv = ["report", str(qrels), *map(str, runs), "-o", str(root / "report.html"), "--exports", str(root / "out"),
             "--seed", "3", *sum((["-m", m] for m in MEASURES), [])] + ([] if images else ["--no-images"])
@@ -107,7 +107,7 @@ def test_the_same_manifest_travels_in_every_file(exported):
 
 
 def test_a_report_of_one_system_tests_nothing(tmp_path):
-    qrels, runs = _small_collection(tmp_path)
+    qrels, runs = small_collection(tmp_path)
     data = compute_report(qrels, runs[:1], ["AP", "P@10"])
     assert data.baseline is None and data.baseline_comparison is None and data.pairwise_comparison is None
     assert not data.table.best.to_numpy().any() and (data.table.markers == "").all().all()
@@ -135,7 +135,7 @@ def test_the_report_shows_metrics_compare_and_significance_as_they_are(tmp_path)
     from dashboard.report import render_report, report_figures
     from metrics.review.compare import to_latex, to_markdown
 
-    qrels, runs = _small_collection(tmp_path)
+    qrels, runs = small_collection(tmp_path)
     data = compute_report(qrels, runs, ["AP", "P@10"], seed=1)
     parsed = parse(render_report(data))
     assert parsed.by_id["results-latex"] == to_latex(data.table, ci=True)

@@ -27,7 +27,7 @@ from dashboard.report import build_report  # noqa: E402
 from metrics import ValidationError  # noqa: E402
 from metrics.stats.significance import compare_systems  # noqa: E402
 from rankscope.cli import main  # noqa: E402
-from tests.dashboard.report.report_cases import MEASURES, _small_collection, parse
+from tests.dashboard.report.report_cases import MEASURES, small_collection, parse
 from tests.paths import ROOT  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -380,7 +380,7 @@ def test_the_exported_tables_carry_the_card(tmp_path):
     from dashboard.report import report_files
     from metrics.review.report import compute_report
 
-    qrels, runs = _small_collection(tmp_path)
+    qrels, runs = small_collection(tmp_path)
     data = compute_report(qrels, runs, ["AP", "P@10"])
     files = report_files(data, html=False, images=False)
     assert f"\n%% provenance: {data.provenance.compact()}\n" in files["results.tex"].decode("utf-8")

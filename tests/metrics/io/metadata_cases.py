@@ -65,7 +65,7 @@ FULL = {
 }
 
 
-def _annotated(tmp_path, metadata) -> str:
+def annotated_run(tmp_path, metadata) -> str:
     """A run file annotated by repro_eval's MetadataHandler (its writer, not ours)."""
     plain = tmp_path / "bm25.run"
     plain.write_text(RANKING)

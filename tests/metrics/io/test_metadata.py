@@ -9,13 +9,13 @@ import pytest
 from metrics.errors import ParseError
 from metrics.io import read_run
 from metrics.io.metadata import MAX_BLOCK_BYTES, find_metadata, metadata_yaml
-from tests.metrics.io.metadata_cases import FULL, RANKING, _annotated, repro_metadata
+from tests.metrics.io.metadata_cases import FULL, RANKING, annotated_run, repro_metadata
 
 
 @pytest.mark.parametrize("metadata", [FULL, {"tag": "bm25"}, {"tag": "x <script>alert(1)</script> **bold**",
                                                               "actor": {"name": "Zoë «quoted» 'name'"}}])
 def test_repro_eval_block_reads_back_equal(tmp_path, metadata):
-    path = _annotated(tmp_path, metadata)
+    path = annotated_run(tmp_path, metadata)
     run = read_run(path)
     assert run.metadata == metadata
     assert run.metadata == repro_metadata.MetadataHandler.read_metadata(path)  # repro_eval's own reader agrees
@@ -26,7 +26,7 @@ def test_ranking_is_the_same_with_and_without_block(tmp_path, ahead, monkeypatch
     import metrics.io.parsing
 
     monkeypatch.setattr(metrics.io.parsing, "AHEAD_BYTES", 0 if ahead else 1 << 40)
-    with_block, without = read_run(_annotated(tmp_path, FULL)), read_run(RANKING.encode(), name="bm25")
+    with_block, without = read_run(annotated_run(tmp_path, FULL)), read_run(RANKING.encode(), name="bm25")
     assert with_block.table.equals(without.table)
     assert with_block.tag == without.tag == "bm25"
     assert without.metadata is None
@@ -118,7 +118,7 @@ def test_cli_meta_prints_yaml_json_or_one_line(tmp_path, capsys):
 
     from rankscope.cli import main
 
-    path = _annotated(tmp_path, FULL)
+    path = annotated_run(tmp_path, FULL)
     assert main(["meta", path]) == 0
     assert yaml.safe_load(capsys.readouterr().out) == FULL
     assert main(["meta", "--format", "json", path]) == 0

@@ -15,7 +15,7 @@ VC = {
 }
 
 
-def _long(a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
+def long_frame(a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
     rows = [
         (s, f"{s}{i}", t, float(y[i, t]))
         for s, y in (("a", a), ("b", b))
@@ -27,9 +27,9 @@ def _long(a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
     return frame
 
 
-def _statsmodels(a: np.ndarray, b: np.ndarray):
+def statsmodels_fit(a: np.ndarray, b: np.ndarray):
     """The same model in statsmodels: y ~ system, one group, three variance components, REML."""
-    model = MixedLM.from_formula("y ~ system", groups="group", re_formula="0", vc_formula=VC, data=_long(a, b))
+    model = MixedLM.from_formula("y ~ system", groups="group", re_formula="0", vc_formula=VC, data=long_frame(a, b))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # boundary and convergence notes of statsmodels' own optimiser
         # Nelder-Mead then BFGS: statsmodels' default (L-BFGS) stops short of the maximum on these layouts

@@ -24,9 +24,9 @@ from metrics.stats.reproducibility import (
 from tests.real_runs import (
     CRANFIELD,
     VASWANI,
-    _bm25_and_overlap,
-    _cranfield,
-    _vaswani,
+    bm25_and_overlap,
+    cranfield_collection,
+    vaswani_collection,
 )
 
 MEASURES = {"AP": "AP", "nDCG@10": "nDCG@10", "P@10": "P@10"}
@@ -61,9 +61,9 @@ def _nested(path) -> dict:
 @pytest.fixture(scope="module")
 def cranfield_runs(tmp_path_factory):
     _need(CRANFIELD)
-    docs, queries, qrels = _cranfield()
+    docs, queries, qrels = cranfield_collection()
     folder = tmp_path_factory.mktemp("repro")
-    bm25, overlap = _bm25_and_overlap(docs, queries, depth=100)
+    bm25, overlap = bm25_and_overlap(docs, queries, depth=100)
     files = {"orig_a": bm25, "orig_b": overlap, "rep_a": _perturbed(bm25, 1, 0.3), "rep_b": _perturbed(overlap, 2, 0.2)}
     paths = {}
     for name, text in files.items():
@@ -110,8 +110,8 @@ def test_reproduction_matches_repro_eval(cranfield_runs):
 def test_replication_uses_the_unpaired_test(cranfield_runs, tmp_path):
     _need(VASWANI)
     qrels, paths = cranfield_runs
-    docs, queries, vqrels = _vaswani()
-    bm25, overlap = _bm25_and_overlap(docs, queries, depth=100)
+    docs, queries, vqrels = vaswani_collection()
+    bm25, overlap = bm25_and_overlap(docs, queries, depth=100)
     (tmp_path / "a.run").write_text(bm25)
     (tmp_path / "b.run").write_text(overlap)
     got = reproduce(qrels, paths["orig_b"], paths["orig_a"], tmp_path / "b.run", tmp_path / "a.run",

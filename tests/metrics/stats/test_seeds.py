@@ -14,12 +14,12 @@ from metrics.errors import ValidationError
 from metrics.io import system_name
 from metrics.stats.mixed import mixed_model_test
 from metrics.stats.seeds import compare_seeded, group_runs, seed_ranges, seed_spread
-from tests.metrics.stats.seed_oracle import P_TOLERANCE, _long, _statsmodels
+from tests.metrics.stats.seed_oracle import P_TOLERANCE, long_frame, statsmodels_fit
 
 
 def _reml_loglike(a: np.ndarray, b: np.ndarray, t: float, ts: float, seed: float, e: float) -> float:
     """The textbook REML log-likelihood (constants dropped): dense V, -(log|V| + log|X'V^-1X| + r'V^-1r) / 2."""
-    frame = _long(a, b)
+    frame = long_frame(a, b)
     same = {c: (lambda v: (v[:, None] == v[None, :]).astype(float))(frame[c].astype(str).to_numpy(dtype=object))
             for c in ("topic", "system", "run")}
     v = t * same["topic"] + ts * same["topic"] * same["system"] + seed * same["run"] + e * np.eye(len(frame))
@@ -50,7 +50,7 @@ SE_RTOL = 1e-4
 def test_mixed_model_test_matches_statsmodels_mixedlm(ka, kb, n, seed_sd, seed):
     rng = np.random.default_rng(1000 * seed + 100 * ka + 10 * kb + n)
     a, b = _layout(rng, ka, kb, n, seed_sd=seed_sd)
-    ours, theirs = mixed_model_test(a, b), _statsmodels(a, b)
+    ours, theirs = mixed_model_test(a, b), statsmodels_fit(a, b)
     assert ours.difference == pytest.approx(theirs.fe_params["system[T.b]"], abs=1e-12)
     assert ours.mean_a == pytest.approx(theirs.fe_params["Intercept"], abs=1e-12)
     # REML is a maximum: the textbook likelihood at our variances is at least at statsmodels' (it sorts the
@@ -209,7 +209,7 @@ def test_compare_seeded_tests_the_topics_every_run_answers_and_corrects_like_sta
         runs_a, runs_b = groups[row.system_a], groups[row.system_b]
         block = wide.loc[[*runs_a, *runs_b]].dropna(axis=1)  # documented: topics every run of the pair answers
         assert row.topics == block.shape[1] < 12
-        theirs = _statsmodels(block.loc[list(runs_a)].to_numpy(), block.loc[list(runs_b)].to_numpy())
+        theirs = statsmodels_fit(block.loc[list(runs_a)].to_numpy(), block.loc[list(runs_b)].to_numpy())
         assert abs(row.p_value - theirs.pvalues["system[T.b]"]) < P_TOLERANCE
     assert table.p_adjusted.to_numpy() == pytest.approx(multipletests(table.p_value, method="holm")[1])
     assert list(table.significant) == list(table.p_adjusted < 0.05)
