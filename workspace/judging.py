@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from metrics.judgments.assessors import GradeScale
     from workspace.model import CollectionInfo
 
-__all__ = ["KINDS", "MAX_ASSESSORS", "Judging", "TaskClosed", "TaskInfo", "UnknownTask"]
+__all__ = ["KINDS", "MAX_ASSESSORS", "Judging", "TaskClosed", "TaskInfo", "UnknownTask", "listed"]
 
 KINDS = ("team", "class")
 MAX_ASSESSORS = 200
@@ -122,6 +122,16 @@ def _task(row) -> TaskInfo:
                     tuple(assessors), row.created_by, row.created_at, bool(row.closed), row.revision)
 
 
+def listed(text: str | None) -> list[str]:
+    """Names written one after another, comma-separated (the assessors, the topics of a task): each stripped,
+    the empty ones left out. How the command line and the judges page read what a person typed.
+
+    >>> listed(" ana@x, bea@y,,")
+    ['ana@x', 'bea@y']
+    """
+    return [piece.strip() for piece in (text or "").split(",") if piece.strip()]
+
+
 def task_id(tid: object) -> str:
     """A task id checked against the id pattern before any query, or :class:`UnknownTask`."""
     if not isinstance(tid, str) or not ID.match(tid):
@@ -178,7 +188,7 @@ class Judging:
         metrics.errors.ValidationError
             An option, a topic, a pair or a scale the method or the collection refuses.
         """
-        from metrics.judgments.assessors import MERGES, GradeScale, scale_of, set_names
+        from metrics.judgments.assessors import MERGES, GradeScale, set_names
         from metrics.judgments.pooling import METHODS
         from workspace import kept_methods
 
@@ -211,11 +221,9 @@ class Judging:
             count = conn.execute(select(func.count()).select_from(_tasks()).where(
                 _tasks().c.lineage == row.lineage)).scalar_one()
         name = line(name if name is not None else f"judging {count + 1}", "task name", 120)
-        reference = self._ws.load(cid)
-        qrels = self._ws.parsed_qrels(reference.qrels.sha256)
         if isinstance(scale, str):
             scale = GradeScale.parse(scale)
-        scale = scale or scale_of(qrels.table["relevance"].to_pylist() if qrels is not None else [0, 1])
+        scale = scale or self.scale_of(cid)
         set_names(name, people)  # every set can be named
         settings = {"scale": [[g, label] for g, label in zip(scale.grades, scale.labels)], "budget": budget,
                     "depth": depth, "overlap": float(overlap), "topics": chosen, "options": given, "rule": rule,
@@ -230,6 +238,21 @@ class Judging:
                 if role_of(members, person) is None:
                     self._ws.share(cid, person, "assessor")
         return info
+
+    def scale_of(self, cid: str) -> "GradeScale":
+        """The grade scale a task on ``cid`` has unless given one: the grades of its reference judgments, 0 to the
+        highest, with their usual labels (:func:`metrics.judgments.assessors.scale_of`).
+
+        Raises
+        ------
+        metrics.errors.ValidationError
+            A grade above 9 (such a collection needs a scale given).
+        """
+        from metrics.judgments.assessors import scale_of
+
+        stored = self._ws.load(cid)
+        qrels = self._ws.parsed_qrels(stored.qrels.sha256)
+        return scale_of(qrels.table["relevance"].to_pylist() if qrels is not None else [0, 1])
 
     def _insert(self, info: TaskInfo) -> None:
         values = {"id": info.id, "collection": info.collection, "lineage": info.lineage, "name": info.name,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, figures, pages, widgets
-from dashboard.panels import judging_tasks
+from dashboard.panels import judging_start, judging_tasks
 from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
@@ -22,6 +22,7 @@ widgets.start_here("Two or more judgment sets of one collection (assessors, a cr
 if loaded.collection:  # a stored collection: its judging tasks, as they firm up
     with st.expander("Judging tasks", icon=":material/rate_review:"):
         judging_tasks.tasks_view(loaded)
+        judging_start.form(loaded)
 named = state.judgment_sets(loaded)
 if len(named) < 2:
     st.info("Only one judgment set is loaded. Upload another qrels file for the same topics on the data page "

@@ -16,10 +16,11 @@ from dashboard.data import judging as data
 from dashboard.widgets import md
 from metrics import RankscopeError
 
-__all__ = ["EVERY", "tasks_view"]
+__all__ = ["CHOSEN", "EVERY", "NOTICE", "tasks_view"]
 
 EVERY = 3  # seconds between two looks at a task's revision
-NOTICE = "tasks_notice"
+NOTICE = "tasks_notice"  # what the last action said, shown at the next run
+CHOSEN = "tasks_task"  # the task chosen (the one just started, once started from the judges page)
 
 
 def tasks_view(loaded) -> None:
@@ -31,16 +32,17 @@ def tasks_view(loaded) -> None:
     except RankscopeError as err:
         widgets.error(err)
         return
-    if not tasks:
-        st.caption("No judging task on this collection: an editor starts one with rankscope workspace judge ID.")
-        return
-    names = {t.id: t for t in tasks}
-    chosen = st.selectbox("Judging task", list(names), key="tasks_task",
-                          format_func=lambda tid: f"{names[tid].name} ({names[tid].method})")
-    st.caption(md("Assessors judge at the judge page's link with ?task={}.", chosen))
     notice = st.session_state.pop(NOTICE, None)
     if notice is not None:
         (st.success if isinstance(notice, str) else widgets.error)(notice)
+    if not tasks:
+        st.caption("No judging task on this collection: an editor starts one here or with rankscope workspace "
+                   "judge ID.")
+        return
+    names = {t.id: t for t in tasks}
+    chosen = st.selectbox("Judging task", list(names), key=CHOSEN,
+                          format_func=lambda tid: f"{names[tid].name} ({names[tid].method})")
+    st.caption(md("Assessors judge at the judge page's link with ?task={}.", chosen))
     st.fragment(run_every=EVERY)(_firming)(chosen)
     _disagreements(chosen)
     st.button("Save the task's judgment sets as a new version", key="tasks_save", icon=":material/save:",

@@ -89,12 +89,12 @@ def _options_given(args) -> dict:
 
 def run(ws, args, operator: str, cell) -> int:
     """Run ``judge``, ``tasks`` or ``judgments`` (``cell`` writes a text as one table cell)."""
-    from workspace.judging import Judging
+    from workspace.judging import Judging, listed
 
     judging = Judging(ws)
     if args.action == "judge":
-        assessors = [a.strip() for a in args.assessors.split(",") if a.strip()]
-        topics = None if args.topics is None else [t.strip() for t in args.topics.split(",") if t.strip()]
+        assessors = listed(args.assessors)
+        topics = None if args.topics is None else listed(args.topics)
         info = judging.start(args.id, method=args.method, name=args.name, assessors=assessors, overlap=args.overlap,
                              budget=args.budget, depth=args.depth, topics=topics, scale=args.scale, rule=args.rule,
                              options=_options_given(args), author=operator)
