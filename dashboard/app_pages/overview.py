@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import data, exports, figures, widgets
 from dashboard.data import leaderboard
 from dashboard.exports.tables import groups_latex
-from dashboard.panels import claim_panel
+from dashboard.panels import claim_panel, judging_tasks
 from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
@@ -114,4 +114,5 @@ if seeded is not None:  # runs named name.seed1, name.seed2 ...: one system of s
 with st.expander(md("About {}", measure), icon=":material/help:"):
     st.markdown(widgets.measure_help(measure))
 
+judging_tasks.firming_view(loaded, "overview_judging")  # the collection's judging task, as its judgments arrive
 claim_panel.panel(loaded, measures, claims)

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import data, exports, figures, widgets
 from dashboard.data import leaderboard
+from dashboard.panels import judging_tasks
 from dashboard.session import state
 from dashboard.widgets import md
 from metrics import RankscopeError
@@ -70,6 +71,7 @@ with judged_tab:
         widgets.provenance(loaded, (measure, residual, judged))
         st.caption(md("{} counts every unjudged document as relevant: the gap is the most judging them could add on "
                       "the topic (it can be negative for AP and nDCG, whose ideal grows too).", residual))
+    judging_tasks.firming_view(loaded, "trust_judging")  # the collection's judging task, as its judgments arrive
 
 with risk_tab:
     if len(loaded.systems) < 2:

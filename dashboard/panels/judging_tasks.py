@@ -1,7 +1,8 @@
 """The owner's side of judging, on the judges page: a task's progress, how sure each pair's order is under the
 judgments so far (following new judgments without a reload), the documents two assessors graded differently
 with the owner's adjudication, and the judgment sets the task makes, saved as a new version of the collection
-so that every page reads them.
+so that every page reads them. The overview and trust pages show the same firming view of the collection's
+task (:func:`firming_view`), the numbers computed once per task revision by :func:`dashboard.data.judging.firming`.
 
 The firming view is a fragment that reruns every :data:`EVERY` seconds and reads one number (the task's
 revision, shared by every page of a server process for a second); the decision is read again only when it moved.
@@ -16,7 +17,7 @@ from dashboard.data import judging as data
 from dashboard.widgets import md
 from metrics import RankscopeError
 
-__all__ = ["CHOSEN", "EVERY", "NOTICE", "tasks_view"]
+__all__ = ["CHOSEN", "EVERY", "NOTICE", "firming_view", "tasks_view"]
 
 EVERY = 3  # seconds between two looks at a task's revision
 NOTICE = "tasks_notice"  # what the last action said, shown at the next run
@@ -49,10 +50,29 @@ def tasks_view(loaded) -> None:
               on_click=_save, args=(chosen,))
 
 
-def _firming(tid: str) -> None:
+def firming_view(loaded, key: str) -> None:
+    """How the conclusion firms up under the loaded stored collection's judging task (the newest open one, else
+    the newest): the pairs, Judged@10 before and now, the judgments still needed, following new judgments as the
+    judges page does. Nothing when the collection has no task. ``key``: the prefix of its tables' keys."""
+    if not data.available() or not loaded.collection:
+        return
+    try:
+        tasks = data.tasks_of(loaded)
+    except RankscopeError as err:
+        widgets.error(err)
+        return
+    if not tasks:
+        return
+    info = next((t for t in tasks if not t.closed), tasks[0])
+    st.subheader(md("As the judgments of {} arrive", info.name))
+    st.fragment(run_every=EVERY)(_firming)(info.id, key, per_assessor=False)
+
+
+def _firming(tid: str, key: str = "tasks", *, per_assessor: bool = True) -> None:
     try:
         info = data.judging().task(tid)
-        progress, firm = data.progress(info), data.firming(info)
+        firm = data.firming(info)
+        progress = data.progress(info) if per_assessor else None
     except RankscopeError as err:
         widgets.error(err)
         return
@@ -63,9 +83,10 @@ def _firming(tid: str) -> None:
     shown[2].metric("Pairs decided", f"{int(firm['pairs']['decided'].sum())} of {len(firm['pairs'])}")
     st.caption(md("{}: each pair's probability that its order holds under the judgments so far ({}; decided at "
                   "{:.0%}).", firm["measure"], firm["model"], firm["confidence"]))
-    widgets.table(firm["pairs"].head(data.SHOWN_PAIRS), key="tasks_pairs", numbers=["probability"])
-    widgets.table(firm["runs"], key="tasks_runs", numbers=["judged_before", "judged_after"])
-    widgets.table(progress, key="tasks_progress")
+    widgets.table(firm["pairs"].head(data.SHOWN_PAIRS), key=f"{key}_pairs", numbers=["probability"])
+    widgets.table(firm["runs"], key=f"{key}_runs", numbers=["judged_before", "judged_after"])
+    if progress is not None:
+        widgets.table(progress, key=f"{key}_progress")
 
 
 def _disagreements(tid: str) -> None:
