@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data, exports, widgets
+from dashboard.data import judging as judging_data
 from dashboard.report import render_report, report_files
 from dashboard.session import state
 from dashboard.widgets import md
@@ -42,13 +43,18 @@ manifest = made.manifest
 if made.provenance is not None:
     widgets.provenance(loaded, card=made.provenance)
 
+try:
+    tasks = judging_data.records(loaded)  # the collection's judging tasks: a section, files and the session's
+except RankscopeError as err:
+    widgets.error(err)
+    tasks = []
 st.subheader("Download")
 view = {"page": "overview", "measures": list(measures), "baseline": baseline, "test": test, "correction": correction,
         "alpha": float(alpha)}
 widgets.downloads({
-    "HTML report": (lambda: render_report(made).encode("utf-8"), "rankscope-report.html"),
-    "Everything (zip)": (lambda: exports.zip_bytes(report_files(made)), "rankscope-report.zip"),
-    "Session file": (data.session_file(loaded, notes, view, manifest), "rankscope-session.json"),
+    "HTML report": (lambda: render_report(made, judging=tasks).encode("utf-8"), "rankscope-report.html"),
+    "Everything (zip)": (lambda: exports.zip_bytes(report_files(made, judging=tasks)), "rankscope-report.zip"),
+    "Session file": (data.session_file(loaded, notes, view, manifest, tasks), "rankscope-session.json"),
 }, key="report_main")
 st.caption("The HTML report is one file that opens offline, charts included; the zip adds every table, the "
            "LaTeX and Markdown results, and each figure as PNG and SVG. A session file (names and digests of the "

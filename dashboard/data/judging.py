@@ -20,7 +20,7 @@ from dashboard.session.state import Loaded
 from dashboard.store import opened
 
 __all__ = ["REVISION_TTL", "SHOWN_PAIRS", "available", "disagreements", "firming", "judging", "marked", "progress",
-           "revision", "task_texts", "tasks_of", "terms_of"]
+           "record", "records", "revision", "task_files", "task_texts", "tasks_of", "terms_of"]
 
 REVISION_TTL = 1.0  # seconds a task's revision is reused by every page of a server process
 SHOWN_PAIRS = 10  # pairs the firming panel shows, the least sure first
@@ -153,3 +153,33 @@ def disagreements(info) -> pd.DataFrame:
 
     store = judging()
     return apart(store.judgments(info.id), store.adjudications(info.id))
+
+
+# ---- the report and the exports -----------------------------------------------------------------------------
+def task_files(info) -> dict[str, bytes]:
+    """The task's judgment sets as TREC qrels and its judgments as a table (CSV), by file name
+    (:func:`dashboard.exports.judgments.judgment_files`)."""
+    from dashboard.exports.judgments import judgment_files, judgments_table
+
+    store = judging()
+    return judgment_files(info.name, store.sets(info.id), judgments_table(store.judgments(info.id), info.scale))
+
+
+def record(info):
+    """The task as the report, the zip and the session file keep it
+    (:class:`dashboard.exports.judgments.TaskRecord`)."""
+    from dashboard.exports.judgments import TaskRecord, judgments_table
+    from metrics.judgments.assessors import task_agreement
+
+    store = judging()
+    judged = store.judgments(info.id)
+    return TaskRecord(info.name, info.method, info.created_by, info.created_at, info.closed, info.assessors,
+                      {k: v for k, v in info.settings.items() if k not in ("scale", "seed")}, info.scale,
+                      store.counts(info.id), task_agreement(judged), firming(info), judgments_table(judged, info.scale),
+                      store.adjudications(info.id), store.sets(info.id))
+
+
+def records(loaded: Loaded) -> list:
+    """Every judging task of the loaded stored collection's lineage as :func:`record` makes it, newest first
+    (none for a collection not stored, or without a workspace)."""
+    return [record(info) for info in tasks_of(loaded)]

@@ -83,13 +83,16 @@ def report(loaded: Loaded, measures: tuple[str, ...], baseline: str | None, test
                    json.dumps(notes, sort_keys=True), family)
 
 
-def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None) -> bytes:
-    """This session as a JSON file: file names and digests, conventions, notes, view and manifest."""
+def session_file(loaded: Loaded, notes: dict, view: dict, manifest=None, judging=()) -> bytes:
+    """This session as a JSON file: file names and digests, conventions, notes, view and manifest; with
+    ``judging`` (:class:`dashboard.exports.judgments.TaskRecord`), the judging tasks' judgments."""
     from dashboard import exports
+    from dashboard.exports.judgments import session_judging
 
     digests = {"qrels": loaded.qrels.digest, **{name: up.digest for name, up in loaded.runs}}
     return exports.session_to_json({name: up.name for name, up in loaded.runs}, loaded.conventions, notes, view,
-                                   qrels_name=loaded.qrels.name, digests=digests, manifest=manifest)
+                                   qrels_name=loaded.qrels.name, digests=digests, manifest=manifest,
+                                   judging=session_judging(judging))
 
 
 @on_collection(max_entries=32, show_spinner="Grouping the systems…")

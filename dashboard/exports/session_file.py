@@ -25,8 +25,8 @@ from metrics.errors import Refused
 from metrics.review.manifest import Manifest
 from metrics.review.notes import normalise_notes
 
-__all__ = ["MAX_NUMBER_CHARS", "MAX_SESSION_BYTES", "SESSION", "SESSION_FORMAT", "SESSION_VERSION", "Session",
-           "session_from_json", "session_to_json"]
+__all__ = ["JUDGING", "MAX_JUDGMENTS", "MAX_NUMBER_CHARS", "MAX_SESSION_BYTES", "MAX_TASKS", "SESSION", "SESSION_FORMAT",
+           "SESSION_VERSION", "Session", "session_from_json", "session_to_json"]
 
 SESSION_FORMAT = "rankscope-session"
 SESSION_VERSION = 1
@@ -37,6 +37,9 @@ MAX_VIEW_KEYS = 64
 MAX_VIEW_TEXT = 1000
 MAX_VIEW_LIST = 1000
 MAX_NUMBER_CHARS = 64
+MAX_TASKS = 20
+MAX_JUDGMENTS = 20_000
+"""The judging tasks, and the judgments of each, a session file holds at most (the qrels exports hold any number)."""
 """The longest number a session file may hold, in characters: longer ones are refused before conversion."""
 
 
@@ -62,6 +65,10 @@ class Session:
     rankscope_version : str
     manifest : Manifest or None
         The manifest of the numbers the session showed, when it was saved with one.
+    judging : tuple of dict
+        The collection's judging tasks, as :data:`JUDGING` declares them: ``task``, ``method``, ``scale``
+        (``grade``, ``label``), ``judgments`` (``topic``, ``docid``, ``assessor``, ``grade`` or None, ``skipped``,
+        ``judged_at``) and ``adjudications`` (``topic``, ``docid``, ``grade``, ``decided_by``, ``decided_at``).
     """
 
     qrels: str | None
@@ -73,6 +80,7 @@ class Session:
     saved_utc: str = ""
     rankscope_version: str = ""
     manifest: Manifest | None = None
+    judging: tuple = ()
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -83,7 +91,8 @@ class Session:
 def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions: Conventions | None = None,
                     notes: Mapping[str, Any] | None = None, view: Mapping[str, Any] | None = None, *,
                     qrels_name: str | None = None, digests: Mapping[str, str] | None = None,
-                    manifest: Manifest | Mapping[str, Any] | None = None) -> bytes:
+                    manifest: Manifest | Mapping[str, Any] | None = None,
+                    judging: Sequence[Mapping[str, Any]] = ()) -> bytes:
     """A session as a JSON file: names (and digests) of the loaded files, conventions, notes, view, manifest.
 
     The files themselves are not included: a session file is small, and reloading it expects the same
@@ -104,6 +113,8 @@ def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions
         ``{"qrels" or system name: SHA-256 hex}`` (default: from ``manifest``, for the loaded systems).
     manifest : Manifest or mapping, optional
         The evaluation manifest (:func:`metrics.review.manifest.build_manifest`), stored as its JSON.
+    judging : sequence of mapping, optional
+        The judging tasks (:func:`dashboard.exports.judgments.session_judging`), as :data:`JUDGING` declares them.
 
     Returns
     -------
@@ -142,6 +153,8 @@ def session_to_json(loaded_names: Mapping[str, str] | Sequence[str], conventions
         "view": dict(view or {}),
         "manifest": None if manifest is None else manifest.to_dict(),
     }
+    if judging:
+        document["judging"] = list(judging)
     try:
         data = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=1).encode("utf-8")
     except (TypeError, ValueError) as err:
@@ -196,6 +209,19 @@ def _version() -> str:
 
 _NAME = Text(MAX_NAME, blank=False, line=True)
 _VIEW_TEXT = Text(MAX_VIEW_TEXT, line=True)
+_TEXT = Text(MAX_VIEW_TEXT, blank=False, line=True)
+_GRADE = Integer(0, 9)
+JUDGING = ListOf(Object({
+    "task": Text(120, blank=False, line=True),
+    "method": Text(64, blank=False, line=True),
+    "scale": ListOf(Object({"grade": _GRADE, "label": Text(60, blank=False, line=True)}), 10, 2),
+    "judgments": ListOf(Object({"topic": _TEXT, "docid": _TEXT, "assessor": _TEXT,
+                                "grade": Integer(0, 9, none=True), "skipped": Boolean(),
+                                "judged_at": Text(64, line=True)}), MAX_JUDGMENTS),
+    "adjudications": ListOf(Object({"topic": _TEXT, "docid": _TEXT, "grade": _GRADE, "decided_by": _TEXT,
+                                    "decided_at": Text(64, line=True)}), MAX_JUDGMENTS),
+}), MAX_TASKS)
+"""A session file's judging tasks: each one's judgments with their assessor and time, and the adjudications."""
 _VIEW_KEY = Pattern(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}", "a plain name (a letter or _, then letters, digits, _ . -)")
 SESSION = Object({
     "format": Options(SESSION_FORMAT),
@@ -211,6 +237,7 @@ SESSION = Object({
                   OneOf(_VIEW_TEXT, Integer(), Number(), Boolean(), ListOf(_VIEW_TEXT, MAX_VIEW_LIST), none=True,
                         what="text, a number, true or false, or a list of text"), MAX_VIEW_KEYS),
     "manifest": Field(Kind(dict, "a manifest", none=True), required=False),
+    "judging": Field(JUDGING, required=False),
 }, first=("format", "version"), what="a session file (a mapping)")
 """The fields of a session file, declared once: :func:`session_from_json` reads every file against it."""
 
@@ -231,5 +258,6 @@ def _check_session(document: Any) -> Session:
     manifest = None if d.get("manifest") is None else Manifest.from_dict(d["manifest"])
     return Session(qrels=d["loaded"]["qrels"], runs=runs, conventions=conventions, notes=normalise_notes(d["notes"]),
                    view=d["view"], digests=d["digests"], saved_utc=d["saved_utc"],
-                   rankscope_version=d["rankscope_version"], manifest=manifest)
+                   rankscope_version=d["rankscope_version"], manifest=manifest,
+                   judging=tuple(d.get("judging", ())))
 

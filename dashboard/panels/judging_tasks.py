@@ -48,6 +48,25 @@ def tasks_view(loaded) -> None:
     _disagreements(chosen)
     st.button("Save the task's judgment sets as a new version", key="tasks_save", icon=":material/save:",
               on_click=_save, args=(chosen,))
+    _downloads(names[chosen])
+
+
+def _downloads(info) -> None:
+    """The task's judgments to take away: every set as TREC qrels and the table, in one zip; the table alone."""
+    from dashboard.exports import zip_bytes
+    from dashboard.exports.judgments import file_name
+
+    def files() -> dict[str, bytes]:
+        return data.task_files(info)
+
+    stem = file_name(info.name, "").split("/", 1)[1]
+    widgets.downloads({"Judgments: every set as qrels, and the table (zip)": (lambda: zip_bytes(files()),
+                                                                               f"{stem}.zip"),
+                       "Judgments table (CSV)": (lambda: files()[file_name(info.name, ".csv")], f"{stem}.csv")},
+                      key="tasks_dl")
+    st.caption("The sets: merged (the collection's judgments and the task's, two grades merged by the task's rule), "
+               "adjudicated (once the owner has decided one), and one per assessor; the table: every judgment with "
+               "its assessor and time.")
 
 
 def firming_view(loaded, key: str) -> None:

@@ -18,6 +18,7 @@ fails or is interrupted leaves the file that was there before.
 ``results.csv``          the results table: values, interval bounds, markers
 ``tests.csv``            every paired test (family ``baseline`` or ``all pairs``)
 ``notes.csv``            the review notes, when there are any
+``judgments/``            each judging task's sets as TREC qrels (``<set>.qrels``) and its table (``<task>.csv``)
 ``session.json``         a session file to load the same files back in the dashboard
 ``figures/<name>.png``   each figure as PNG and SVG (with ``images=True``; needs Chromium)
 =======================  ==================================================================================
@@ -26,6 +27,7 @@ fails or is interrupted leaves the file that was there before.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -36,6 +38,7 @@ from metrics.io.files import write_atomic
 from metrics.review.report import ReportData
 
 from dashboard.exports.images import figure_images
+from dashboard.exports.judgments import record_files, session_judging
 from dashboard.exports.notes_table import notes_frame
 from dashboard.exports.session_file import session_to_json
 from dashboard.exports.tables import (csv_bytes, manifest_json, per_query_csv, per_query_parquet, summary_csv,
@@ -47,7 +50,7 @@ __all__ = ["report_files", "write_files"]
 
 
 def report_files(data: ReportData, *, title: str = "rankscope report", html: bool = True,
-                 images: bool = True) -> dict[str, bytes]:
+                 images: bool = True, judging: Sequence = ()) -> dict[str, bytes]:
     """Every export of a report, by file name (see the module's table).
 
     Parameters
@@ -60,6 +63,9 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
         Include ``report.html``.
     images : bool, default=True
         Include every figure as PNG and SVG (rendered by kaleido in the system's Chromium, offline).
+    judging : sequence of TaskRecord, optional
+        The collection's judging tasks: their section in the report, their sets and tables under
+        ``judgments/`` (:func:`dashboard.exports.judgments.record_files`) and their judgments in the session file.
 
     Returns
     -------
@@ -74,7 +80,7 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     m = data.manifest
     files: dict[str, bytes] = {}
     if html:
-        files["report.html"] = render_report(data, title=title).encode("utf-8")
+        files["report.html"] = render_report(data, title=title, judging=judging).encode("utf-8")
     files["manifest.json"] = manifest_json(m)
     files["per_query.csv"] = per_query_csv(data.per_query)
     files["per_query.parquet"] = per_query_parquet(data.per_query, m)
@@ -91,7 +97,9 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     if data.notes:
         files["notes.csv"] = csv_bytes(notes_frame(data.notes))
     files["session.json"] = session_to_json({r.system or r.name: r.name for r in m.runs}, data.conventions,
-                                            data.notes, {}, qrels_name=m.qrels.name, manifest=m)
+                                            data.notes, {}, qrels_name=m.qrels.name, manifest=m,
+                                            judging=session_judging(judging))
+    files.update(record_files(judging))
     if images:
         rendered = figure_images(report_figures(data), ("png", "svg"), width=1100, height=550)
         files.update({f"figures/{name}": content for name, content in rendered.items()})

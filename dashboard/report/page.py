@@ -20,6 +20,7 @@ from metrics.io.metadata import metadata_rows
 from metrics.review.manifest import Manifest
 from metrics.review.report import GAIN_DEPTH, ReportData, Source, compute_report
 
+from dashboard.report.judging import judging_html
 from dashboard.report.markup import CSP, STYLE, e, table
 from dashboard.report.sections import (curves_html, notes_html, report_figures, results_html, significance_html,
                                        topics_html)
@@ -69,7 +70,7 @@ def write_report(path: str | os.PathLike, *args: Any, **kwargs: Any) -> int:
     return len(text)
 
 
-def render_report(data: ReportData, title: str = "rankscope report") -> str:
+def render_report(data: ReportData, title: str = "rankscope report", judging: Sequence = ()) -> str:
     """The HTML of a report from :func:`metrics.review.report.compute_report`'s numbers.
 
     Parameters
@@ -77,6 +78,8 @@ def render_report(data: ReportData, title: str = "rankscope report") -> str:
     data : ReportData
     title : str, default="rankscope report"
         Escaped.
+    judging : sequence of TaskRecord, optional
+        The collection's judging tasks (:class:`dashboard.exports.judgments.TaskRecord`): a section of their own.
 
     Returns
     -------
@@ -96,6 +99,8 @@ def render_report(data: ReportData, title: str = "rankscope report") -> str:
         ("significance", "Significance", significance_html(data, figs)),
         ("topics", "Per-topic values", topics_html(data)),
     ]
+    if judging:
+        sections.append(("judging", "Judging", judging_html(judging)))
     if data.notes:
         sections.append(("notes", "Review notes", notes_html(data)))
     toc = "".join(f'<li><a href="#{sid}">{e(name)}</a></li>' for sid, name, _ in sections)

@@ -38,7 +38,7 @@ from metrics.judgments.labels import cohen_kappa, krippendorff_alpha
 from metrics.judgments.sets import check_name
 
 __all__ = ["GradeScale", "JUDGMENT_COLUMNS", "LABELS", "MERGES", "class_agreement", "class_grades", "disagreements",
-           "grade_counts", "merged", "overlapped", "scale_of", "set_names", "task_sets"]
+           "grade_counts", "merged", "overlapped", "scale_of", "set_names", "task_agreement", "task_sets"]
 
 LABELS = {2: ("not relevant", "relevant"),
           3: ("not relevant", "relevant", "highly relevant"),
@@ -248,6 +248,27 @@ def disagreements(judgments: pd.DataFrame, adjudications: pd.DataFrame | None = 
                    adjudications.loc[:, ["topic", "docid", "grade"]].itertuples(index=False)}
         out["adjudicated"] = [decided.get((t, d), -1) for t, d in zip(out["topic"], out["docid"])]
     return out.loc[:, ["topic", "docid", "grades", "lowest", "highest", "adjudicated"]]
+
+
+def task_agreement(judgments: pd.DataFrame) -> dict[str, float]:
+    """How far a task's assessors agree on the documents two or more of them graded: ``twice`` (those
+    documents), ``apart`` (those graded differently) and ``alpha`` (Krippendorff's, ordinal, over them; NaN with
+    none, :func:`metrics.judgments.labels.krippendorff_alpha`).
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"topic": ["1"] * 4, "docid": ["a", "a", "b", "b"], "assessor": ["x", "y"] * 2,
+    ...                      "grade": [1, 1, 0, 1]})
+    >>> task_agreement(rows)["apart"]
+    1
+    """
+    from metrics.judgments.labels import krippendorff_alpha
+
+    found = _judgments(judgments)
+    units = found["topic"] + "\t" + found["docid"]
+    spread = found.groupby(units, sort=False)["grade"].agg(["size", "min", "max"])
+    twice = spread[spread["size"] >= 2]
+    return {"twice": int(len(twice)), "apart": int((twice["min"] < twice["max"]).sum()),
+            "alpha": krippendorff_alpha(units.to_numpy(), found["grade"].to_numpy())}
 
 
 def set_names(task: str, assessors: Iterable[str]) -> dict[str, str]:

@@ -18,7 +18,15 @@ from tests.documents import cases, unreached
 EXAMPLE = json.loads(session_to_json({"bm25": "bm25.run", "dense": "dense.run"}, None,
                                      {"401": {"tags": ["hard"], "comment": "check the pool"}},
                                      {"page": "overview", "systems": ["bm25", "dense"], "alpha": 0.05},
-                                     qrels_name="qrels.txt", digests={"qrels": "0" * 64, "bm25": "1" * 64}))
+                                     qrels_name="qrels.txt", digests={"qrels": "0" * 64, "bm25": "1" * 64},
+                                     judging=[{"task": "week 1", "method": "decide",
+                                               "scale": [{"grade": 0, "label": "no"}, {"grade": 1, "label": "yes"}],
+                                               "judgments": [{"topic": "401", "docid": "d1", "assessor": "ana",
+                                                              "grade": 1, "skipped": False,
+                                                              "judged_at": "2026-11-29T15:00:00Z"}],
+                                               "adjudications": [{"topic": "401", "docid": "d1", "grade": 0,
+                                                                  "decided_by": "bea",
+                                                                  "decided_at": "2026-11-29T15:01:00Z"}]}]))
 CASES = cases(EXAMPLE, SESSION)
 
 
