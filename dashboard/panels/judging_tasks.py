@@ -26,12 +26,8 @@ CHOSEN = "tasks_task"  # the task chosen (the one just started, once started fro
 
 def tasks_view(loaded) -> None:
     """The judging tasks of the loaded stored collection, one chosen."""
-    if not data.available():
-        return
-    try:
-        tasks = data.tasks_of(loaded)
-    except RankscopeError as err:
-        widgets.error(err)
+    tasks = _tasks(loaded)
+    if tasks is None:
         return
     notice = st.session_state.pop(NOTICE, None)
     if notice is not None:
@@ -69,17 +65,22 @@ def _downloads(info) -> None:
                "its assessor and time.")
 
 
+def _tasks(loaded) -> list | None:
+    """The loaded collection's judging tasks; None without a workspace, or when they cannot be read (said)."""
+    if not data.available():
+        return None
+    try:
+        return data.tasks_of(loaded)
+    except RankscopeError as err:
+        widgets.error(err)
+        return None
+
+
 def firming_view(loaded, key: str) -> None:
     """How the conclusion firms up under the loaded stored collection's judging task (the newest open one, else
     the newest): the pairs, Judged@10 before and now, the judgments still needed, following new judgments as the
     judges page does. Nothing when the collection has no task. ``key``: the prefix of its tables' keys."""
-    if not data.available() or not loaded.collection:
-        return
-    try:
-        tasks = data.tasks_of(loaded)
-    except RankscopeError as err:
-        widgets.error(err)
-        return
+    tasks = _tasks(loaded)
     if not tasks:
         return
     info = next((t for t in tasks if not t.closed), tasks[0])

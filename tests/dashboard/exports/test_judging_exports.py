@@ -13,14 +13,9 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 
 from dashboard.session.typed_name import NAME_KEY  # noqa: E402
 from tests.dashboard.conftest import errors, open_page, unescaped  # noqa: E402
+from tests.dashboard.judged_runs import QRELS, run_bytes  # noqa: E402
 
-QRELS = b"1 0 d1 1\n2 0 d2 0\n"
 ORDERS = {"a": "d1 d2 d3 d4 d5", "b": "d5 d4 d3 d2 d1"}
-
-
-def _run(tag: str, order: str) -> bytes:
-    return "".join(f"{q} Q0 {d} {r} {9 - r} {tag}\n" for q in ("1", "2")
-                   for r, d in enumerate(order.split(), 1)).encode()
 
 
 @pytest.fixture
@@ -30,7 +25,7 @@ def judged(ws):
     from workspace.judging import Judging
 
     info = ws.add_collection("judged", qrels=("nist.qrels", QRELS),
-                             runs=[(f"{n}.run", _run(n, o)) for n, o in ORDERS.items()], author="owner")
+                             runs=[(f"{n}.run", run_bytes(n, o)) for n, o in ORDERS.items()], author="owner")
     judging = Judging(ws)
     task = judging.start(info.id, method="decide", name="week <1>", assessors=["ann", "bob"], overlap=1.0, depth=5,
                          author="owner", options={"measure": "P@3"}, scale="0=no,1=yes,2=very")
@@ -55,7 +50,7 @@ def _files(ws, monkeypatch, task):
     from dashboard.report import report_files
     from metrics.review.report import compute_report
 
-    made = compute_report(QRELS, {n: _run(n, o) for n, o in ORDERS.items()}, ["P@3"])
+    made = compute_report(QRELS, {n: run_bytes(n, o) for n, o in ORDERS.items()}, ["P@3"])
     record = _record(ws, monkeypatch, task)
     return record, report_files(made, images=False, judging=[record])
 

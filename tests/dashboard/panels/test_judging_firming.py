@@ -11,14 +11,9 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 
 from dashboard.session.typed_name import NAME_KEY  # noqa: E402
 from tests.dashboard.conftest import errors, open_page  # noqa: E402
+from tests.dashboard.judged_runs import QRELS, run_bytes  # noqa: E402
 
-QRELS = b"1 0 d1 1\n2 0 d2 0\n"
 ORDERS = {"a": "d1 d2 d3 d4 d5", "b": "d5 d4 d3 d2 d1", "c": "d3 d1 d5 d2 d4"}
-
-
-def _run(tag: str, order: str) -> bytes:
-    return "".join(f"{q} Q0 {d} {r} {9 - r} {tag}\n" for q in ("1", "2")
-                   for r, d in enumerate(order.split(), 1)).encode()
 
 
 def _fresh(judged):
@@ -30,7 +25,7 @@ def _fresh(judged):
 
     merged = judged[judged["grade"].notna()].groupby(["topic", "docid"])["grade"].min()
     task = "".join(f"{t} 0 {d} {int(g)}\n" for (t, d), g in merged.items()).encode()
-    runs = [read_run(_run(n, o), name=n) for n, o in ORDERS.items()]
+    runs = [readrun_bytes(run_bytes(n, o), name=n) for n, o in ORDERS.items()]
     fresh = Decision(gather(runs, read_qrels(QRELS + task, name="q"), depth=5), measure="P@3").probabilities()
     judged_at = {when: evaluate(read_qrels(q, name="q"), runs, ["Judged@10"]).groupby("system")["value"].mean()
                  for when, q in (("before", QRELS), ("now", QRELS + task))}
@@ -51,7 +46,7 @@ def test_the_pages_follow_the_judgments_with_a_fresh_decisions_probabilities(ws,
     from workspace.judging import Judging
 
     info = ws.add_collection("judged", qrels=("nist.qrels", QRELS),
-                             runs=[(f"{n}.run", _run(n, o)) for n, o in ORDERS.items()], author="owner")
+                             runs=[(f"{n}.run", run_bytes(n, o)) for n, o in ORDERS.items()], author="owner")
     untouched = open_page(page, {"collection": info.id}, session={NAME_KEY: "owner"})
     assert errors(untouched) == [] and _shown(untouched) == (None, None)
     judging = Judging(ws)

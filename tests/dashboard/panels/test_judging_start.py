@@ -12,13 +12,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 
 from tests.dashboard.conftest import errors, open_page, unescaped  # noqa: E402
-
-QRELS = b"1 0 d1 1\n2 0 d2 0\n"
-
-
-def _run(tag: str, order: str) -> bytes:
-    return "".join(f"{q} Q0 {d} {r} {9 - r} {tag}\n" for q in ("1", "2")
-                   for r, d in enumerate(order.split(), 1)).encode()
+from tests.dashboard.judged_runs import QRELS, run_bytes  # noqa: E402
 
 
 @pytest.fixture
@@ -27,7 +21,7 @@ def cid(ws):
 
     owner = ws.acting_as(Actor("owner@example.org"))
     info = owner.add_collection("judged", qrels=("nist.qrels", QRELS),
-                                runs=[("a.run", _run("a", "d1 d2 d3 d4 d5")), ("b.run", _run("b", "d5 d4 d3 d2 d1"))])
+                                runs=[("a.run", run_bytes("a", "d1 d2 d3 d4 d5")), ("b.run", run_bytes("b", "d5 d4 d3 d2 d1"))])
     owner.share(info.id, "ed@example.org", "editor")
     owner.share(info.id, "vi@example.org", "viewer")
     return info.id
