@@ -20,7 +20,7 @@ from metrics.io.metadata import metadata_rows
 from metrics.review.manifest import Manifest
 from metrics.review.report import GAIN_DEPTH, ReportData, Source, compute_report
 
-from dashboard.report.judging import judging_html
+from dashboard.report.judging_section import judging_html
 from dashboard.report.markup import CSP, STYLE, e, table
 from dashboard.report.sections import (curves_html, notes_html, report_figures, results_html, significance_html,
                                        topics_html)

@@ -25,7 +25,7 @@ def _fresh(judged):
 
     merged = judged[judged["grade"].notna()].groupby(["topic", "docid"])["grade"].min()
     task = "".join(f"{t} 0 {d} {int(g)}\n" for (t, d), g in merged.items()).encode()
-    runs = [readrun_bytes(run_bytes(n, o), name=n) for n, o in ORDERS.items()]
+    runs = [read_run(run_bytes(n, o), name=n) for n, o in ORDERS.items()]
     fresh = Decision(gather(runs, read_qrels(QRELS + task, name="q"), depth=5), measure="P@3").probabilities()
     judged_at = {when: evaluate(read_qrels(q, name="q"), runs, ["Judged@10"]).groupby("system")["value"].mean()
                  for when, q in (("before", QRELS), ("now", QRELS + task))}
