@@ -14,8 +14,9 @@ judgments become judgment sets, where they disagree, and how far a class agrees.
   ``<task>:adjudicated`` (the same with the owner's adjudications, once there is one) and one set per assessor
   (``<task>:<assessor>``, their judgments only, so that two assessors' agreement is read on the documents both
   judged, never on the collection's own).
-* **A class** (:func:`class_agreement`): every student grades the same documents; Krippendorff's alpha
-  (:func:`metrics.judgments.labels.krippendorff_alpha`) among them, and with the reference judgments as one
+* **A class** (:func:`class_agreement`): every student grades the same documents; Fleiss' kappa
+  (:func:`metrics.judgments.labels.fleiss_kappa`) among the students who graded every one of them, Krippendorff's
+  alpha (:func:`metrics.judgments.labels.krippendorff_alpha`) among all, and with the reference judgments as one
   judge more; the class's grade of each document (the most given, the lower of two as often given) against the
   reference's.
 
@@ -34,7 +35,7 @@ import pandas as pd
 
 from metrics.errors import ValidationError
 from metrics.io import Qrels, read_qrels
-from metrics.judgments.labels import cohen_kappa, krippendorff_alpha
+from metrics.judgments.labels import cohen_kappa, fleiss_kappa, krippendorff_alpha
 from metrics.judgments.sets import check_name
 
 __all__ = ["GradeScale", "JUDGMENT_COLUMNS", "LABELS", "MERGES", "class_agreement", "class_grades", "disagreements",
@@ -363,14 +364,19 @@ def class_agreement(grades: pd.DataFrame, reference: Mapping[str, int] | None = 
     Returns
     -------
     dict
-        ``students``, ``documents``, ``alpha_nominal`` and ``alpha_ordinal`` (Krippendorff's alpha among the
-        students), and with a reference: ``alpha_with_reference`` (ordinal, the reference one judge more),
+        ``students``, ``documents``, ``complete`` (the students who graded every document), ``fleiss_kappa``
+        (Fleiss' kappa among those, on every document), ``alpha_nominal`` and ``alpha_ordinal``
+        (Krippendorff's alpha among all the students, on what each graded), and with a reference: ``alpha_with_reference`` (ordinal, the reference one judge more),
         ``reference_documents`` (the documents it judged), ``agreement_with_reference`` (the share of those
         whose class grade is the reference's) and ``kappa_with_reference`` (Cohen's kappa of the class's grades
         and the reference's). NaN where undefined.
     """
     found = _judgments(grades)
+    graded = found.groupby("assessor")["docid"].nunique()
+    complete = found[found["assessor"].isin(graded.index[graded == found["docid"].nunique()])]
     out = {"students": float(found["assessor"].nunique()), "documents": float(found["docid"].nunique()),
+           "complete": float(complete["assessor"].nunique()),
+           "fleiss_kappa": fleiss_kappa(complete["docid"], complete["grade"]),
            "alpha_nominal": krippendorff_alpha(found["docid"], found["grade"], level="nominal"),
            "alpha_ordinal": krippendorff_alpha(found["docid"], found["grade"], level="ordinal")}
     if reference is None:

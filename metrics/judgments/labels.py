@@ -22,6 +22,11 @@ kappa reads those *both* sets of a pair judged, alpha every document at least tw
   *mid-ranks* ``M(g) = sum_{h <= g} n_h - n_g / 2``, which is how it is computed here: from sums over the
   units, in time linear in the judgments, never a matrix sized by the grades. Equal to
   ``krippendorff.alpha``; NaN when no document has two judgments or every pairable value is the same.
+* **Fleiss' kappa** ``kappa = (P - P_e) / (1 - P_e)`` for ``n >= 2`` judges who each grade every one of ``N``
+  documents (Fleiss 1971): ``P`` the mean over the documents of the share of agreeing pairs of judges,
+  ``(sum_g n_dg^2 - n) / (n (n - 1))``, and ``P_e = sum_g p_g^2`` with ``p_g`` the share of all grades at ``g``.
+  Equal to ``statsmodels.stats.inter_rater.fleiss_kappa``; NaN when fewer than two judges grade each document
+  or every grade is the same (``P_e = 1``: unanimity leaves nothing to tell from chance).
 
 Nothing here allocates by a grade's value: grades are the distinct values present, and the confusion
 matrix is a list of its non-zero cells.
@@ -38,7 +43,7 @@ from metrics.errors import ValidationError
 from metrics.judgments.sets import JudgmentSets, aligned, pair_key
 
 __all__ = ["ALPHA_LEVELS", "DISTANCES", "LABEL_COLUMNS", "WEIGHTS", "alpha_of_sets", "cohen_kappa", "confusion",
-           "krippendorff_alpha", "label_agreement", "topic_label_agreement"]
+           "fleiss_kappa", "krippendorff_alpha", "label_agreement", "topic_label_agreement"]
 
 WEIGHTS = (None, "linear", "quadratic")
 """Cohen's kappa weights: none (unweighted), linear, quadratic."""
@@ -120,6 +125,56 @@ def cohen_kappa(first, second, *, weights: str | None = None, distance: str = "g
     if not expected > 0:
         return float("nan")
     return 1.0 - observed / expected
+
+
+def fleiss_kappa(units, values) -> float:
+    """Fleiss' kappa of grades given to units (documents) by judges who each grade every unit.
+
+    Parameters
+    ----------
+    units : array-like
+        The unit of each value (any hashable ids).
+    values : array-like of numbers
+        One grade per (unit, judge); every unit holds the same number of grades.
+
+    Returns
+    -------
+    float
+        NaN when there is no unit, fewer than two grades per unit, or every grade is the same.
+
+    Raises
+    ------
+    ValidationError
+        Units holding different numbers of grades (Fleiss' kappa needs every judge on every unit).
+
+    Examples
+    --------
+    >>> round(fleiss_kappa(["a", "a", "b", "b", "c", "c"], [1, 1, 2, 2, 3, 2]), 6)
+    0.454545
+    """
+    unit_codes = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)[0].astype(np.int64)
+    v = np.asarray(values, dtype=np.float64)
+    if unit_codes.shape != v.shape:
+        raise ValidationError(f"expected one unit per value, found {unit_codes.size} units and {v.size} values")
+    if unit_codes.size == 0:
+        return float("nan")
+    per_unit = np.bincount(unit_codes)
+    n = int(per_unit[0])
+    if np.any(per_unit != n):
+        raise ValidationError(f"Fleiss' kappa: expected the same number of grades on every document, found "
+                              f"{int(per_unit.min())} to {int(per_unit.max())}")
+    if n < 2:
+        return float("nan")
+    distinct, code = np.unique(v, return_inverse=True)
+    code = code.ravel()
+    cells = np.unique(unit_codes * distinct.size + code, return_counts=True)[1].astype(np.float64)
+    units_n = per_unit.size
+    observed = (float(np.sum(cells ** 2)) - units_n * n) / (units_n * n * (n - 1.0))
+    share = np.bincount(code).astype(np.float64) / (units_n * n)
+    chance = float(share @ share)
+    if not chance < 1.0:
+        return float("nan")
+    return (observed - chance) / (1.0 - chance)
 
 
 def krippendorff_alpha(units, values, *, level: str = "ordinal") -> float:
