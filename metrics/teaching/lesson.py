@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from metrics.checks import Field, Integer, ListOf, Object, Options, Text, load_json, read, refuse
 from metrics.errors import RankscopeError, ValidationError
+from metrics.teaching.judging import KIND, Judging
 from metrics.teaching.questions import (GRADE, KINDS, LABELS, LEVEL, MAX_GRADE, MAX_MISSING, MAX_RANKS, MISSING_GRADE,
                                         NAME, RANK, SOURCE, TOLERANCE_RULE, WHAT, Change, Question, Ranking)
 
@@ -42,11 +43,14 @@ QUESTION = Object({
 """The fields of a question, declared once; :class:`~metrics.teaching.questions.Question` checks what depends
 on several of them (the number of rankings a kind takes, a change that fits its ranking, the measure)."""
 LESSON = ListOf(QUESTION, MAX_QUESTIONS, what=f"a list of at most {MAX_QUESTIONS} questions")
-"""A lesson as JSON: a list of questions."""
+"""A lesson as JSON: a list of questions. An item whose kind is ``"judge"`` is documents to judge instead, read
+against :data:`metrics.teaching.judging.JUDGING`."""
 
 
-def to_dict(question: Question) -> dict:
+def to_dict(question: Question | Judging) -> dict:
     """A question as plain JSON values."""
+    if isinstance(question, Judging):
+        return question.to_dict()
     change = question.change
     return {"kind": question.kind, "measure": question.measure,
             "rankings": [{"grades": list(r.grades), "missing": list(r.missing), "name": r.name}
@@ -55,8 +59,12 @@ def to_dict(question: Question) -> dict:
             "rel": question.rel, "tolerance": question.tolerance, "source": question.source}
 
 
-def from_dict(value, where: str = "a question") -> Question:
-    """A question from :func:`to_dict`'s form, checked against :data:`QUESTION`, then as a question."""
+def from_dict(value, where: str = "a question") -> Question | Judging:
+    """A question from :func:`to_dict`'s form, checked against :data:`QUESTION` (or
+    :data:`metrics.teaching.judging.JUDGING`), then as a
+    question."""
+    if isinstance(value, dict) and value.get("kind") == KIND:
+        return Judging.from_dict(value, where)
     return _question(read(value, QUESTION, at=where), where)
 
 
@@ -96,4 +104,12 @@ def loads(text: str) -> tuple[Question, ...]:
         items = load_json(text)
     except ValidationError as err:
         raise ValidationError(f"lesson: {err}") from None
+    if isinstance(items, list) and any(_judging(item) for item in items[:MAX_QUESTIONS + 1]):
+        if len(items) > MAX_QUESTIONS:
+            raise refuse("lesson", f"at most {MAX_QUESTIONS} questions", items)
+        return tuple(from_dict(item, f"lesson[{i}]") for i, item in enumerate(items))
     return tuple(_question(item, f"lesson[{i}]") for i, item in enumerate(read(items, LESSON, at="lesson")))
+
+
+def _judging(item) -> bool:
+    return isinstance(item, dict) and item.get("kind") == KIND
