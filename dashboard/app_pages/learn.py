@@ -97,6 +97,8 @@ for item in data.worked(table, num_rel, gain, discount, complete):
 
 st.subheader("Ask the class")
 class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full))
+if source == "loaded":
+    class_teacher.judging_maker(collection, system, topic)
 
 st.subheader("What a convention changes")
 effects = data.convention_effects(collection, system, topic, len(table))

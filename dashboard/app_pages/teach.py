@@ -9,6 +9,7 @@ from dashboard.data import live_class as data
 from dashboard.panels import class_teacher as teacher
 from dashboard.panels import class_student as live
 from metrics import RankscopeError
+from metrics.teaching.judging import Judging
 from metrics.teaching.questions import labels
 
 st.title("Live class")
@@ -45,6 +46,8 @@ teacher.controls(code, key, status, status.count)
 teacher.answer_count(code, status)
 if status.current < 0:
     st.info(widgets.md("{} questions ready. Open the first when the students have joined.", status.count))
+elif isinstance(questions[status.current], Judging):
+    teacher.judging_view(code, status, questions[status.current])
 else:
     question = questions[status.current]
     live.show_question(question, status.current, status.count)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from metrics.teaching import lesson, questions, reveal
+from metrics.errors import ValidationError
+from metrics.teaching import judging, lesson, questions, reveal
 from metrics.teaching.questions import Question, Ranking
 
-from dashboard.data.files import _of
+from dashboard.data.files import _of, document_texts, read_qrels, topic_texts
 from dashboard.session.state import Loaded
 from dashboard.store import opened
 
@@ -111,3 +112,56 @@ def ranking_of_topic(loaded: Loaded, system: str, topic: str, depth: int) -> Ran
 def draft() -> list[Question]:
     """The lesson this session is making (questions added on the learn page)."""
     return st.session_state.setdefault(DRAFT, [])
+
+
+# ---- a class that judges ------------------------------------------------------------------------------------
+def judging_question(loaded: Loaded, topic: str, systems: tuple[str, str], count: int, measure: str) -> judging.Judging:
+    """Documents of one topic of the loaded collection for a class to judge: ``count`` of the two systems' first
+    documents (:func:`metrics.teaching.judging.choose_documents`), with their texts, the collection's grade scale
+    and what the reveal needs to measure both systems."""
+    from metrics.judgments.assessors import scale_of
+
+    texts = document_texts(loaded)
+    if texts is None:
+        raise ValidationError("documents to judge: expected the documents' texts (load them on the data page), "
+                              "found none")
+    tops = []
+    for ranked in _of(loaded, tuple(systems)):
+        one = ranked.select_queries([topic])
+        start, stop = (int(one.offsets[0]), int(one.offsets[1])) if one.n_queries else (0, 0)
+        rows = one.rows[start:min(stop, start + questions.MAX_RANKS)]
+        tops.append(tuple(map(str, one.run.table["docid"].take(rows).to_pylist())))
+    chosen = judging.choose_documents(tops, count, topic)
+    qrels = read_qrels(loaded.qrels).frame
+    judged = qrels[(qrels["query"] == topic) & (qrels["relevance"] >= 0)]
+    grades = dict(zip(judged["docid"].astype(str), judged["relevance"].astype(int)))
+    listed = {d for top in tops for d in top} | set(chosen)
+    topics = topic_texts(loaded)
+    shown = tuple(judging.Shown(d, texts[d].title if d in texts else "", judging.cut(texts[d].text) if d in texts else "")
+                  for d in chosen)
+    return judging.Judging(topic, (topics or {}).get(topic, "")[:judging.MAX_QUERY], shown,
+                           scale_of(qrels["relevance"]).labels, tuple(zip(systems, tops)),
+                           tuple((d, g) for d, g in grades.items() if d in listed),
+                           tuple(g for d, g in grades.items() if d not in listed and g > 0),
+                           measure, max(loaded.conventions.relevance_level, 1), f"topic {topic}")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _judged(text: str, answers: tuple[tuple[str, str], ...]):
+    from metrics.judgments.assessors import GradeScale, class_agreement, class_grades, grade_counts
+
+    question = lesson.loads(text)[0]
+    frame = judging.grades_frame(question, answers)
+    if frame.empty:
+        return None
+    reference = {d: g for d, g in question.reference if d in {doc.docid for doc in question.documents}}
+    return (grade_counts(frame, GradeScale(question.grades, question.labels)), reference,
+            class_agreement(frame, reference or None), judging.systems_under(question, class_grades(frame)))
+
+
+def class_judged(question: judging.Judging, answers: tuple[tuple[str, str], ...]):
+    """What a judging class's reveal shows: the grades of each document (:func:`~metrics.judgments.assessors.grade_counts`),
+    the reference's grades of those it judged, the agreement (:func:`~metrics.judgments.assessors.class_agreement`)
+    and both systems under the reference and the class (:func:`metrics.teaching.judging.systems_under`); None
+    before any grade."""
+    return _judged(_key(question), tuple(sorted(answers)))

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from metrics.teaching import questions as q
+from metrics.teaching.judging import Judging, grades_text
 from metrics.teaching.reveal import mistaken, parse_answer, shown, verdict
 
 __all__ = ["COLUMNS", "class_csv", "spreadsheet_safe"]
@@ -52,13 +53,18 @@ def class_csv(questions: Sequence, answers: Sequence) -> bytes:
         numbers.setdefault(a.student, len(numbers) + 1)
     for a in sorted(answers, key=lambda a: (a.position, a.answered_at, a.student)):
         question = questions[a.position]
+        who = a.nickname or f"student {numbers[a.student]}"
+        if isinstance(question, Judging):  # grades, one per document; the reference's in the right answer's place
+            writer.writerow([spreadsheet_safe(v) for v in (
+                a.position + 1, question.kind, question.measure, question.prompt(), who, a.answer,
+                grades_text(question.reference_grades()), "", a.answered_at)])
+            continue
         if a.position not in judged:
             solution = q.right(question)
             wrong = [(m, s) for m, s in mistaken(question) if not q.accepts(question, s, solution.answer)]
             judged[a.position] = (solution, wrong)
         solution, wrong = judged[a.position]
         parsed = parse_answer(question, a.answer)
-        who = a.nickname or f"student {numbers[a.student]}"
         writer.writerow([spreadsheet_safe(v) for v in (
             a.position + 1, question.kind, question.measure, q.prompt(question), who, a.answer,
             shown(question, solution.answer), verdict(question, solution, wrong, parsed), a.answered_at)])

@@ -25,7 +25,7 @@ from dashboard.figures._style import (BETTER, GRADE_COLORS, MANY, OKABE_ITO, SAM
 from dashboard.figures.agreement import agreement_heatmap, ordering_scatter
 from dashboard.figures.curves import at_k_chart, eleven_point_chart, gain_chart, pr_chart, rule_chart
 from dashboard.figures.judges import INTERVALS, confusion_heatmap, interval_chart, rank_chart
-from dashboard.figures.learn import anatomy_chart, answers_chart, convention_chart
+from dashboard.figures.learn import anatomy_chart, answers_chart, class_grades_chart, convention_chart
 from dashboard.figures.queries import difference_bars, rankings_chart, scatter_chart
 from dashboard.figures.repro import REPRO_PANELS, REPRO_RUNS, effect_chart, order_chart
 from dashboard.figures.significance import (MATRIX_VALUES, SIGNIFICANT, effect_heatmap, pairwise_matrix, pvalue_heatmap,
@@ -36,7 +36,7 @@ from dashboard.figures.trust import RISK_PANELS, judged_residual_chart, risk_cha
 __all__ = [
     "BETTER", "GRADE_COLORS", "GREY", "HIGHLIGHTED", "INTERVALS", "MANY", "MATRIX_VALUES", "OKABE_ITO",
     "REPRO_PANELS", "REPRO_RUNS", "RISK_PANELS", "SAME", "SHORT", "SIGNIFICANT", "UNJUDGED", "WORSE",
-    "agreement_heatmap", "anatomy_chart", "answers_chart", "at_k_chart", "confusion_heatmap",
+    "agreement_heatmap", "anatomy_chart", "answers_chart", "at_k_chart", "class_grades_chart", "confusion_heatmap",
     "convention_chart", "described", "difference_bars", "distribution_chart", "effect_chart", "effect_heatmap",
     "eleven_point_chart", "fitted", "gain_chart", "grades_chart", "highlight", "interval_chart",
     "judged_residual_chart", "order_chart", "ordering_scatter", "pairwise_matrix", "pr_chart", "presented",

@@ -1,5 +1,5 @@
-"""The teaching pages' charts: one ranking rank by rank, one topic under each convention's choices, and a
-class's answers to a question."""
+"""The teaching pages' charts: one ranking rank by rank, one topic under each convention's choices, a
+class's answers to a question, and the grades a class gave each document it judged."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 
 from dashboard.figures._style import BETTER, OKABE_ITO, UNIT, base_figure, safe
 
-__all__ = ["ANSWERS_TOP", "ANSWER_ROW", "anatomy_chart", "answers_chart", "convention_chart"]
+__all__ = ["ANSWERS_TOP", "ANSWER_ROW", "anatomy_chart", "answers_chart", "class_grades_chart", "convention_chart"]
 
 ANSWERS_TOP = 190  # pixels of the answers chart beside its bars (title, axis, margins)
 ANSWER_ROW = 44  # pixels of the answers chart per answer
@@ -67,4 +67,26 @@ def answers_chart(bars, right_answer: str, title: str) -> go.Figure:
     fig.update_yaxes(type="category", autorange="reversed", automargin=True)
     fig.add_annotation(text=f"right answer: {safe(right_answer)}", xref="paper", yref="paper", x=1, y=1.02,
                        showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=16, color=BETTER))
+    return fig
+
+
+def class_grades_chart(counts: pd.DataFrame, reference: dict, title: str) -> go.Figure:
+    """The grades a class gave each document (``docid``, ``grade``, ``label``, ``count`` rows, as
+    :func:`metrics.judgments.assessors.grade_counts` gives them): one bar per document, its students split by
+    grade from the lowest, one colour per grade, each count written in its part; the reference's grade
+    (``reference``: docid -> grade) beside the document's name."""
+    docs = list(dict.fromkeys(counts["docid"]))
+    names = [f"{i}. {safe(d)}" + (f" (ref. {reference[d]})" if d in reference else "") for i, d in enumerate(docs, 1)]
+    where = dict(zip(docs, names))
+    grades = list(dict.fromkeys(counts["grade"]))
+    fig = base_figure(title, "students", "", height=ANSWERS_TOP + ANSWER_ROW * max(len(docs), 2))
+    for i, grade in enumerate(grades):
+        part = counts[counts["grade"] == grade]
+        label = safe(str(part["label"].iloc[0]))
+        fig.add_trace(go.Bar(y=[where[d] for d in part["docid"]], x=part["count"], orientation="h",
+                             name=f"{grade} {label}", marker_color=OKABE_ITO[i % len(OKABE_ITO)],
+                             text=[str(c) if c else "" for c in part["count"]], textposition="inside",
+                             hovertemplate=f"%{{y}}<br>grade {grade} ({label}): %{{x}} students<extra></extra>"))
+    fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))
+    fig.update_yaxes(type="category", autorange="reversed", automargin=True)
     return fig

@@ -21,7 +21,7 @@ from dashboard.data import judging as data
 from dashboard.server import identity
 from metrics import RankscopeError
 
-__all__ = ["BUTTONS", "choose_task", "judge_view"]
+__all__ = ["BUTTONS", "choose_task", "document_view", "grade_control", "judge_view"]
 
 CURSOR = "judge_at_{}"  # the position (in the order dealt) of the document shown, per task; None: the next
 NOTICE = "judge_notice"
@@ -121,6 +121,28 @@ def _texts(info, topic: str, docid: str) -> tuple[str, str, str]:
     return query, (doc.title if doc is not None else ""), (doc.text if doc is not None else "")
 
 
+def document_view(topic: str, docid: str, query: str, title: str, text: str) -> None:
+    """One document to judge: its topic's text, then the document (title and text, the topic's words marked) in
+    a box of its own that scrolls, and its id. Every string is shown as text."""
+    st.markdown(widgets.md("**Topic {}**: {}", topic, query or "(no text loaded for this topic)"))
+    with st.container(height=TEXT_HEIGHT, border=True):
+        st.markdown(widgets.md("**{}**", title) if title else widgets.md("Document {}", docid))
+        if text:
+            st.markdown(widgets.md_marked(data.marked(text, data.terms_of(query))))
+        else:
+            st.caption("No text of this document is loaded: judge it by its id, or skip it.")
+    st.caption(widgets.md("Document {}. Words of the topic are marked.", docid))
+
+
+def grade_control(grades, labels, given: int | None, on_grade, args: tuple, key: str = "judge_grade") -> None:
+    """The grades as large buttons side by side (``on_grade(*args, grade)`` when one is pressed), each with its
+    digit as a key; the grade ``given`` already is the highlighted one."""
+    for column, (grade, label) in zip(st.columns(len(grades)), zip(grades, labels)):
+        column.button(widgets.md("{} · {}", grade, label), key=f"{key}_{grade}", shortcut=str(grade),
+                      type="primary" if given == grade else "secondary", width="stretch",
+                      on_click=on_grade, args=(*args, grade))
+
+
 def _document(tid: str) -> None:
     store = data.judging()
     try:
@@ -146,21 +168,9 @@ def _document(tid: str) -> None:
     st.caption(widgets.md("Document {} of yours · topic {}: {} of {} judged · the task: {} judged of {}",
                           list(mine.index).index(row) + 1, topic, int(on_topic["grade"].notna().sum()), len(on_topic),
                           data.judging().counts(tid)["documents"], total))
-    query, title, text = _texts(info, topic, docid)
-    st.markdown(widgets.md("**Topic {}**: {}", topic, query or "(no text loaded for this topic)"))
-    with st.container(height=TEXT_HEIGHT, border=True):
-        st.markdown(widgets.md("**{}**", title) if title else widgets.md("Document {}", docid))
-        if text:
-            st.markdown(widgets.md_marked(data.marked(text, data.terms_of(query))))
-        else:
-            st.caption("No text of this document is loaded: judge it by its id, or skip it.")
-    st.caption(widgets.md("Document {}. Words of the topic are marked.", docid))
+    document_view(topic, docid, *_texts(info, topic, docid))
     given = None if shown["grade"] != shown["grade"] else int(shown["grade"])
-    scale = info.scale
-    for column, (grade, label) in zip(st.columns(len(scale.grades)), zip(scale.grades, scale.labels)):
-        column.button(widgets.md("{} · {}", grade, label), key=f"judge_grade_{grade}", shortcut=str(grade),
-                      type="primary" if given == grade else "secondary", width="stretch",
-                      on_click=_grade, args=(tid, topic, docid, grade))
+    grade_control(info.scale.grades, info.scale.labels, given, _grade, (tid, topic, docid))
     back, skip, undo, forward = st.columns(4)
     position = int(shown["position"])
     earlier = mine[mine["position"] < position]["position"]

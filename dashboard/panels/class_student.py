@@ -23,6 +23,7 @@ from dashboard.data import typed_grades
 from dashboard.server import identity
 from metrics import RankscopeError, ValidationError
 from metrics.teaching import questions as q
+from metrics.teaching.judging import NOT_GRADED, Judging, grades_text, parse_grades
 from metrics.teaching.mistakes import MISTAKES
 
 POLL = 3.0  # seconds between two looks of a student's page at the class's status
@@ -151,6 +152,55 @@ def own_result(code: str, position: int, question: q.Question) -> None:
         st.warning(widgets.md("You answered {}.", said), icon=":material/lightbulb:")
 
 
+# ---- documents to judge ----------------------------------------------------------------------------------
+JUDGE_AT = "class_judge_at_{}_{}"  # the document shown, per class and question
+JUDGE_ERROR = "class_judge_error"
+
+
+def _judge(code: str, position: int, question: Judging, at: int, grade: int) -> None:
+    sent = st.session_state.setdefault(SENT, {})
+    grades = list(parse_grades(question, sent.get((code, position)) or NOT_GRADED * len(question.documents)))
+    grades[at] = grade
+    try:
+        sent[(code, position)] = data.room().answer(code, student_token(), position, grades_text(grades), nickname())
+    except RankscopeError as err:
+        st.session_state[JUDGE_ERROR] = err
+        return
+    later = [i for i in range(at + 1, len(grades)) if grades[i] is None]
+    st.session_state[JUDGE_AT.format(code, position)] = later[0] if later else min(at + 1, len(grades) - 1)
+
+
+def _go(code: str, position: int, at: int) -> None:
+    st.session_state[JUDGE_AT.format(code, position)] = at
+
+
+def judge_documents(code: str, position: int, question: Judging) -> None:
+    """Documents to judge on a phone, one at a time: the topic's text, the document, the grades as large buttons
+    (the assessor's page's parts), progress, and previous and next. Every grade is stored when given (all of
+    this student's grades, as one answer replacing the last), and the next document not graded is shown."""
+    from dashboard.panels import assessor
+
+    n = len(question.documents)
+    grades = parse_grades(question, st.session_state.get(SENT, {}).get((code, position)) or NOT_GRADED * n)
+    at = min(max(int(st.session_state.get(JUDGE_AT.format(code, position), 0)), 0), n - 1)
+    done = sum(g is not None for g in grades)
+    st.progress(done / n, text=widgets.md("Document {} of {} · {} graded", at + 1, n, done))
+    if st.session_state.get(JUDGE_ERROR):
+        widgets.error(st.session_state.pop(JUDGE_ERROR))
+    doc = question.documents[at]
+    assessor.document_view(question.topic, doc.docid, question.query, doc.title, doc.text)
+    assessor.grade_control(question.grades, question.labels, grades[at], _judge, (code, position, question, at),
+                           key="class_grade")
+    back, forward = st.columns(2)
+    back.button("Previous", key="class_judge_previous", icon=":material/arrow_back:", width="stretch",
+                disabled=at == 0, on_click=_go, args=(code, position, at - 1))
+    forward.button("Next", key="class_judge_next", icon=":material/arrow_forward:", width="stretch",
+                   disabled=at == n - 1, on_click=_go, args=(code, position, at + 1))
+    if done == n:
+        st.success(widgets.md("All {} documents graded. You can change a grade until the teacher shows the class's.",
+                              n), icon=":material/check:")
+
+
 def _seen(status) -> tuple[int, bool]:
     return status.revision, status.closed
 
@@ -186,6 +236,12 @@ def current(code: str) -> None:
         st.info("Waiting for the teacher to open the first question…", icon=":material/hourglass_top:")
         return
     question = data.class_questions(status.code)[status.current]
+    if isinstance(question, Judging):
+        if status.phase == "open":
+            judge_documents(status.code, status.current, question)
+        else:
+            st.info("Grading is over: the class's grades are on the teacher's screen.", icon=":material/visibility:")
+        return
     show_question(question, status.current, status.count)
     if status.phase == "open":
         answer_form(status.code, status.current, question)

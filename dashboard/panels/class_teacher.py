@@ -1,7 +1,9 @@
 """The teacher's side of a live class: questions made on the learn page from the ranking shown there, the
 lesson (made now or saved before), the controls that open and reveal each question, the count of answers
 while a question is open, and the reveal: the distribution, the right answer, the worked formula with this
-ranking's numbers and each known mistake's share.
+ranking's numbers and each known mistake's share. Documents of the learn page's topic to judge are made there
+too (:func:`judging_maker`); their reveal (:func:`judging_view`) shows each document's grades, how far the
+students agree, and the two systems under the reference and under the class's grades.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dashboard.panels import class_student as live
 from dashboard.session.typed_name import cookie_script
 from metrics import RankscopeError, ValidationError
 from metrics.teaching import questions as q
+from metrics.teaching.judging import MAX_DOCUMENTS, Judging, first_under
 from metrics.teaching.reveal import parse_answer
 
 TOLERANCES = (0.001, 0.005, 0.01, 0.02, 0.05)
@@ -68,6 +71,36 @@ def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> 
         st.page_link(pages.by_script("teach").path, label="Teach this lesson", icon=":material/co_present:")
 
 
+def judging_maker(loaded, system: str, topic: str) -> None:
+    """"Ask the class to judge this topic": the first documents of the learn page's system and another one, to
+    be graded by every student, added to the lesson."""
+    with st.expander("Ask the class to judge this topic", icon=":material/gavel:"):
+        others = [s for s in loaded.systems if s != system]
+        if not others:
+            st.caption("The class's grades are read against two systems: load a second run.")
+            return
+        left, middle, right = st.columns(3)
+        second = left.selectbox("Against the system", others, key="class_judge_system")
+        count = middle.number_input("Documents to judge", 2, MAX_DOCUMENTS, min(10, MAX_DOCUMENTS),
+                                    key="class_judge_count")
+        measure = right.selectbox("Then both measured by", q.SUGGESTED, index=q.SUGGESTED.index("nDCG@10"),
+                                  key="class_judge_measure")
+        st.caption(widgets.md("The {} documents come from the tops of {} and {}, interleaved; students see them in an "
+                              "order of their own, with the topic's text.", int(count), system, second))
+        if st.button("Add to the lesson", key="class_judge_add", icon=":material/add:"):
+            try:
+                data.draft().append(data.judging_question(loaded, topic, (system, second), int(count), measure))
+            except RankscopeError as err:
+                widgets.error(err)
+        st.caption(widgets.md("The lesson has {} question(s).", len(data.draft())))
+        st.page_link(pages.by_script("teach").path, label="Teach this lesson", icon=":material/co_present:")
+
+
+def prompt(question) -> str:
+    """What a question of the lesson asks (on rankings, or documents to judge)."""
+    return question.prompt() if isinstance(question, Judging) else q.prompt(question)
+
+
 def _shown(question, answer) -> str:
     from metrics.teaching.reveal import shown
 
@@ -107,7 +140,7 @@ def lesson_panel() -> tuple[tuple, str | None]:
         st.page_link(pages.by_script("learn").path, label="Go to learn", icon=":material/school:")
         return (), None
     for i, question in enumerate(questions, start=1):
-        st.text(f"{i}. {q.prompt(question)}  [{question.source}]")
+        st.text(f"{i}. {prompt(question)}  [{question.source}]")
     if not chosen:
         name_col, save_col, clear_col = st.columns([3, 1, 1], vertical_alignment="bottom")
         name = name_col.text_input("Keep this lesson as", placeholder="e.g. week 3: AP and nDCG", key="class_name")
@@ -236,3 +269,61 @@ def answers_of(code: str, position: int, question: q.Question) -> tuple[str, ...
             continue
         out.append(a.answer)
     return tuple(out)
+
+
+# ---- documents to judge -------------------------------------------------------------------------------------
+def judging_view(code: str, status, question: Judging) -> None:
+    """Documents to judge on the teacher's screen: what the class is asked, then, once revealed, each document's
+    grades, the students' agreement (Fleiss' kappa among those who graded every document, Krippendorff's alpha
+    among all), the reference's when it judged them, and the two systems under the reference and the class."""
+    st.caption(widgets.md("Question {} of {}", status.current + 1, status.count))
+    st.markdown(widgets.md("**{}**", question.prompt()))
+    st.caption(widgets.md("Topic {}: {}", question.topic, question.query or "(no text)"))
+    if status.phase != "revealed":
+        return
+    answers = tuple((a.student, a.answer) for a in data.room().answers(code, status.current))
+    shown = data.class_judged(question, answers)
+    if shown is None:
+        st.info("Nobody gave a grade.", icon=":material/info:")
+        return
+    counts, reference, agreement, systems = shown
+    widgets.show_figure(figures.class_grades_chart(counts, reference, "The class's grades of each document"),
+                        key="class_grades_chart", name="grades")
+    for line in _agreement_lines(agreement):
+        st.markdown(line)
+    st.markdown(widgets.md("**{} and {} by {}**", *(name for name, _ in question.systems), question.measure))
+    widgets.table(systems, key="class_judge_systems", numbers=["value"])
+    st.markdown(_order_line(systems))
+
+
+def _agreement_lines(found: dict) -> list[str]:
+    kappa, complete = found["fleiss_kappa"], int(found["complete"])
+    if complete < 2:
+        first = widgets.md("Fleiss' kappa is undefined: it needs two students who graded every document, and {} "
+                           "did.", complete)
+    elif kappa != kappa:
+        first = "Fleiss' kappa is undefined: every grade given was the same, so nothing tells agreement from chance."
+    else:
+        first = widgets.md("Fleiss' kappa among the {} students who graded every document: **{:.3f}**.", complete, kappa)
+    lines = [first]
+    alpha = found["alpha_ordinal"]
+    lines.append(widgets.md("Krippendorff's alpha (ordinal) among all {} students: {}.", int(found["students"]),
+                            "undefined" if alpha != alpha else f"{alpha:.3f}"))
+    if "reference_documents" in found:
+        share, with_ref = found["agreement_with_reference"], found["kappa_with_reference"]
+        lines.append(widgets.md("Against the reference, which judged {} of these documents: the class's grade (the most "
+                                "given) is the reference's on {:.0%} of them; Cohen's kappa {}.",
+                                int(found["reference_documents"]), share,
+                                "undefined" if with_ref != with_ref else f"{with_ref:.3f}"))
+    else:
+        lines.append("The reference judged none of these documents.")
+    return lines
+
+
+def _order_line(systems) -> str:
+    first = first_under(systems)
+    said = {j: f"{name} is first" if name else "they tie (or one has no judged document)" for j, name in first.items()}
+    if first["reference"] is None or first["reference"] != first["class"]:
+        return widgets.md("Under the reference {}; under the class's grades {}.", said["reference"], said["class"])
+    return widgets.md("The order holds: {} is first under the reference and under the class's grades.",
+                      first["reference"])

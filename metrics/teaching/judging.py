@@ -35,7 +35,7 @@ from metrics.teaching.questions import (LEVEL, MAX_GRADE, MAX_MISSING, MAX_RANKS
                                         Ranking, measure_value, parse_measure_for_class)
 
 __all__ = ["JUDGING", "KIND", "MAX_DOCUMENTS", "MAX_TEXT", "NOT_GRADED", "Judging", "Shown", "choose_documents",
-           "grades_frame", "grades_text", "parse_grades", "systems_under"]
+           "first_under", "grades_frame", "grades_text", "parse_grades", "systems_under"]
 
 KIND = "judge"
 MAX_DOCUMENTS = 20
@@ -125,6 +125,16 @@ class Judging:
     @property
     def grades(self) -> tuple[int, ...]:
         return tuple(range(len(self.labels)))
+
+    def prompt(self) -> str:
+        """What the class is asked, as the teacher's lesson lists it."""
+        return (f"Judge {len(self.documents)} documents for topic {self.topic}: how relevant is each? "
+                f"(then {self.systems[0][0]} and {self.systems[1][0]} by {self.measure})")
+
+    def reference_grades(self) -> tuple[int | None, ...]:
+        """The reference's grade of each document, in the order shown (None: not judged there)."""
+        known = dict(self.reference)
+        return tuple(known.get(d.docid) for d in self.documents)
 
     def to_dict(self) -> dict:
         """The question as plain JSON values (:data:`JUDGING`)."""
@@ -242,4 +252,23 @@ def systems_under(question: Judging, class_grades: Mapping[str, int]) -> pd.Data
             rows.append((judgments, name, value))
     out = pd.DataFrame(rows, columns=["judgments", "system", "value"])
     out["rank"] = out.groupby("judgments")["value"].rank(method="min", ascending=False)
+    return out
+
+
+def first_under(systems: pd.DataFrame) -> dict[str, str | None]:
+    """The better system under each judgments of :func:`systems_under`'s table (None: they tie, or one has no
+    value).
+
+    Examples
+    --------
+    >>> first_under(pd.DataFrame({"judgments": ["reference", "reference", "class", "class"],
+    ...                           "system": ["x", "y", "x", "y"], "value": [0.5, 0.2, 0.3, 0.3]}))
+    {'reference': 'x', 'class': None}
+    """
+    out = {}
+    for judgments in dict.fromkeys(systems["judgments"]):
+        part = systems[systems["judgments"] == judgments]
+        values = part["value"].to_numpy()
+        single = not pd.isna(values).any() and values.max() > values.min()
+        out[judgments] = str(part["system"].iloc[int(values.argmax())]) if single else None
     return out

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from metrics.errors import ValidationError
+from metrics.teaching.judging import Judging, grades_text, parse_grades
 from metrics.teaching.mistakes import Mistake, applicable
 from metrics.teaching.questions import (EQUAL, Question, Solution, accepts, labels, parse_measure_for_class, right,
                                         solve)
@@ -43,9 +44,12 @@ def parse_answer(question: Question, text: str):
         A number (``0.25``, ``0,25``, ``1/4``, ``-0.1``) for ``value`` and ``change`` questions; a letter
         or ``equal`` for ``compare``; the letters best first (``BAC``, ``B > A > C``) for ``order``.
 
+        For documents to judge (:class:`~metrics.teaching.judging.Judging`), one grade or ``-`` per document
+        (:func:`~metrics.teaching.judging.parse_grades`).
+
     Returns
     -------
-    float, str or tuple of str
+    float, str or tuple of str (of grades, for documents to judge)
 
     Raises
     ------
@@ -62,6 +66,8 @@ def parse_answer(question: Question, text: str):
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_ANSWER:
         raise ValidationError(f"an answer: expected 1 to {MAX_ANSWER} characters, found "
                               f"{len(text) if isinstance(text, str) else type(text).__name__}")
+    if isinstance(question, Judging):
+        return parse_grades(question, text)
     clean = text.strip()
     if question.numeric:
         if clean.count(",") == 1 and "." not in clean:
@@ -89,7 +95,9 @@ def parse_answer(question: Question, text: str):
 
 
 def answer_text(question: Question, answer) -> str:
-    """An answer as stored: a number to 6 significant digits, a letter, or the letters of an order."""
+    """An answer as stored: a number to 6 significant digits, a letter, the letters of an order, or grades."""
+    if isinstance(question, Judging):
+        return grades_text(answer)
     if question.numeric:
         return f"{answer:.6g}"
     return "".join(answer) if question.kind == "order" else str(answer)
