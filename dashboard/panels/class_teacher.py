@@ -289,41 +289,44 @@ def judging_view(code: str, status, question: Judging) -> None:
     counts, reference, agreement, systems = shown
     widgets.show_figure(figures.class_grades_chart(counts, reference, "The class's grades of each document"),
                         key="class_grades_chart", name="grades")
-    for line in _agreement_lines(agreement):
-        st.markdown(line)
+    _agreement(agreement)
     st.markdown(widgets.md("**{} and {} by {}**", *(name for name, _ in question.systems), question.measure))
     widgets.table(systems, key="class_judge_systems", numbers=["value"])
-    st.markdown(_order_line(systems))
+    _order(systems)
 
 
-def _agreement_lines(found: dict) -> list[str]:
+def _agreement(found: dict) -> None:
+    """The students' agreement, and the reference's, in words; an undefined statistic says why."""
     kappa, complete = found["fleiss_kappa"], int(found["complete"])
     if complete < 2:
-        first = widgets.md("Fleiss' kappa is undefined: it needs two students who graded every document, and {} "
-                           "did.", complete)
+        st.markdown(widgets.md("Fleiss' kappa is undefined: it needs two students who graded every document, and {} "
+                               "did.", complete))
     elif kappa != kappa:
-        first = "Fleiss' kappa is undefined: every grade given was the same, so nothing tells agreement from chance."
+        st.markdown("Fleiss' kappa is undefined: every grade given was the same, so nothing tells agreement from "
+                    "chance.")
     else:
-        first = widgets.md("Fleiss' kappa among the {} students who graded every document: **{:.3f}**.", complete, kappa)
-    lines = [first]
+        st.markdown(widgets.md("Fleiss' kappa among the {} students who graded every document: **{:.3f}**.", complete,
+                               kappa))
     alpha = found["alpha_ordinal"]
-    lines.append(widgets.md("Krippendorff's alpha (ordinal) among all {} students: {}.", int(found["students"]),
-                            "undefined" if alpha != alpha else f"{alpha:.3f}"))
-    if "reference_documents" in found:
-        share, with_ref = found["agreement_with_reference"], found["kappa_with_reference"]
-        lines.append(widgets.md("Against the reference, which judged {} of these documents: the class's grade (the most "
-                                "given) is the reference's on {:.0%} of them; Cohen's kappa {}.",
-                                int(found["reference_documents"]), share,
-                                "undefined" if with_ref != with_ref else f"{with_ref:.3f}"))
-    else:
-        lines.append("The reference judged none of these documents.")
-    return lines
+    st.markdown(widgets.md("Krippendorff's alpha (ordinal) among all {} students: {}.", int(found["students"]),
+                           "undefined" if alpha != alpha else f"{alpha:.3f}"))
+    if "reference_documents" not in found:
+        st.markdown("The reference judged none of these documents.")
+        return
+    with_ref = found["kappa_with_reference"]
+    st.markdown(widgets.md("Against the reference, which judged {} of these documents: the class's grade (the most "
+                           "given) is the reference's on {:.0%} of them; Cohen's kappa {}.",
+                           int(found["reference_documents"]), found["agreement_with_reference"],
+                           "undefined" if with_ref != with_ref else f"{with_ref:.3f}"))
 
 
-def _order_line(systems) -> str:
+def _order(systems) -> None:
+    """Whether the class's grades change which of the two systems is first."""
     first = first_under(systems)
     said = {j: f"{name} is first" if name else "they tie (or one has no judged document)" for j, name in first.items()}
     if first["reference"] is None or first["reference"] != first["class"]:
-        return widgets.md("Under the reference {}; under the class's grades {}.", said["reference"], said["class"])
-    return widgets.md("The order holds: {} is first under the reference and under the class's grades.",
-                      first["reference"])
+        st.markdown(widgets.md("Under the reference {}; under the class's grades {}.", said["reference"],
+                               said["class"]))
+    else:
+        st.markdown(widgets.md("The order holds: {} is first under the reference and under the class's grades.",
+                               first["reference"]))
