@@ -329,3 +329,18 @@ def charts_drawn(page, count: int) -> None:
         expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
         expect(charts.nth(i).locator(".plot-container")).to_be_visible()
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+SEVERE = ("serious", "critical")
+
+
+def severe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, one line each (axe-playwright-python ships
+    axe-core, so nothing is fetched)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"resultTypes": ["violations"]})
+    return [f"axe {v['id']} ({v['impact']}): {v['help']}: "
+            + "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
+                        for n in v["nodes"][:4])
+            for v in results.response["violations"] if v["impact"] in SEVERE]

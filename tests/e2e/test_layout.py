@@ -21,6 +21,7 @@ import pytest
 
 from dashboard.pages import listed
 from tests.e2e.conftest import drawn, every_page, need_browser
+from tests.e2e.conftest import severe_violations as _axe
 
 need_browser()
 
@@ -31,7 +32,6 @@ PAGES = every_page(stored=True)  # each page's address and its title, from the p
 VIEWS = {"projector-1024x768": ({"width": 1024, "height": 768}, "?present=1", True),
          "laptop-1366x768": ({"width": 1366, "height": 768}, "", True),
          "full-hd-1920x1080": ({"width": 1920, "height": 1080}, "", False)}
-SEVERE = ("serious", "critical")
 SLOW = 120_000  # milliseconds a page may take to load or draw on a busy machine (a wait, never a sleep)
 # each chart's text alternative: the caption right below it, which starts with the chart's title
 _ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
@@ -43,17 +43,6 @@ _ALTERNATIVES = """() => [...document.querySelectorAll('[data-testid="stPlotlyCh
 
 def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
-
-
-def _axe(page) -> list[str]:
-    """axe-core's serious and critical violations on the page, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, options={"resultTypes": ["violations"]})
-    return [f"axe {v['id']} ({v['impact']}): {v['help']}: "
-            + "; ".join(" ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"])
-                        for n in v["nodes"][:4])
-            for v in results.response["violations"] if v["impact"] in SEVERE]
 
 
 def _alternatives(page) -> list[str]:
