@@ -128,3 +128,47 @@ def test_the_results_are_anonymous_and_safe_in_a_spreadsheet():
         ("2", "student 1", "-0.333333", "other")]
     assert rows[2]["right_answer"] == "+0.33"
     assert "token" not in class_csv(questions, answers).decode()
+
+
+def test_a_class_judges_a_topic_of_the_loaded_collection(ws):
+    """Documents to judge made on the learn page from a stored collection, started on the teacher's page, graded on
+    /class by two students (a grade reruns the student's part and brings the next document), and revealed: the
+    grades' chart, Fleiss' kappa, the reference's agreement and the two systems' order."""
+    from metrics.teaching.judging import Judging
+
+    docs = b"".join(f"d{i}\ttitle {i}\tthe text of document {i} about wings\n".encode() for i in range(1, 7))
+    runs = [(f"{tag}.run", "".join(f"1 Q0 d{d} {r} {9 - r} {tag}\n" for r, d in enumerate(order, 1)).encode())
+            for tag, order in (("a", [1, 2, 3, 4]), ("b", [5, 4, 6, 1]))]
+    info = ws.add_collection("wings", qrels=("q.qrels", b"1 0 d1 1\n1 0 d5 0\n1 0 d9 2\n"), runs=runs,
+                             topics=("topics.tsv", b"1\twings\n"), documents=("docs.tsv", docs), author="owner")
+    teacher = _app("learn", {"source": "loaded data", "collection": info.id})
+    assert _errors(teacher) == []
+    teacher.number_input(key="class_judge_count").set_value(4).run()
+    teacher.button(key="class_judge_add").click().run()
+    assert _errors(teacher) == []
+    question = teacher.session_state["class_draft"][-1]
+    assert isinstance(question, Judging) and len(question.documents) == 4
+    assert {d.docid for d in question.documents} == {"d1", "d5", "d2", "d4"}  # a1, b1, a2, b2 (d4), each once
+
+    _app("teach", at=teacher)
+    assert any(t.value.startswith("1. Judge 4 documents for topic 1") for t in teacher.text)
+    teacher.button(key="class_start").click().run()
+    code = next(m.value for m in teacher.markdown if m.value.startswith("## Code: "))[len("## Code: "):]
+    teacher.button(key="class_next").click().run()
+    for grades in ((1, 0, 1, 1), (1, 0, 0, 1)):
+        student = _student(code)
+        for i, grade in enumerate(grades):
+            assert any(f"Document {i + 1} of 4" in p.proto.text for p in student.get("progress"))
+            student.button(key=f"class_grade_{grade}").click().run()
+            assert _errors(student) == []
+    stored = Classroom(ws).answers(code)
+    assert sorted(a.answer for a in stored) == ["1001", "1011"]
+    teacher.button(key="class_reveal").click().run()
+    assert _errors(teacher) == []
+    assert len(teacher.get("plotly_chart")) == 1
+    said = " ".join(m.value.replace("\\", "") for m in teacher.markdown)
+    assert "Fleiss' kappa among the 2 students who graded every document: **0.467**." in said  # by hand below
+    # two students, 4 documents: agreeing pairs 1, 1, 0, 1 -> P = 0.75; grades 1: 5/8, 0: 3/8 -> P_e = 34/64;
+    # kappa = (0.75 - 0.53125) / (1 - 0.53125) = 0.4667
+    assert "Against the reference, which judged 2 of these documents" in said
+    assert "is first" in said
