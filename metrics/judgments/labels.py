@@ -127,6 +127,15 @@ def cohen_kappa(first, second, *, weights: str | None = None, distance: str = "g
     return 1.0 - observed / expected
 
 
+def _coded(units, values) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's unit as a code (0, 1, ... in order of first appearance) and the values as floats."""
+    unit_codes = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)[0].astype(np.int64)
+    v = np.asarray(values, dtype=np.float64)
+    if unit_codes.shape != v.shape:
+        raise ValidationError(f"expected one unit per value, found {unit_codes.size} units and {v.size} values")
+    return unit_codes, v
+
+
 def fleiss_kappa(units, values) -> float:
     """Fleiss' kappa of grades given to units (documents) by judges who each grade every unit.
 
@@ -152,10 +161,7 @@ def fleiss_kappa(units, values) -> float:
     >>> round(fleiss_kappa(["a", "a", "b", "b", "c", "c"], [1, 1, 2, 2, 3, 2]), 6)
     0.454545
     """
-    unit_codes = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)[0].astype(np.int64)
-    v = np.asarray(values, dtype=np.float64)
-    if unit_codes.shape != v.shape:
-        raise ValidationError(f"expected one unit per value, found {unit_codes.size} units and {v.size} values")
+    unit_codes, v = _coded(units, values)
     if unit_codes.size == 0:
         return float("nan")
     per_unit = np.bincount(unit_codes)
@@ -200,10 +206,7 @@ def krippendorff_alpha(units, values, *, level: str = "ordinal") -> float:
     """
     if level not in ALPHA_LEVELS:
         raise ValidationError(f"alpha level: expected one of {', '.join(map(repr, ALPHA_LEVELS))}, found {level!r}")
-    unit_codes = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)[0].astype(np.int64)
-    v = np.asarray(values, dtype=np.float64)
-    if unit_codes.shape != v.shape:
-        raise ValidationError(f"expected one unit per value, found {unit_codes.size} units and {v.size} values")
+    unit_codes, v = _coded(units, values)
     if unit_codes.size == 0:
         return float("nan")
     counts = np.bincount(unit_codes)
