@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from metrics.teaching import questions as q
-from metrics.teaching.judging import Judging, grades_text
+from metrics.teaching.judging import Judging, grades_shown, parse_grades
 from metrics.teaching.reveal import mistaken, parse_answer, shown, verdict
 
 __all__ = ["COLUMNS", "class_csv", "spreadsheet_safe"]
@@ -54,10 +54,11 @@ def class_csv(questions: Sequence, answers: Sequence) -> bytes:
     for a in sorted(answers, key=lambda a: (a.position, a.answered_at, a.student)):
         question = questions[a.position]
         who = a.nickname or f"student {numbers[a.student]}"
-        if isinstance(question, Judging):  # grades, one per document; the reference's in the right answer's place
+        if isinstance(question, Judging):  # a grade per document (? none); the reference's as the right answer
             writer.writerow([spreadsheet_safe(v) for v in (
-                a.position + 1, question.kind, question.measure, question.prompt(), who, a.answer,
-                grades_text(question.reference_grades()), "", a.answered_at)])
+                a.position + 1, question.kind, question.measure, question.prompt(), who,
+                grades_shown(parse_grades(question, a.answer)), grades_shown(question.reference_grades()), "",
+                a.answered_at)])
             continue
         if a.position not in judged:
             solution = q.right(question)

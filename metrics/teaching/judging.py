@@ -35,7 +35,7 @@ from metrics.teaching.questions import (LEVEL, MAX_GRADE, MAX_MISSING, MAX_RANKS
                                         Ranking, measure_value, parse_measure_for_class)
 
 __all__ = ["JUDGING", "KIND", "MAX_DOCUMENTS", "MAX_TEXT", "NOT_GRADED", "Judging", "Shown", "choose_documents",
-           "first_under", "grades_frame", "grades_text", "parse_grades", "systems_under"]
+           "first_under", "grades_frame", "grades_shown", "grades_text", "parse_grades", "systems_under"]
 
 KIND = "judge"
 MAX_DOCUMENTS = 20
@@ -215,6 +215,15 @@ def parse_grades(question: Judging, text: str) -> tuple[int | None, ...]:
 def grades_text(grades: Sequence[int | None]) -> str:
     """Grades as stored: the inverse of :func:`parse_grades`."""
     return "".join(NOT_GRADED if g is None else str(int(g)) for g in grades)
+
+
+def grades_shown(grades: Sequence[int | None]) -> str:
+    """Grades as a reader (and a spreadsheet) reads them: ``1 0 ?``, never a number.
+
+    >>> grades_shown((1, 0, None))
+    '1 0 ?'
+    """
+    return " ".join("?" if g is None else str(int(g)) for g in grades)
 
 
 def grades_frame(question: Judging, answers: Iterable[tuple[str, str]]) -> pd.DataFrame:

@@ -172,3 +172,15 @@ def test_a_class_judges_a_topic_of_the_loaded_collection(ws):
     # kappa = (0.75 - 0.53125) / (1 - 0.53125) = 0.4667
     assert "Against the reference, which judged 2 of these documents" in said
     assert "is first" in said
+
+
+def test_the_results_of_a_judging_class_hold_each_students_grades_and_the_references():
+    from dashboard.exports.class_results import class_csv
+    from metrics.teaching.judging import Judging, Shown
+
+    question = Judging("1", "wings", (Shown("d2"), Shown("d1"), Shown("d3")), ("not relevant", "relevant"),
+                       (("a", ("d1", "d2")), ("b", ("d3",))), (("d1", 1), ("d3", 0)), (), "P@1")
+    answers = [ClassAnswer(0, "tokenAAAAAAAAAAA", "Ana", "10-", "2026-01-01T10:00:01")]
+    rows = list(csv.DictReader(io.StringIO(class_csv((question,), answers).decode())))
+    assert [(r["kind"], r["student"], r["answer"], r["right_answer"]) for r in rows] == [("judge", "Ana", "1 0 ?", "? 1 0")]
+    assert rows[0]["prompt"].startswith("Judge 3 documents for topic 1")
