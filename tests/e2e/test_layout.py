@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.pages import listed
-from tests.e2e.conftest import drawn, every_page, need_browser
-from tests.e2e.conftest import severe_violations as _axe
+from tests.e2e.conftest import drawn, every_page, need_browser, severe_violations
 
 need_browser()
 
@@ -74,7 +73,7 @@ def test_every_page_fits_and_is_accessible(stored_server, browser, view):
                      for text in page.locator('[data-testid="stException"]').all_inner_texts()]
             found += page.evaluate(LAYOUT, '[data-testid="stAppViewContainer"]') + _alternatives(page)
             if accessible:
-                found += _axe(page)
+                found += severe_violations(page)
             faults += [f"{path}: {fault}" for fault in found]
     finally:
         context.close()
@@ -124,7 +123,7 @@ def test_the_report_fits_and_is_accessible(report, browser, width):  # noqa: F81
         page.goto(report.as_uri(), wait_until="domcontentloaded")
         page.wait_for_function("() => [...document.querySelectorAll('.plotly-graph-div')].every("
                                "d => d.querySelector('.main-svg'))")
-        faults = page.evaluate(LAYOUT, "body") + _overlapping_figures(page) + _axe(page)
+        faults = page.evaluate(LAYOUT, "body") + _overlapping_figures(page) + severe_violations(page)
     finally:
         context.close()
     assert not faults, f"{len(faults)} faults in the report at {width} px:\n" + "\n".join(faults)
