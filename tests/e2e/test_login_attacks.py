@@ -1,8 +1,9 @@
 """The login mode attacked, in real Chromium against a real OpenID Connect provider on loopback, with two and
 three people: an account that claims someone's address without the provider's word, a member whose role is
 taken while their pages are open, a sign-in cookie copied before its sign-out and replayed (also after the
-server restarts), PostgreSQL going down under signed-in people, and widget keys given in the link. What a
-page must not hold is searched for in every websocket frame it receives, not only in what it shows.
+server restarts), PostgreSQL going down under signed-in people, widget keys given in the link, and someone
+without a role at a judging task's link. What a page must not hold is searched for in every websocket frame it
+receives, not only in what it shows.
 
 Every page of the page table is visited by the replayed cookie and by the unverified account.
 """
@@ -22,8 +23,9 @@ pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is no
 from playwright.sync_api import expect  # noqa: E402
 
 from tests import processes  # noqa: E402
-from tests.e2e.login_helpers import (ANA, BEA, CY, CutProxy, Frames, browser_context, go, page_url,  # noqa: E402
-                                     provider, serve_team, set_user, sign_in)  # noqa: F401 (fixture)
+from tests.e2e.login_helpers import (ANA, BEA, CY, QRELS, TOPICS, CutProxy, Frames, browser_context, go,  # noqa: E402
+                                     page_url, provider, serve_team, set_user,  # noqa: F401 (fixture)
+                                     sign_in)
 from tests.workspace.conftest import fresh_database, postgres_server  # noqa: E402,F401 (fixture)
 
 PAGES = every_page(stored=True)  # every page a server with a workspace serves, from the page table
@@ -234,3 +236,43 @@ def test_a_followed_view_with_a_widget_key_in_its_link_raises_nothing(team, brow
     expect(bea).to_have_url(re.compile(r"[?&]rankscope_sign_out=x(&|$)"))  # the view taken, the name in the link
     for tab in (ana, bea):
         tab.context.close()
+
+
+def test_someone_without_a_role_cannot_judge_see_a_task_or_its_documents(team, browser):  # noqa: F811
+    from workspace import Actor
+    from workspace.judging import Judging
+
+    docs = b"".join(f"d{t}-{i}\ttitle\tquokkasecret text of d{t}-{i}\n".encode() for t in TOPICS for i in range(6))
+    run = "".join(f"{t} Q0 d{t}-{i} {i + 1} {10 - i} a\n" for t in TOPICS for i in range(6)).encode()  # 2 unjudged
+    ws = team.open()
+    cid = ws.add_collection("judged behind sign-ins", qrels=("team.qrels", QRELS), runs=[("a.run", run)],
+                            topics=("topics.tsv", b"".join(f"{t}\twallabytopic {t}\n".encode() for t in TOPICS)),
+                            documents=("docs.tsv", docs), author=ANA, members={ANA: "owner"}).id
+    task = Judging(ws.acting_as(Actor(ANA, checked=True))).start(cid, method="depth", assessors=[BEA], depth=6,
+                                                                   name="numbattask")
+    ws.close()
+    secrets_of_the_task = ("quokkasecret", "wallabytopic", "numbattask")
+    cy_context = browser_context(browser)
+    cy_frames = Frames(cy_context)
+    cy = sign_in(browser, team, CY, context=cy_context)  # no role on the collection
+    for url in (f"{team.url}/judge?task={task.id}", page_url(team, "judge", cid, f"&task={task.id}"),
+                page_url(team, "judge", cid), page_url(team, "judges", cid)):
+        _visit(cy, url)
+        expect(cy.locator('[data-testid="stException"]')).to_have_count(0)
+        expect(cy.get_by_role("button", name="Skip")).to_have_count(0)  # no document to judge, no grade to give
+    _visit(cy, f"{team.url}/judge?task={task.id}")
+    _one_line(cy, "does not exist or is not shared with you")
+    assert cy_frames.holding(*secrets_of_the_task) == []
+    bea_context = browser_context(browser)
+    bea_frames = Frames(bea_context)
+    bea = sign_in(browser, team, BEA, context=bea_context)  # the assessor the owner named sees what cy did not
+    go(bea, f"{team.url}/judge?task={task.id}")
+    expect(bea.get_by_role("button", name="Skip")).to_be_visible()
+    assert bea_frames.holding(*secrets_of_the_task[:2]) == list(secrets_of_the_task[:2])
+    ws = team.open()
+    try:
+        assert Judging(ws).judgments(task.id).empty  # nobody judged: cy could not, bea has not yet
+    finally:
+        ws.close()
+    for context in (cy_context, bea_context):
+        context.close()
