@@ -18,7 +18,7 @@ a browser adds its drawing). Twenty Chromium pages would take the 2-core machine
 
 Printed: judgments sent and stored (graded rows of the task in the store, read afterwards), the median, 95th
 percentile and largest time from a grade to the next document, the judgments per second over the run, and
-the server's CPU seconds (its process group, from ``/proc``) over the judging.
+the server's CPU seconds (its session and the children it waited for, from ``/proc``) over the judging.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from class_load import _cpu_seconds  # noqa: E402  (CPU seconds of a process group)
+from dashboard_load import group_cpu_seconds  # noqa: E402  (CPU seconds of a server and its children)
 
 from tests import processes  # noqa: E402  (servers in a process group of their own, stopped as a group)
 
@@ -175,13 +175,13 @@ def main(argv: list[str] | None = None) -> int:
     base = f"http://127.0.0.1:{port}"
     crowd = [Assessor(base, tid, n, [rng.uniform(0, args.think) for _ in range(args.judgments)]) for n in names]
     try:
-        cpu_before, started = _cpu_seconds(server.pid), time.monotonic()
+        cpu_before, started = group_cpu_seconds(server.pid), time.monotonic()
 
         async def everyone() -> None:
             await asyncio.gather(*(a.run(args.timeout) for a in crowd))
 
         asyncio.run(everyone())
-        elapsed, cpu = time.monotonic() - started, _cpu_seconds(server.pid) - cpu_before
+        elapsed, cpu = time.monotonic() - started, group_cpu_seconds(server.pid) - cpu_before
     finally:
         processes.stop(server)
     from workspace import open_workspace
