@@ -114,7 +114,9 @@ def _judge(tabs: dict, made: dict, skipped: set, until: int | None = None) -> No
             else:
                 _press(tab, str(_grade(who, docid)))
                 made[who, docid] = _grade(who, docid)
-            assert _shown_docid(tab) != docid, tab.locator('[data-testid="stMain"]').inner_text()  # the next one
+            # the next document (waited for: a key's run may start only after the wait for runs asked has ended)
+            expect(tab.get_by_text(f"Document {docid}. Words of the topic are marked.")).to_have_count(0)
+            settled(tab)
             moved = True
         if not moved:
             if reloaded:
