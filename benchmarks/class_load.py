@@ -2,6 +2,7 @@
 """A live class of 60 students on one server: how long until the teacher's screen shows every answer.
 
     .venv/bin/python benchmarks/class_load.py [--students 60] [--spread 30] [--seed 7] [--timeout 240]
+    .venv/bin/python benchmarks/class_load.py --flood 300 [--timeout 600]     (benchmarks/class_flood.py)
 
 Loopback only. A server (``tests.processes.serve_dashboard``) starts on a temporary workspace holding a saved
 lesson, in a process group of its own, stopped (with everything it started) at the end.
@@ -82,6 +83,7 @@ class Student:
         self.timers: dict[str, asyncio.Task] = {}
         self.joined = self.seen = self.sent = self.acknowledged = None
         self.polls = 0
+        self.source: str | None = None  # the address this phone connects from (None: the system's choice)
 
     async def _rerun(self, ws, *, fragment: str = "", auto: bool = False, states=()) -> None:
         from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -111,13 +113,14 @@ class Student:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         # no keep-alive pings: a browser sends none, and a busy server would be timed out by them
+        source = {"local_addr": (self.source, 0)} if self.source else {}  # another loopback address: 127.0.0.N
         async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
-                                      open_timeout=120) as ws:
+                                      open_timeout=120, **source) as ws:
             await self._rerun(ws)
             answering = None
             try:
                 # a phone that answered keeps polling, as a page left open does, until the teacher sees all
-                while time.monotonic() < deadline and "all_shown" not in self.clock:
+                while time.monotonic() < deadline and not self.finished():
                     try:
                         raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                     except asyncio.TimeoutError:
@@ -140,6 +143,10 @@ class Student:
             finally:
                 for task in [*self.timers.values(), *([answering] if answering else [])]:
                     task.cancel()
+
+    def finished(self) -> bool:
+        """Whether this phone can close: the teacher's screen has shown every answer."""
+        return "all_shown" in self.clock
 
     def _element(self, element, fragment: str) -> None:
         kind = element.WhichOneof("type")
@@ -194,11 +201,17 @@ def _teacher(base: str, students: int, ready: threading.Event, opened: threading
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="instead: N new sessions from this one address, each answering once (class_flood.py)")
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--spread", type=float, default=30.0, help="answers come within this many seconds")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds before the benchmark gives up")
     args = parser.parse_args(argv)
+    if args.flood:
+        from class_flood import flood
+
+        return flood(args.flood, args.timeout)
     rng = random.Random(args.seed)
     folder = tempfile.mkdtemp(prefix="rankscope-class-")
     _lesson(folder)
