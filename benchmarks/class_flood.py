@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from class_load import ARGS, CHROMIUM, ROOT, Student, _cpu_seconds, _lesson  # noqa: E402
+from class_load import ARGS, CHROMIUM, ROOT, Student, _cpu_seconds, _lesson, start_class  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
 from tests import processes  # noqa: E402
@@ -83,16 +83,7 @@ def _teacher(base: str, ready: threading.Event, done: threading.Event, clock: di
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.set_default_timeout(timeout * 1000)
-        page.goto(f"{base}/teach?present=1", timeout=timeout * 1000)
-        expect.set_options(timeout=timeout * 1000)
-        page.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
-        page.get_by_role("option", name="load (1 questions", exact=False).click()
-        page.get_by_role("button", name="Start the class").click()
-        heading = page.locator("h2", has_text="Code: ")
-        expect(heading).to_be_visible()
-        clock["code"] = heading.inner_text().split(": ", 1)[1].strip()
+        page, clock["code"] = start_class(browser, base, timeout)
         page.get_by_role("button", name="Open question 1").click()
         expect(page.get_by_role("button", name="Reveal the answer")).to_be_visible()
         clock["opened"] = time.monotonic()

@@ -170,22 +170,30 @@ class Student:
         await self._rerun(ws, fragment=fragment, states=[(button, "trigger_value", True)])
 
 
+def start_class(browser, base: str, timeout: float):
+    """The teacher's page at 1024x768 in presentation mode, the lesson "load" chosen and its class started;
+    returns the page and the class's code."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.set_default_timeout(timeout * 1000)
+    page.goto(f"{base}/teach?present=1", timeout=timeout * 1000)
+    expect.set_options(timeout=timeout * 1000)
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
+    page.get_by_role("option", name="load (1 questions", exact=False).click()
+    page.get_by_role("button", name="Start the class").click()
+    heading = page.locator("h2", has_text="Code: ")
+    expect(heading).to_be_visible()
+    return page, heading.inner_text().split(": ", 1)[1].strip()
+
+
 def _teacher(base: str, students: int, ready: threading.Event, opened: threading.Event, clock: dict,
              timeout: float) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.set_default_timeout(timeout * 1000)
-        page.goto(f"{base}/teach?present=1", timeout=timeout * 1000)
-        expect.set_options(timeout=timeout * 1000)
-        page.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
-        page.get_by_role("option", name="load (1 questions", exact=False).click()
-        page.get_by_role("button", name="Start the class").click()
-        heading = page.locator("h2", has_text="Code: ")
-        expect(heading).to_be_visible()
-        clock["code"] = heading.inner_text().split(": ", 1)[1].strip()
+        page, clock["code"] = start_class(browser, base, timeout)
         ready.set()
         clock["joined_wait"].wait(timeout)
         button = page.get_by_role("button", name="Open question 1")
