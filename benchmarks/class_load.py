@@ -2,6 +2,7 @@
 """A live class of 60 students on one server: how long until the teacher's screen shows every answer.
 
     .venv/bin/python benchmarks/class_load.py [--students 60] [--spread 30] [--seed 7] [--timeout 240]
+    .venv/bin/python benchmarks/class_load.py --flood 300 [--timeout 600]     (benchmarks/class_flood.py)
 
 Loopback only. A server (``tests.processes.serve_dashboard``) starts on a temporary workspace holding a saved
 lesson, in a process group of its own, stopped (with everything it started) at the end.
@@ -82,6 +83,7 @@ class Student:
         self.timers: dict[str, asyncio.Task] = {}
         self.joined = self.seen = self.sent = self.acknowledged = None
         self.polls = 0
+        self.source: str | None = None  # the address this phone connects from (None: the system's choice)
 
     async def _rerun(self, ws, *, fragment: str = "", auto: bool = False, states=()) -> None:
         from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -111,13 +113,14 @@ class Student:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         # no keep-alive pings: a browser sends none, and a busy server would be timed out by them
+        source = {"local_addr": (self.source, 0)} if self.source else {}  # another loopback address: 127.0.0.N
         async with websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
-                                      open_timeout=120) as ws:
+                                      open_timeout=120, **source) as ws:
             await self._rerun(ws)
             answering = None
             try:
                 # a phone that answered keeps polling, as a page left open does, until the teacher sees all
-                while time.monotonic() < deadline and "all_shown" not in self.clock:
+                while time.monotonic() < deadline and not self.finished():
                     try:
                         raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
                     except asyncio.TimeoutError:
@@ -141,6 +144,10 @@ class Student:
                 for task in [*self.timers.values(), *([answering] if answering else [])]:
                     task.cancel()
 
+    def finished(self) -> bool:
+        """Whether this phone can close: the teacher's screen has shown every answer."""
+        return "all_shown" in self.clock
+
     def _element(self, element, fragment: str) -> None:
         kind = element.WhichOneof("type")
         if kind in ("text_input", "button"):
@@ -163,22 +170,30 @@ class Student:
         await self._rerun(ws, fragment=fragment, states=[(button, "trigger_value", True)])
 
 
+def start_class(browser, base: str, timeout: float):
+    """The teacher's page at 1024x768 in presentation mode, the lesson "load" chosen and its class started;
+    returns the page and the class's code."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.set_default_timeout(timeout * 1000)
+    page.goto(f"{base}/teach?present=1", timeout=timeout * 1000)
+    expect.set_options(timeout=timeout * 1000)
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
+    page.get_by_role("option", name="load (1 questions", exact=False).click()
+    page.get_by_role("button", name="Start the class").click()
+    heading = page.locator("h2", has_text="Code: ")
+    expect(heading).to_be_visible()
+    return page, heading.inner_text().split(": ", 1)[1].strip()
+
+
 def _teacher(base: str, students: int, ready: threading.Event, opened: threading.Event, clock: dict,
              timeout: float) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.set_default_timeout(timeout * 1000)
-        page.goto(f"{base}/teach?present=1", timeout=timeout * 1000)
-        expect.set_options(timeout=timeout * 1000)
-        page.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
-        page.get_by_role("option", name="load (1 questions", exact=False).click()
-        page.get_by_role("button", name="Start the class").click()
-        heading = page.locator("h2", has_text="Code: ")
-        expect(heading).to_be_visible()
-        clock["code"] = heading.inner_text().split(": ", 1)[1].strip()
+        page, clock["code"] = start_class(browser, base, timeout)
         ready.set()
         clock["joined_wait"].wait(timeout)
         button = page.get_by_role("button", name="Open question 1")
@@ -194,11 +209,17 @@ def _teacher(base: str, students: int, ready: threading.Event, opened: threading
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="instead: N new sessions from this one address, each answering once (class_flood.py)")
     parser.add_argument("--students", type=int, default=60)
     parser.add_argument("--spread", type=float, default=30.0, help="answers come within this many seconds")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds before the benchmark gives up")
     args = parser.parse_args(argv)
+    if args.flood:
+        from class_flood import flood
+
+        return flood(args.flood, args.timeout)
     rng = random.Random(args.seed)
     folder = tempfile.mkdtemp(prefix="rankscope-class-")
     _lesson(folder)

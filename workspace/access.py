@@ -10,7 +10,8 @@ The roles, each allowing what the one before allows:
 
 ========  ===================================================================================
 viewer    open the collection and read its notes
-editor    add versions (upload or remove runs, change texts and system names), write notes, present it
+editor    add versions (upload or remove runs, change texts and system names), write notes, present it,
+          see and teach its lessons (save, start, open, reveal and end a live class of its questions)
 owner     rename, archive, delete and restore the collection, and share it (give or take roles)
 ========  ===================================================================================
 
@@ -41,6 +42,7 @@ ACTIONS: dict[str, str] = {
     "view": "viewer",      # list it, open it, read its notes and its log
     "note": "editor",      # write a review note
     "present": "editor",   # present it: those who follow see the presenter's page and view
+    "teach": "editor",     # see its saved lessons, save one, start a class of one, open, reveal and end its questions
     "judge": "assessor",   # judge the documents a judging task deals them
     "assign": "editor",    # start or close a judging task, save its judgments as judgment sets
     "adjudicate": "owner",  # decide the grade of a document two assessors graded differently
@@ -52,7 +54,8 @@ ACTIONS: dict[str, str] = {
     "share": "owner",      # give, change or take a member's role
 }
 """``{action: the least role that allows it}``."""
-_VERBS = {"view": "open", "note": "write notes on", "present": "present", "judge": "judge documents of",
+_VERBS = {"view": "open", "note": "write notes on", "present": "present", "teach": "teach the lessons of",
+          "judge": "judge documents of",
           "assign": "start judging tasks on", "adjudicate": "adjudicate the judgments of",
           "version": "save versions of", "rename": "rename",
           "archive": "archive", "delete": "delete", "restore": "restore", "share": "share"}

@@ -37,6 +37,11 @@ Version 12 adds judging (:mod:`workspace.judging`): ``judging_tasks`` (a task on
 settings, its assessors, and a ``revision`` one more at every judgment), ``judging_assignments`` (the documents
 dealt to each assessor), ``judging_judgments`` (one grade per task, document and assessor) and
 ``judging_adjudications`` (the owner's grade of a document assessors disagree on); new tables only.
+Version 13 ties a lesson to its collection: ``lessons.collection`` (the version its questions were made from)
+and ``lessons.lineage`` (whose roles decide who sees and teaches it, :mod:`workspace.classroom`), and the same
+two columns on ``class_sessions`` (a class started from a collection's lesson stays that collection's: its
+teacher's actions need the role at each one). Lessons and classes saved before it name no collection (NULL):
+each is its author's alone, as a lesson made from no stored collection is.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "blobs", "class_answers", "class_sess
            "notes", "presentations", "schema_version", "ended_sign_ins", "judging_tasks", "judging_assignments",
            "judging_judgments", "judging_adjudications"]
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """The schema version this code reads and writes."""
 
 metadata = MetaData()
@@ -148,6 +153,9 @@ lessons = Table(
     Column("created_by", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("questions", Text, nullable=False),  # JSON (metrics.teaching.lesson)
+    # ---- schema 13: the collection a lesson was made from (NULL: none stored, the author's alone) ----
+    Column("collection", String(16), ForeignKey("collections.id"), nullable=True),  # the version
+    Column("lineage", String(16), nullable=True, index=True),  # its lineage, whose roles decide
 )
 
 class_sessions = Table(
@@ -163,6 +171,9 @@ class_sessions = Table(
     Column("revision", Integer, nullable=False),  # one more at every change the students must see
     Column("created_by", Text, nullable=False),
     Column("created_at", String(40), nullable=False),
+    # ---- schema 13: the collection its questions came from (NULL: none stored) ----
+    Column("collection", String(16), ForeignKey("collections.id"), nullable=True),
+    Column("lineage", String(16), nullable=True),
 )
 
 class_answers = Table(
@@ -176,10 +187,22 @@ class_answers = Table(
 )
 
 
+_SINCE_13 = ("collection", "lineage")  # the columns of lessons and class_sessions that version 13 adds
+
+
 def _v7_to_v8(conn: Connection) -> None:
-    """The live class's tables (new tables only: nothing else changes)."""
-    for table in (lessons, class_sessions, class_answers):
-        table.create(conn)
+    """The live class's tables as version 8 made them (new tables only: nothing else changes)."""
+    for table in (lessons, class_sessions):
+        Table(table.name, MetaData(), *(c._copy() for c in table.columns if c.name not in _SINCE_13)).create(conn)
+    class_answers.create(conn)
+
+
+def _v12_to_v13(conn: Connection) -> None:
+    """A lesson's and a class's collection: new, nullable columns (rows before it name none: NULL)."""
+    for table in ("lessons", "class_sessions"):
+        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {_SINCE_13[0]} VARCHAR(16) REFERENCES collections(id)"))
+        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {_SINCE_13[1]} VARCHAR(16)"))
+    conn.execute(text("CREATE INDEX ix_lessons_lineage ON lessons (lineage)"))
 # ---- end of the live class's tables ---------------------------------------------------------------------------
 
 
@@ -364,7 +387,8 @@ MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v
                                                        7: _v7_to_v8,
                                                        8: _v8_to_v9,
                                                        9: _v9_to_v10,
-                                                       10: _v10_to_v11, 11: _v11_to_v12}
+                                                       10: _v10_to_v11, 11: _v11_to_v12,
+                                                       12: _v12_to_v13}
 """``{version: step}``: the step upgrades a database of that version to the next, inside a transaction."""
 
 

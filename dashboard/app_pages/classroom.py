@@ -16,7 +16,7 @@ if not data.available():
     st.stop()
 code = st.query_params.get("code") or st.text_input("Class code", max_chars=16, key="class_code",
                                                     placeholder="the 6 letters and digits on the screen")
-if not code:
+if not code or not live.admitted(str(code)):
     st.stop()
 try:
     status = data.status(str(code))

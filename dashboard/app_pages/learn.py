@@ -96,7 +96,8 @@ for item in data.worked(table, num_rel, gain, discount, complete):
         st.latex(widgets.formula_lines(item.substituted))
 
 st.subheader("Ask the class")
-class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full))
+class_teacher.question_maker(collection, system, topic, SOURCES[source], len(full),
+                              stored=collection.collection if source == "loaded" else None)
 if source == "loaded":
     class_teacher.judging_maker(collection, system, topic)
 

@@ -27,7 +27,7 @@ if teaching is None:
     questions, lesson = teacher.lesson_panel()
     if questions and st.button("Start the class", type="primary", key="class_start", icon=":material/groups:"):
         try:
-            teacher.started(*data.room().start(questions, author=live.author(), lesson=lesson))
+            teacher.started(*teacher.start(questions, lesson))
         except RankscopeError as err:
             widgets.error(err)
         else:

@@ -17,11 +17,31 @@ from metrics.teaching import judging, lesson, questions, reveal
 from metrics.teaching.questions import Question, Ranking
 
 from dashboard.data.files import _of, document_texts, read_qrels, topic_texts
+from dashboard.server import config
+from dashboard.server.flood import Flood
 from dashboard.session.state import Loaded
 from dashboard.store import opened
 
 STATUS_TTL = 1.0  # seconds a class's status is reused by every session of a server process
 DRAFT = "class_draft"  # the session's lesson being made: a list of Question
+DRAFT_OF = "class_draft_of"  # the stored collection (a version's id) its questions were made from, if any
+
+
+@st.cache_resource(show_spinner=False)
+def flood() -> Flood:
+    """The bounds of a live class on this server process (:mod:`dashboard.server.flood`), from its settings.
+
+    Raises
+    ------
+    dashboard.server.config.SettingError
+        A bound's setting holds no whole number from 1.
+    """
+    return Flood(config.class_bound("RANKSCOPE_CLASS_JOINS"), config.class_bound("RANKSCOPE_CLASS_ANSWERS"))
+
+
+def changes_allowed() -> int:
+    """How many times one student may send an answer to one question (``RANKSCOPE_CLASS_CHANGES``)."""
+    return config.class_bound("RANKSCOPE_CLASS_CHANGES")
 
 
 def available() -> bool:
@@ -112,6 +132,26 @@ def ranking_of_topic(loaded: Loaded, system: str, topic: str, depth: int) -> Ran
 def draft() -> list[Question]:
     """The lesson this session is making (questions added on the learn page)."""
     return st.session_state.setdefault(DRAFT, [])
+
+
+def draft_collection() -> str | None:
+    """The stored collection the lesson being made comes from (its roles decide who teaches it); None: none."""
+    return st.session_state.get(DRAFT_OF) if draft() else None
+
+
+def add_to_draft(question: Question, collection: str | None) -> None:
+    """Add a question made from ``collection`` (a stored version's id; None: a worked example, typed grades or
+    files not stored) to the lesson being made. A lesson comes from one stored collection at most, whose roles
+    decide who sees and teaches it: a question of another one is refused (a :class:`ValidationError`)."""
+    now = draft_collection()
+    if collection and now and collection != now:
+        raise ValidationError(f"the lesson: expected questions of collection {now} (the lesson's), found one of "
+                              f"{collection}: save or clear the lesson first")
+    if not draft():
+        st.session_state.pop(DRAFT_OF, None)  # a lesson cleared: its collection with it
+    draft().append(question)
+    if collection:
+        st.session_state[DRAFT_OF] = collection
 
 
 # ---- a class that judges ------------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ TOKEN = "class_student"  # this browser session's random student token
 SENT = "class_sent"  # {(code, position): the answer as stored}
 NICKNAME = "class_nickname"
 SEEN = "class_seen"  # (revision, closed) of the class as the page last drew it
+ADMITTED = "class_admitted"  # the class codes this session joined: counted once each against its address's bound
+CHANGES = "class_changes"  # {(code, position): answers sent}
 MAX_NICKNAME = 24
 # constant stylesheet (never built from user text): large type, large inputs, no sidebar, grade boxes wrapping
 PHONE = """<style>
@@ -119,11 +121,19 @@ def answer_form(code: str, position: int, question: q.Question) -> None:
             typed = None if way is None else "0" if way == "same" else f"{'-' if way == 'down' else ''}{size.strip()}"
         send = st.form_submit_button("Send my answer", type="primary", width="stretch")
     if send:
+        changes = st.session_state.setdefault(CHANGES, {})
         if not typed:
             st.warning("Give an answer first.", icon=":material/edit:")
+        elif changes.get((code, position), 0) >= data.changes_allowed():
+            st.warning(widgets.md("You sent {} answers to this question: the last one counts.",
+                                  changes[(code, position)]), icon=":material/block:")
+        elif not data.flood().answer(code, st.context.ip_address):
+            st.error("Too many answers from your network address in the last minute: wait a moment, then send "
+                     "again.", icon=":material/block:")
         else:
             try:
                 sent[(code, position)] = data.room().answer(code, student_token(), position, typed, nickname())
+                changes[(code, position)] = changes.get((code, position), 0) + 1
             except RankscopeError as err:
                 widgets.error(err)
     if (code, position) in sent:
@@ -199,6 +209,27 @@ def judge_documents(code: str, position: int, question: Judging) -> None:
     if done == n:
         st.success(widgets.md("All {} documents graded. You can change a grade until the teacher shows the class's.",
                               n), icon=":material/check:")
+
+
+def admitted(code: str) -> bool:
+    """Whether this session may take part in class ``code``: a session's first look at a class counts against
+    its address's bound of new sessions (:func:`dashboard.data.live_class.flood`); past it, one line, and
+    nothing else is done for it."""
+    from workspace.classroom import normal_code
+
+    try:
+        key = normal_code(code)
+    except RankscopeError:
+        key = "?"  # not a code: counted all the same, and refused by the status read after
+    joined = st.session_state.setdefault(ADMITTED, set())
+    if key in joined:
+        return True
+    if not data.flood().join(key, st.context.ip_address):
+        st.error("Too many new sessions from your network address in the last minute: wait a minute, then open "
+                 "the link again.", icon=":material/block:")
+        return False
+    joined.add(key)
+    return True
 
 
 def _seen(status) -> tuple[int, bool]:

@@ -29,8 +29,9 @@ COUNT_EVERY = 1.0  # seconds between two counts of the answers on the teacher's 
 
 
 # ---- making questions on the learn page ----------------------------------------------------------------
-def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> None:
-    """"Ask the class about this ranking": a question on the learn page's ranking, added to the lesson."""
+def question_maker(loaded, system: str, topic: str, source: str, ranks: int, *, stored: str | None = None) -> None:
+    """"Ask the class about this ranking": a question on the learn page's ranking, added to the lesson.
+    ``stored``: the stored collection (a version's id) the ranking comes from, None for none."""
     with st.expander("Ask the class about this ranking", icon=":material/co_present:"):
         kind = st.radio("Question", list(q.KINDS), format_func=q.KINDS.get, horizontal=True, key="class_kind")
         left, middle, right = st.columns(3)
@@ -66,7 +67,10 @@ def question_maker(loaded, system: str, topic: str, source: str, ranks: int) -> 
         st.text(q.prompt(question))
         st.caption(widgets.md("Right answer (students do not see it): {}", _shown(question, preview.answer)))
         if st.button("Add to the lesson", key="class_add", icon=":material/add:"):
-            data.draft().append(question)
+            try:
+                data.add_to_draft(question, stored or None)
+            except RankscopeError as err:
+                widgets.error(err)
         st.caption(widgets.md("The lesson has {} question(s).", len(data.draft())))
         st.page_link(pages.by_script("teach").path, label="Teach this lesson", icon=":material/co_present:")
 
@@ -89,7 +93,8 @@ def judging_maker(loaded, system: str, topic: str) -> None:
                               "order of their own, with the topic's text.", int(count), system, second))
         if st.button("Add to the lesson", key="class_judge_add", icon=":material/add:"):
             try:
-                data.draft().append(data.judging_question(loaded, topic, (system, second), int(count), measure))
+                data.add_to_draft(data.judging_question(loaded, topic, (system, second), int(count), measure),
+                                  loaded.collection or None)
             except RankscopeError as err:
                 widgets.error(err)
         st.caption(widgets.md("The lesson has {} question(s).", len(data.draft())))
@@ -127,12 +132,11 @@ def _more(loaded, topic: str, others: list[str], depth: int) -> list[q.Ranking]:
 
 # ---- the lesson -------------------------------------------------------------------------------------------
 def lesson_panel() -> tuple[tuple, str | None]:
-    """The questions to teach: the lesson made on the learn page, or a saved one. Returns them and the id of
-    the saved lesson they came from."""
+    """The questions to teach: the lesson made on the learn page, or a saved one (those the person may teach:
+    :mod:`workspace.classroom`). Returns them and the id of the saved lesson they came from."""
     room = data.room()
     saved = room.lessons()
-    choices = {"": "the lesson made on the learn page", **{info.id: f"{info.name} ({len(info.questions)} "
-                                                            f"questions, {info.created_at[:10]})" for info in saved}}
+    choices = {"": "the lesson made on the learn page", **{info.id: _label(info) for info in saved}}
     chosen = st.selectbox("Lesson", list(choices), format_func=choices.get, key="class_lesson")
     questions = tuple(data.draft()) if not chosen else next(i.questions for i in saved if i.id == chosen)
     if not questions:
@@ -146,7 +150,8 @@ def lesson_panel() -> tuple[tuple, str | None]:
         name = name_col.text_input("Keep this lesson as", placeholder="e.g. week 3: AP and nDCG", key="class_name")
         if save_col.button("Save", key="class_save", icon=":material/save:", disabled=not name.strip()):
             try:
-                info = room.save_lesson(name.strip(), questions, author=live.author())
+                info = room.save_lesson(name.strip(), questions, author=live.author(),
+                                        collection=data.draft_collection())
                 st.success(widgets.md("Saved as {}: it is in the list of lessons.", info.name))
             except RankscopeError as err:
                 widgets.error(err)
@@ -156,20 +161,40 @@ def lesson_panel() -> tuple[tuple, str | None]:
     return questions, chosen or None
 
 
+def _label(info) -> str:
+    made = f", collection {info.collection} v{info.version}" if info.collection else ""
+    return f"{info.name} ({len(info.questions)} questions, {info.created_at[:10]}{made})"
+
+
+def start(questions: tuple, lesson: str | None) -> tuple[str, str]:
+    """Start a class of a saved lesson, or of the lesson being made (with the collection it comes from)."""
+    if lesson:
+        return data.room().start(author=live.author(), lesson=lesson)
+    return data.room().start(questions, author=live.author(), collection=data.draft_collection())
+
+
 # ---- the running class --------------------------------------------------------------------------------------
 def teaching() -> tuple[str, str] | None:
     """``(code, key)`` of the class this session teaches: the one it started or, in a session the teacher
     opened since (a reload, a new tab), the running class whose key this browser kept (:data:`CLASS_COOKIE`).
     A class belongs to its teacher's browser, not to one of its sessions, so a reload never strands the
-    students. The cookie is written here, in the run after the class started, and removed after it ended."""
+    students. Asked again at every run: a class that ended, or whose collection the person may no longer
+    teach, is not theirs any more. The cookie is written here, in the run after the class started, and
+    removed after it ended."""
     now = st.session_state.get(live.TEACHING)
     if now is None:
         code, _, key = unquote(str(st.context.cookies.get(CLASS_COOKIE) or "")).partition(".")
-        try:
-            if code and data.room().teaches(code, key):
-                now = st.session_state[live.TEACHING] = (code, key)
-        except RankscopeError as err:
-            widgets.error(err)
+        now = (code, key) if code else None
+    try:
+        if now is not None and not data.room().teaches(*now):
+            now = None
+    except RankscopeError as err:
+        widgets.error(err)
+        now = None
+    if now is None:
+        st.session_state.pop(live.TEACHING, None)
+    else:
+        st.session_state[live.TEACHING] = now
     kept = st.session_state.pop(_KEEP, None)
     if kept is not None:
         from workspace.classroom import CLASS_HOURS
@@ -215,8 +240,9 @@ def _act(action: str, code: str, key: str, *args) -> None:
 
 
 def answer_count(code: str, status) -> None:
-    """How many have answered the question shown, counted again every :data:`COUNT_EVERY` seconds; the page
-    is drawn again when the class changed elsewhere (another tab of the teacher's)."""
+    """How many have answered the question shown, counted again every :data:`COUNT_EVERY` seconds, and what
+    this server refused the class in the last minute (new sessions, answers past one address's bounds); the
+    page is drawn again when the class changed elsewhere (another tab of the teacher's)."""
 
     @st.fragment(run_every=COUNT_EVERY)
     def _count() -> None:
@@ -229,6 +255,10 @@ def answer_count(code: str, status) -> None:
             st.rerun()
         shown = data.room().count(code, status.current) if status.current >= 0 else 0
         st.metric("Answers" if status.phase != "revealed" else "Answers (closed)", shown)
+        refused = data.flood().refused(code)
+        if refused:
+            st.warning(widgets.md("{}: more than the bounds of one address (see the server's settings).",
+                                  refused.sentence().capitalize()), icon=":material/block:")
 
     _count()
 

@@ -1,9 +1,9 @@
 """The options the dashboard's server runs with, in two tables: Streamlit's (:data:`OPTIONS`), for ``rankscope
 dashboard`` (which passes them as flags, since it may run from any folder) and ``.streamlit/config.toml``
 (which ``streamlit run`` reads from the repository's root; a test keeps the two equal); and rankscope's own
-(:data:`SETTINGS`: who may do what, the administrators, the undo window), read from the environment, which
-``rankscope dashboard`` sets from its flags. No Streamlit import: the command line reads this before the
-server starts.
+(:data:`SETTINGS`: who may do what, the administrators, the undo window, a live class's bounds), read from the
+environment, which ``rankscope dashboard`` sets from its flags. No Streamlit import: the command line reads
+this before the server starts.
 
 With ``server.enableStaticServing``, Streamlit serves the folder ``static`` beside ``dashboard/app.py``
 (:data:`STATIC`) at ``/app/static/``, each file with the type its name says (``text/html``, ``text/css``,
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 __all__ = ["ACCESS_MODES", "OPTIONS", "PURGE_EVERY", "SETTINGS", "SITE", "SITE_URL", "STATIC", "Setting",
-           "SettingError", "access_mode", "admins", "flags", "undo_hours"]
+           "SettingError", "access_mode", "admins", "class_bound", "flags", "undo_hours"]
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 """The folder Streamlit serves at ``/app/static/`` (``server.enableStaticServing``): the documentation only."""
@@ -103,7 +103,15 @@ SETTINGS: dict[str, Setting] = {s.env: s for s in (
     Setting("RANKSCOPE_UNDO_HOURS", "--undo-hours", "72",
             "hours a deleted collection can be restored; then its files are purged (the server purges every "
             "10 minutes; 'rankscope workspace purge' does it at once)"),
+    Setting("RANKSCOPE_CLASS_JOINS", "--class-joins", "120",
+            "new student sessions a live class admits from one address per minute, per server process (a class "
+            "behind one NAT or proxy is one address)"),
+    Setting("RANKSCOPE_CLASS_ANSWERS", "--class-answers", "360",
+            "answers a live class takes from one address per minute, per server process"),
+    Setting("RANKSCOPE_CLASS_CHANGES", "--class-changes", "20",
+            "times one student may send an answer to one question (the last one counts)"),
 )}
+MAX_CLASS_BOUND = 1_000_000
 PURGE_EVERY = 600.0
 """Seconds between two purges by a dashboard server (the first when it opens the workspace)."""
 MAX_UNDO_HOURS = 24 * 366 * 100
@@ -137,3 +145,11 @@ def undo_hours(env: Mapping[str, str] | None = None) -> float:
         raise SettingError(f"RANKSCOPE_UNDO_HOURS: expected a number of hours from 0 to {MAX_UNDO_HOURS}, "
                            f"found {text[:40]!r}")
     return hours
+
+
+def class_bound(env_name: str, env: Mapping[str, str] | None = None) -> int:
+    """A live class's bound (``RANKSCOPE_CLASS_JOINS``, ``_ANSWERS``, ``_CHANGES``): a whole number from 1."""
+    text = SETTINGS[env_name].value(env)
+    if not text.isdigit() or not 1 <= int(text) <= MAX_CLASS_BOUND:
+        raise SettingError(f"{env_name}: expected a whole number from 1 to {MAX_CLASS_BOUND}, found {text[:40]!r}")
+    return int(text)

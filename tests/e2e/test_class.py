@@ -1,7 +1,8 @@
 """A live class in real browsers: a teacher at a projector (1024x768, presentation mode) runs a three-question
 lesson; three students on phones (390x844, each a browser context of its own) join by the link, answer,
 and follow the teacher without reloading; the count on the teacher's screen rises; each reveal shows the
-distribution, the right answer and each mistake's share. The students' page passes the layout checks
+distribution, the right answer and each mistake's share. A flood of new sessions from one address is bounded:
+the teacher's count stays right, the refused get one line, a student from another address is not disturbed. The students' page passes the layout checks
 (no sideways scroll, nothing past the right edge) and axe-core's accessibility checks at 390x844.
 
 One server (with a workspace of its own) serves the whole module. Skipped when Chromium or Playwright is
@@ -29,6 +30,7 @@ from workspace import open_workspace  # noqa: E402
 from workspace.classroom import Classroom  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
+JOINS = 12  # new student sessions per address per minute (the module's tests open 9 from loopback in all)
 PROJECTOR = {"width": 1024, "height": 768}
 LESSON = (
     Question("value", "AP", (Ranking((1, 0, 1, 0, 0), (1, 1)),)),  # right 0.4167; AP over found 0.8333
@@ -44,7 +46,8 @@ def school(tmp_path_factory):
     with open_workspace(str(folder)) as ws:
         Classroom(ws).save_lesson("week 3", LESSON, author="ana")
     port = processes.free_port()
-    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKSPACE": str(folder)})
+    proc = processes.serve_dashboard(port, env={**os.environ, "RANKSCOPE_WORKSPACE": str(folder),
+                                                "RANKSCOPE_CLASS_JOINS": str(JOINS)})
     try:
         yield f"http://127.0.0.1:{port}", str(folder)
     finally:
@@ -257,4 +260,47 @@ def test_a_teacher_who_reloads_keeps_the_class(school, browser):  # noqa: F811
     finally:
         for page in students:
             page.context.close()
+        context.close()
+
+
+def test_a_flood_from_one_address_is_bounded_and_the_teacher_sees_it(school, browser):  # noqa: F811
+    """Twenty new sessions from one address (127.0.0.3, a loopback address of its own), each answering: twelve
+    (the bound) are counted, eight get one line and no traceback; a student from another address answers after
+    them; the teacher's count is the answers stored and says what was refused. Counts, not timings: the CPU a
+    refused session costs is benchmarks/class_flood.py's."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from class_flood import send
+
+    school, folder = school
+
+    def flood(sessions: int, source: str) -> list:  # in a thread of its own: Playwright's loop runs in this one
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(send, school, code, sessions, 240, source).result()
+
+    with open_workspace(folder) as ws:
+        room = Classroom(ws)
+        code, key = room.start(LESSON, author="ana")
+        room.show(code, key, 0)
+    context = browser.new_context(viewport=PROJECTOR)
+    context.set_default_timeout(120_000)
+    context.add_cookies([{"name": "rankscope_class", "value": f"{code}.{key}", "url": school}])
+    teacher = context.new_page()  # the teacher's screen, its count drawn again every second
+    try:
+        teacher.goto(f"{school}/teach", timeout=180_000)
+        expect(teacher.locator('[data-testid="stMetricValue"]')).to_have_text("0")
+        crowd = flood(20, "127.0.0.3")
+        assert [sum(s.acknowledged is not None for s in crowd), sum(s.refused for s in crowd)] == [JOINS, 20 - JOINS]
+        assert not any(s.exception for s in crowd)
+        other = flood(1, "127.0.0.4")
+        assert other[0].acknowledged is not None and not other[0].refused
+        with open_workspace(folder) as ws:
+            assert Classroom(ws).count(code, 0) == JOINS + 1
+        expect(teacher.locator('[data-testid="stMetricValue"]')).to_have_text(str(JOINS + 1))
+        expect(teacher.locator('[data-testid="stAlertContentWarning"]')).to_contain_text(
+            f"{20 - JOINS} new sessions from one address refused in the last minute")
+    finally:
         context.close()

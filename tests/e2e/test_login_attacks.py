@@ -1,9 +1,10 @@
 """The login mode attacked, in real Chromium against a real OpenID Connect provider on loopback, with two and
 three people: an account that claims someone's address without the provider's word, a member whose role is
 taken while their pages are open, a sign-in cookie copied before its sign-out and replayed (also after the
-server restarts), PostgreSQL going down under signed-in people, widget keys given in the link, and someone
-without a role at a judging task's link. What a page must not hold is searched for in every websocket frame it
-receives, not only in what it shows.
+server restarts), PostgreSQL going down under signed-in people, widget keys given in the link, someone without
+a role at a judging task's link, and a saved lesson of a collection the person holds no role on (seen, started,
+revealed with a copied teacher's cookie, answered as a student before the reveal). What a page must not hold is
+searched for in every websocket frame it receives, not only in what it shows.
 
 Every page of the page table is visited by the replayed cookie and by the unverified account.
 """
@@ -275,4 +276,61 @@ def test_someone_without_a_role_cannot_judge_see_a_task_or_its_documents(team, b
     finally:
         ws.close()
     for context in (cy_context, bea_context):
+        context.close()
+
+
+def test_a_saved_lesson_is_seen_and_taught_only_through_its_collections_roles(team, browser):  # noqa: F811
+    """ana's lesson of her collection: bea (no role) is not offered it, and her browser holding ana's teacher's
+    cookie reveals nothing; as a student of ana's class she receives the question, never its right answer before
+    the reveal nor the ranking's name."""
+    from metrics.teaching.questions import Question, Ranking
+    from workspace import Actor
+    from workspace.classroom import Classroom
+
+    cid = team.collection("lesson ledger", systems=("secretsys",))
+    ws = team.open()
+    question = Question("value", "AP", (Ranking((1, 0, 1, 0, 0), (1, 1), name="secretsys, topic 1"),),
+                        source="loaded data: secretsys, topic 1")  # AP = (1 + 2/3) / 4 = 0.4167
+    Classroom(ws.acting_as(Actor(ANA))).save_lesson("ana lesson plan", (question,), author=ANA, collection=cid)
+    ws.close()
+    bea_context, ana_context = browser_context(browser), browser_context(browser)
+    bea_frames, ana_frames = Frames(bea_context), Frames(ana_context)
+    bea = sign_in(browser, team, BEA, context=bea_context)
+    go(bea, f"{team.url}/teach")
+    bea.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
+    expect(bea.get_by_role("option", name="the lesson made on the learn page")).to_be_visible()
+    expect(bea.get_by_role("option", name=re.compile("ana lesson plan"))).to_have_count(0)
+    bea.keyboard.press("Escape")
+    assert bea_frames.holding("ana lesson plan", "secretsys") == []
+
+    ana = sign_in(browser, team, ANA, context=ana_context)  # the owner is offered it, and starts it
+    go(ana, f"{team.url}/teach")
+    ana.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson").click()
+    ana.get_by_role("option", name=re.compile("^ana lesson plan")).click()
+    expect(ana.get_by_text("[loaded data: secretsys, topic 1]", exact=False)).to_be_visible()
+    ana.get_by_role("button", name="Start the class").click()
+    heading = ana.locator("h2", has_text="Code: ")
+    expect(heading).to_have_text(re.compile(r"Code: \w{6}"))
+    code = re.search(r"Code: (\w{6})", heading.inner_text()).group(1)
+    settled(ana)
+    kept = next(c for c in ana_context.cookies() if c["name"] == "rankscope_class")
+    assert ana_frames.holding("secretsys") == ["secretsys"]
+
+    student = bea_context.new_page()  # bea joins as a student: no role needed
+    since = bea_frames.mark()
+    go(student, f"{team.url}/class?code={code}")
+    ana.get_by_role("button", name="Open question 1").click()
+    expect(student.get_by_text("Question 1 of 1")).to_be_visible()
+    expect(student.get_by_role("button", name="Send my answer")).to_be_visible()
+    bea_context.add_cookies([{"name": kept["name"], "value": kept["value"], "url": team.url}])
+    thief = bea_context.new_page()  # ana's teacher's cookie copied into bea's browser
+    go(thief, f"{team.url}/teach")
+    expect(thief.locator('[data-testid="stSelectbox"]').filter(has_text="Lesson")).to_be_visible()  # a new class
+    expect(thief.get_by_role("button", name="Reveal the answer")).to_have_count(0)
+    answer = ("The right answer", "Right answer", "0.42", "0\\.42", "0.4167")  # as text, as escaped Markdown
+    assert bea_frames.holding(*answer, "secretsys", "ana lesson plan", since=since) == []
+    ana.get_by_role("button", name="Reveal the answer").click()
+    expect(student.get_by_text("The right answer: 0.42", exact=False)).to_be_visible()  # the search can find it
+    assert "The right answer" in bea_frames.holding(*answer, since=since)
+    for context in (bea_context, ana_context):
         context.close()

@@ -21,7 +21,7 @@ from workspace import StoredClaim, WorkspaceError
 from workspace.claims import ALL_TOPICS, MAX_CLAIMS
 from workspace.engine import resolve
 from workspace.recheck import add_claims, collection_claims, rechecked
-from workspace.schema import SCHEMA_VERSION
+from workspace.schema import MIGRATIONS, SCHEMA_VERSION
 
 CLAIMS = [Better("dense", "bm25", "AP"), Threshold("bm25", "AP", value=7 / 9, tolerance=0.0001), Rank("dense", "AP", 1)]
 
@@ -111,11 +111,12 @@ def test_a_version_8_workspace_is_upgraded_and_its_notes_carry_no_claims(target)
         v1 = _add(ws)
         ws.save_note(v1.id, "q1", None, "hard", "a note before claims", author="ana")
     engine = create_engine(resolve(target.location, target.files).url)
-    with engine.begin() as conn:  # back to version 8: notes without the claims column, nor the tables of 10-12
-        conn.execute(text("ALTER TABLE notes DROP COLUMN claims"))
+    with engine.begin() as conn:  # back to version 8: notes without the claims column, nor the tables of 10-12,
+        conn.execute(text("ALTER TABLE notes DROP COLUMN claims"))  # the live class's tables as 8 made them
         for table in ("presentations", "ended_sign_ins", "judging_adjudications", "judging_judgments",
-                      "judging_assignments", "judging_tasks"):
+                      "judging_assignments", "judging_tasks", "class_answers", "class_sessions", "lessons"):
             conn.execute(text(f"DROP TABLE {table}"))
+        MIGRATIONS[7](conn)
         conn.execute(text("UPDATE schema_version SET version = 8"))
     engine.dispose()
     with target.open() as ws:
@@ -125,6 +126,6 @@ def test_a_version_8_workspace_is_upgraded_and_its_notes_carry_no_claims(target)
         assert [t.status for _, t in rechecked(ws, v1.id)] == [HOLDS]
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 12
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 13
         assert conn.execute(text("SELECT claims FROM notes WHERE topic = 'q1'")).scalar_one() is None
     engine.dispose()

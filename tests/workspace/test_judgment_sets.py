@@ -83,5 +83,5 @@ def test_a_version_6_workspace_is_upgraded_and_its_sets_named_after_their_files(
         assert [n for n, _ in added.judgment_sets] == ["nist", "crowd"]
     engine = create_engine(resolve(target.location, target.files).url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 12
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 13
     engine.dispose()

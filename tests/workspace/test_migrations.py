@@ -1,11 +1,11 @@
-"""Version-1 and version-2 workspaces are upgraded on open; a newer one is refused with one line naming the
-versions."""
+"""Version-1, version-2 and version-12 workspaces are upgraded on open; a newer one is refused with one line
+naming the versions."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 
 from workspace import SchemaTooNew
 from workspace.engine import resolve
@@ -161,3 +161,41 @@ def test_a_version_2_workspace_gets_lineages_and_notes_follow_them(target, seed)
         child = next(c for c, p in parents.items() if p is not None)
         note = ws.save_note(child, "9", None, "", "after", author="bo")  # a save after the upgrade
         assert note in ws.notes(_first_version(parents, child)) and note.collection == child
+
+
+def test_a_version_12_workspace_ties_no_old_lesson_to_a_collection(target):
+    """Version 13 adds the collection of a lesson and of a class: a lesson saved before names none, so it is its
+    author's alone in the login mode; a class started before keeps running under its key."""
+    from metrics.teaching import lesson as lesson_json
+    from metrics.teaching.questions import Question, Ranking
+    from workspace import Actor
+    from workspace.classroom import Classroom
+    from workspace.schema import MIGRATIONS
+
+    questions = (Question("value", "AP", (Ranking((1, 0, 1)),)),)
+    where = resolve(target.location, target.files)
+    engine = create_engine(where.url)
+    serial = "SERIAL" if target.kind == "postgresql" else "INTEGER"
+    with engine.begin() as conn:  # version 12, made by the steps that made it
+        for statement in V1:
+            conn.execute(text(statement.format(serial=serial)))
+        for version in range(1, 12):
+            MIGRATIONS[version](conn)
+        conn.execute(text("UPDATE schema_version SET version = 12"))
+        assert "collection" not in {c["name"] for c in inspect(conn).get_columns("lessons")}
+        conn.execute(text("INSERT INTO lessons VALUES ('LLLLLLLLLLLLLLLL', 'week 1', 'ana@example.org',"
+                          " '2025-01-01T00:00:00+00:00', :q)"), {"q": lesson_json.dumps(questions)})
+    engine.dispose()
+    with target.open() as ws:
+        old = Classroom(ws).lesson("LLLLLLLLLLLLLLLL")
+        assert (old.name, old.questions, old.collection, old.version) == ("week 1", questions, None, None)
+        ana, bob = (Classroom(ws.acting_as(Actor(who))) for who in ("ana@example.org", "bob@example.org"))
+        assert [i.id for i in ana.lessons()] == ["LLLLLLLLLLLLLLLL"] and bob.lessons() == []
+        code, key = ana.start(author="ana", lesson="LLLLLLLLLLLLLLLL")
+        assert ana.show(code, key, 0).phase == "open"
+    engine = create_engine(where.url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version FROM schema_version")).scalar_one() == SCHEMA_VERSION == 13
+        assert conn.execute(text("SELECT collection, lineage FROM lessons")).all() == [(None, None)]
+        assert conn.execute(text("SELECT collection, lineage FROM class_sessions")).all() == [(None, None)]
+    engine.dispose()

@@ -13,6 +13,7 @@ pytest.importorskip("streamlit", reason="the dashboard extra (streamlit) is not 
 pytest.importorskip("sqlalchemy", reason="the workspace extra (sqlalchemy) is not installed")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from metrics import ValidationError  # noqa: E402
 from metrics.teaching.questions import Change, Question, Ranking  # noqa: E402
 from dashboard.data import live_class as classroom_data  # noqa: E402
 from workspace.classroom import ClassAnswer, Classroom  # noqa: E402
@@ -184,3 +185,45 @@ def test_the_results_of_a_judging_class_hold_each_students_grades_and_the_refere
     rows = list(csv.DictReader(io.StringIO(class_csv((question,), answers).decode())))
     assert [(r["kind"], r["student"], r["answer"], r["right_answer"]) for r in rows] == [("judge", "Ana", "1 0 ?", "? 1 0")]
     assert rows[0]["prompt"].startswith("Judge 3 documents for topic 1")
+
+
+def test_a_student_sends_at_most_the_bound_and_one_address_answers_at_most_its_own(ws, monkeypatch):
+    monkeypatch.setenv("RANKSCOPE_CLASS_CHANGES", "2")
+    monkeypatch.setenv("RANKSCOPE_CLASS_ANSWERS", "3")
+    classroom_data.flood.clear()  # the bounds are read when a server process first needs them
+    try:
+        room = Classroom(ws)
+        code, key = room.start((Question("value", "AP", (Ranking((1, 0, 1, 0, 0), (1, 1)),)),), author="ana")
+        room.show(code, key, 0)
+        first = _student(code)
+        for typed in ("0.4", "0.42", "0.5"):  # the third is past the student's bound: the second counts
+            first.text_input(key="class_value_0").set_value(typed)
+            first.button[0].click().run()
+        assert any("You sent 2 answers to this question: the last one counts." in w.value.replace("\\", "")
+                   for w in first.warning)
+        assert [a.answer for a in room.answers(code, 0)] == ["0.42"]
+        second = _student(code)  # another session of the same address: one answer of its three left
+        for typed in ("0.4", "0.41"):
+            second.text_input(key="class_value_0").set_value(typed)
+            second.button[0].click().run()
+        assert [e.value for e in second.error] == ["Too many answers from your network address in the last "
+                                                   "minute: wait a moment, then send again."]
+        assert sorted(a.answer for a in room.answers(code, 0)) == ["0.4", "0.42"] and _errors(first) == []
+    finally:
+        classroom_data.flood.clear()
+
+
+def test_a_lesson_holds_questions_of_one_stored_collection(monkeypatch):
+    state: dict = {}
+    monkeypatch.setattr(classroom_data.st, "session_state", state)
+    question = Question("value", "AP", (Ranking((1, 0)),))
+    classroom_data.add_to_draft(question, None)  # typed grades: no collection
+    classroom_data.add_to_draft(question, "AAAAAAAAAAAAAAAA")
+    assert classroom_data.draft_collection() == "AAAAAAAAAAAAAAAA"
+    with pytest.raises(ValidationError, match="expected questions of collection AAAAAAAAAAAAAAAA .*found one of "
+                                              "BBBBBBBBBBBBBBBB: save or clear the lesson first"):
+        classroom_data.add_to_draft(question, "BBBBBBBBBBBBBBBB")
+    assert len(classroom_data.draft()) == 2
+    classroom_data.draft().clear()
+    classroom_data.add_to_draft(question, None)  # a cleared lesson forgets its collection
+    assert classroom_data.draft_collection() is None
