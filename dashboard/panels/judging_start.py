@@ -82,18 +82,19 @@ def _options(method) -> dict:
     given = {}
     cols = st.columns(max(len(method.options), 1))
     for col, option in zip(cols, method.options):
-        key, label = f"{KEY}_{method.name}_{option.name}", option.name.replace("_", " ").capitalize()
-        rule = option.rule
+        key, rule, name = f"{KEY}_{method.name}_{option.name}", option.rule, option.name.replace("_", " ").capitalize()
         if isinstance(rule, Options):
-            value = col.selectbox(label, list(rule.values), index=list(rule.values).index(option.default), key=key,
-                                  help=option.help)
+            value = col.selectbox(md("{}", name), list(rule.values), index=list(rule.values).index(option.default),
+                                  key=key, help=md("{}", option.help))
         elif isinstance(rule, Integer):
-            value = col.number_input(label, min_value=rule.low, max_value=rule.high, value=option.default, step=1,
-                                     key=key, help=option.help)
+            value = col.number_input(md("{}", name), min_value=rule.low, max_value=rule.high, value=option.default,
+                                     step=1, key=key, help=md("{}", option.help))
         elif isinstance(rule, Number):
-            value = col.number_input(label, value=float(option.default), key=key, help=option.help, format="%g")
+            value = col.number_input(md("{}", name), value=float(option.default), key=key, format="%g",
+                                     help=md("{}", option.help))
         else:  # text the method checks itself
-            value = col.text_input(label, value=option.default or "", key=key, help=option.help).strip() or None
+            value = col.text_input(md("{}", name), value=option.default or "", key=key,
+                                   help=md("{}", option.help)).strip() or None
         if value is not None and value != option.default:
             given[option.name] = value
     return given
@@ -105,7 +106,7 @@ def _labels(highest: int, default) -> tuple[tuple[int, ...], tuple[str, ...]]:
 
     usual = default if default.grades[-1] == highest else scale_of([highest])
     cols = st.columns(min(highest + 1, 5))
-    labels = [cols[g % len(cols)].text_input(f"Label of grade {g}", value=usual.labels[g], max_chars=60,
+    labels = [cols[g % len(cols)].text_input(md("Label of grade {}", g), value=usual.labels[g], max_chars=60,
                                              key=f"{KEY}_label_{highest}_{g}")
               for g in range(highest + 1)]
     return tuple(range(highest + 1)), tuple(labels)
