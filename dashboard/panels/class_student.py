@@ -171,8 +171,18 @@ def _judge(code: str, position: int, question: Judging, at: int, grade: int) -> 
     sent = st.session_state.setdefault(SENT, {})
     grades = list(parse_grades(question, sent.get((code, position)) or NOT_GRADED * len(question.documents)))
     grades[at] = grade
+    changes = st.session_state.setdefault(CHANGES, {})
+    if changes.get((code, position), 0) >= data.changes_allowed() * len(grades):  # each document's grade changed
+        st.session_state[JUDGE_ERROR] = RankscopeError(  # as often as an answer may be
+            f"You changed these grades {changes[(code, position)]} times: the last ones count.")
+        return
+    if not data.flood().answer(code, st.context.ip_address):
+        st.session_state[JUDGE_ERROR] = RankscopeError(
+            "Too many answers from your network address in the last minute: wait a moment, then grade again.")
+        return
     try:
         sent[(code, position)] = data.room().answer(code, student_token(), position, grades_text(grades), nickname())
+        changes[(code, position)] = changes.get((code, position), 0) + 1
     except RankscopeError as err:
         st.session_state[JUDGE_ERROR] = err
         return

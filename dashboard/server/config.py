@@ -109,7 +109,8 @@ SETTINGS: dict[str, Setting] = {s.env: s for s in (
     Setting("RANKSCOPE_CLASS_ANSWERS", "--class-answers", "360",
             "answers a live class takes from one address per minute, per server process"),
     Setting("RANKSCOPE_CLASS_CHANGES", "--class-changes", "20",
-            "times one student may send an answer to one question (the last one counts)"),
+            "times one student may send an answer to one question (the last one counts; of documents to judge, "
+            "times for each document)"),
 )}
 MAX_CLASS_BOUND = 1_000_000
 PURGE_EVERY = 600.0

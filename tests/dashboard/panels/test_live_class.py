@@ -213,6 +213,35 @@ def test_a_student_sends_at_most_the_bound_and_one_address_answers_at_most_its_o
         classroom_data.flood.clear()
 
 
+def test_a_student_grading_documents_is_held_to_the_same_bounds_as_one_answering(ws, monkeypatch):
+    """Each grade a student gives a judging question is an answer: it counts against the address's answers, and
+    a student changes the grades at most the bound's number of times for each document."""
+    from metrics.teaching.judging import Judging, Shown
+
+    monkeypatch.setenv("RANKSCOPE_CLASS_CHANGES", "1")
+    monkeypatch.setenv("RANKSCOPE_CLASS_ANSWERS", "3")
+    classroom_data.flood.clear()
+    try:
+        room = Classroom(ws)
+        question = Judging("1", "wings", (Shown("d1"), Shown("d2")), ("not relevant", "relevant"),
+                           (("a", ("d1", "d2")), ("b", ("d2",))), (("d1", 1),), (), "P@1")
+        code, key = room.start((question,), author="ana")
+        room.show(code, key, 0)
+        first = _student(code)
+        for grade in (1, 0, 1):  # two documents, one change each: the third grade is past the student's bound
+            first.button(key=f"class_grade_{grade}").click().run()
+        assert [a.answer for a in room.answers(code, 0)] == ["10"]
+        assert any("You changed these grades 2 times: the last ones count." in e.value.replace("\\", "")
+                   for e in first.error)
+        second = _student(code)  # the same address: one of its three answers left
+        for grade in (1, 1):
+            second.button(key=f"class_grade_{grade}").click().run()
+        assert any("Too many answers from your network address" in e.value for e in second.error)
+        assert sorted(a.answer for a in room.answers(code, 0)) == ["1-", "10"]
+    finally:
+        classroom_data.flood.clear()
+
+
 def test_a_lesson_holds_questions_of_one_stored_collection(monkeypatch):
     state: dict = {}
     monkeypatch.setattr(classroom_data.st, "session_state", state)
