@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from metrics.judgments.decide import Decision
     from workspace.judging import TaskInfo
 
-__all__ = ["Deal", "decision_for", "locked", "next_for"]
+__all__ = ["Deal", "conclusion", "decision_for", "locked", "next_for"]
 
 TRIES = 20
 
@@ -264,3 +264,27 @@ def _insert(judging, info: "TaskInfo", who: str, picked: tuple[str, str, str], *
             task=info.id, topic=topic, docid=docid, slot=slot, assessor=who, position=position, overlap=drawn,
             why=why[:500], dealt_at=now()).on_conflict_do_nothing().returning(ja.c.slot)).first()
     return None if done is None else Deal(topic, docid, slot, why)
+
+
+def conclusion(ws, info: "TaskInfo") -> dict:
+    """How sure each pairwise order is under a task's judgments so far: ``pairs`` (better, worse, probability,
+    decided, needed; the undecided first, the least sure first), ``needed`` (the judgments the decision estimates
+    until every pair is decided; NaN: more than the documents there are), ``runs`` (Judged@10 of each run before
+    the task and now), ``model`` (the decision's model in words), ``measure``, ``confidence`` and ``judged_now``
+    (documents the task judged that the collection had not). The judges, overview and trust pages, the report
+    and ``rankscope report --collection`` read it."""
+    from metrics.judgments.candidates import NOT_JUDGED
+    from metrics.judgments.pooling import pool_statistics
+    from metrics.judgments.remaining import still_needed, total_needed
+
+    decision = decision_for(ws, info)
+    with locked(ws, info):
+        c = decision.candidates
+        pairs = still_needed(decision)
+        made = np.flatnonzero((decision.grades != NOT_JUDGED) & (c.grades == NOT_JUDGED))
+        runs = pool_statistics(c, made)[1]
+        described = decision.describe()
+        measure, confidence = decision.model.measure, decision.confidence
+    return {"pairs": pairs.sort_values(["decided", "probability"], kind="stable").reset_index(drop=True),
+            "needed": total_needed(pairs), "runs": runs, "model": described, "measure": measure,
+            "confidence": confidence, "judged_now": len(made)}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -107,22 +106,9 @@ def marked(text: str, terms: tuple[str, ...]) -> list[tuple[str, bool]]:
 # ---- the conclusion firming up ------------------------------------------------------------------------------
 @st.cache_data(max_entries=64, show_spinner=False)
 def _firming(location: str, tid: str, at: int, _info, _ws) -> dict:
-    from metrics.judgments.candidates import NOT_JUDGED
-    from metrics.judgments.pooling import pool_statistics
-    from metrics.judgments.remaining import still_needed, total_needed
-    from workspace import dealing
+    from workspace.dealing import conclusion
 
-    decision = dealing.decision_for(_ws, _info)
-    with dealing.locked(_ws, _info):
-        c = decision.candidates
-        pairs = still_needed(decision)
-        made = np.flatnonzero((decision.grades != NOT_JUDGED) & (c.grades == NOT_JUDGED))
-        runs = pool_statistics(c, made)[1]
-        described = decision.describe()
-        measure, confidence = decision.model.measure, decision.confidence
-    return {"pairs": pairs.sort_values(["decided", "probability"], kind="stable").reset_index(drop=True),
-            "needed": total_needed(pairs), "runs": runs, "model": described, "measure": measure,
-            "confidence": confidence, "judged_now": len(made)}
+    return conclusion(_ws, _info)
 
 
 def firming(info) -> dict:
@@ -168,15 +154,9 @@ def task_files(info) -> dict[str, bytes]:
 def record(info):
     """The task as the report, the zip and the session file keep it
     (:class:`dashboard.exports.judgments.TaskRecord`)."""
-    from dashboard.exports.judgments import TaskRecord, judgments_table
-    from metrics.judgments.assessors import task_agreement
+    from dashboard.exports.judgments import task_record
 
-    store = judging()
-    judged = store.judgments(info.id)
-    return TaskRecord(info.name, info.method, info.created_by, info.created_at, info.closed, info.assessors,
-                      {k: v for k, v in info.settings.items() if k not in ("scale", "seed")}, info.scale,
-                      store.counts(info.id), task_agreement(judged), firming(info), judgments_table(judged, info.scale),
-                      store.adjudications(info.id), store.sets(info.id))
+    return task_record(judging(), info, firming(info))
 
 
 def records(loaded: Loaded) -> list:

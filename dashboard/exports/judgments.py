@@ -19,7 +19,7 @@ import pandas as pd
 from dashboard.exports.tables import csv_bytes
 
 __all__ = ["TABLE_COLUMNS", "TaskRecord", "file_name", "judgment_files", "judgments_table", "record_files",
-           "session_judging"]
+           "session_judging", "task_record"]
 
 TABLE_COLUMNS = ("topic", "docid", "assessor", "grade", "label", "skipped", "judged_at")
 FOLDER = "judgments"
@@ -76,7 +76,7 @@ class TaskRecord:
     agreement : dict
         :func:`metrics.judgments.assessors.task_agreement`: ``twice`` and ``alpha``.
     conclusion : dict
-        :func:`dashboard.data.judging.firming`'s: ``pairs``, ``needed``, ``runs``, ``model``, ``measure``,
+        :func:`workspace.dealing.conclusion`'s: ``pairs``, ``needed``, ``runs``, ``model``, ``measure``,
         ``confidence``, ``judged_now``.
     table : pandas.DataFrame
         :func:`judgments_table` of every judgment.
@@ -100,6 +100,18 @@ class TaskRecord:
     table: pd.DataFrame = field(repr=False)
     adjudications: pd.DataFrame = field(repr=False)
     sets: dict = field(repr=False)
+
+
+def task_record(store, info, conclusion: Mapping) -> TaskRecord:
+    """The :class:`TaskRecord` of task ``info`` from the judging store ``store``
+    (:class:`workspace.judging.Judging`), with its ``conclusion`` (:func:`workspace.dealing.conclusion`)."""
+    from metrics.judgments.assessors import task_agreement
+
+    judged = store.judgments(info.id)
+    return TaskRecord(info.name, info.method, info.created_by, info.created_at, info.closed, info.assessors,
+                      {k: v for k, v in info.settings.items() if k not in ("scale", "seed")}, info.scale,
+                      store.counts(info.id), task_agreement(judged), dict(conclusion),
+                      judgments_table(judged, info.scale), store.adjudications(info.id), store.sets(info.id))
 
 
 def record_files(records: Iterable[TaskRecord]) -> dict[str, bytes]:

@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
     inputs = _inputs(args)
     conventions = inputs.pop("conventions")
+    judging = inputs.pop("judging", ())
     measures = args.measures or list(DEFAULT_MEASURES)
     inputs["per_query"] = _per_query(args, inputs, measures, conventions)
     report = compute_report(inputs.pop("qrels"), inputs.pop("runs"), measures,
@@ -143,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
                             family=args.family, alpha=args.alpha, seed=args.seed, command=_invocation(args, conventions), **inputs)
     for caution in report.cautions:
         print(f"note: {caution.sentence}", file=sys.stderr)
-    write_output(args.output, render_report(report, title=args.title).encode("utf-8"))
+    write_output(args.output, render_report(report, title=args.title, judging=judging).encode("utf-8"))
     if args.exports is not None:
-        written = write_files(args.exports, report_files(report, html=False, images=args.images))
+        written = write_files(args.exports, report_files(report, html=False, images=args.images, judging=judging))
         print(f"wrote {len(written)} files into {shlex.quote(args.exports)}", file=sys.stderr)
     return 0

@@ -331,12 +331,17 @@ def _purge(ws, args) -> int:
 def stored_inputs(location: str | None, cid: str, judgments: str | None = None) -> dict:
     """What ``rankscope report --collection`` reports on: the stored qrels (the reference, or the judgment set
     named ``judgments``) and runs (bytes, checked), their file names, the collection's notes (as the session
-    file has them) and its stored conventions."""
+    file has them), its stored conventions and its judging tasks (their report section and files)."""
+    from dashboard.exports.judgments import task_record
     from workspace import open_workspace
+    from workspace.dealing import conclusion
+    from workspace.judging import Judging
 
     with open_workspace(location) as ws:
         stored = ws.load(cid)
         notes = _merged_notes(ws.notes(cid))
+        tasks = Judging(ws)
+        judging = [task_record(tasks, info, conclusion(ws, info)) for info in tasks.tasks(cid)]
         sets = dict(stored.judgment_sets)
         if judgments is not None and judgments not in sets:
             raise RankscopeError(f"--judgments: collection {cid} has no judgment set {judgments!r}; its sets are "
@@ -345,4 +350,4 @@ def stored_inputs(location: str | None, cid: str, judgments: str | None = None) 
         return {"qrels": qrels.read(), "qrels_name": qrels.name,
                 "runs": {r.system: r.read() for r in stored.runs},
                 "file_names": {r.system: r.name for r in stored.runs}, "notes": notes,
-                "conventions": stored.conventions}
+                "conventions": stored.conventions, "judging": judging}

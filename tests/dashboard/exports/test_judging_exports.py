@@ -134,6 +134,27 @@ def test_the_report_has_the_judging_section_with_the_tasks_numbers(ws, judged, m
     assert np.isfinite(record.conclusion["pairs"]["probability"]).all()
 
 
+def test_the_command_lines_report_of_the_collection_has_the_same_section_and_files(ws, judged, monkeypatch, tmp_path):
+    """``rankscope report --collection``: the judging section and the sets' files of the page's report, from the
+    same record."""
+    from rankscope.cli import main
+
+    info, task, _ = judged
+    record, files = _files(ws, monkeypatch, task)
+    out, exports = tmp_path / "report.html", tmp_path / "exports"
+    assert main(["report", "--collection", info.id, "--workspace", str(tmp_path / "workspace"), "-m", "P@3",
+                 "-o", str(out), "--exports", str(exports), "--no-images"]) == 0
+    html = out.read_text()
+    section = html[html.index('<section id="judging">'):]
+    section = section[:section.index("</section>")]
+    page = files["report.html"].decode()
+    assert section == page[page.index('<section id="judging">'):][:len(section)]
+    written = {name: data for name, data in files.items() if name.startswith("judgments/")}
+    assert any(name.endswith(".qrels") for name in written) and any(name.endswith(".csv") for name in written)
+    for name, data in written.items():
+        assert (exports / name).read_bytes() == data, name
+
+
 def test_the_judges_and_report_pages_offer_them(ws, judged):
     info, task, _ = judged
     judges = open_page("judges", {"collection": info.id}, session={NAME_KEY: "owner"})
