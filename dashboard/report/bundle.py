@@ -79,8 +79,9 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
     """
     m = data.manifest
     files: dict[str, bytes] = {}
+    figures = report_figures(data) if html or images else {}  # built once: the page draws them, the images too
     if html:
-        files["report.html"] = render_report(data, title=title, judging=judging).encode("utf-8")
+        files["report.html"] = render_report(data, title=title, judging=judging, figures=figures).encode("utf-8")
     files["manifest.json"] = manifest_json(m)
     files["per_query.csv"] = per_query_csv(data.per_query)
     files["per_query.parquet"] = per_query_parquet(data.per_query, m)
@@ -101,7 +102,7 @@ def report_files(data: ReportData, *, title: str = "rankscope report", html: boo
                                             judging=session_judging(judging))
     files.update(record_files(judging))
     if images:
-        rendered = figure_images(report_figures(data), ("png", "svg"), width=1100, height=550)
+        rendered = figure_images(figures, ("png", "svg"), width=1100, height=550)
         files.update({f"figures/{name}": content for name, content in rendered.items()})
     return files
 

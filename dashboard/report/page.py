@@ -70,7 +70,8 @@ def write_report(path: str | os.PathLike, *args: Any, **kwargs: Any) -> int:
     return len(text)
 
 
-def render_report(data: ReportData, title: str = "rankscope report", judging: Sequence = ()) -> str:
+def render_report(data: ReportData, title: str = "rankscope report", judging: Sequence = (),
+                  figures: Mapping[str, Any] | None = None) -> str:
     """The HTML of a report from :func:`metrics.review.report.compute_report`'s numbers.
 
     Parameters
@@ -80,6 +81,9 @@ def render_report(data: ReportData, title: str = "rankscope report", judging: Se
         Escaped.
     judging : sequence of TaskRecord, optional
         The collection's judging tasks (:class:`dashboard.exports.judgments.TaskRecord`): a section of their own.
+    figures : mapping, optional
+        :func:`dashboard.report.sections.report_figures` of ``data``, when the caller has built them already
+        (read, never changed); built here otherwise.
 
     Returns
     -------
@@ -90,7 +94,7 @@ def render_report(data: ReportData, title: str = "rankscope report", judging: Se
     from plotly.offline import get_plotlyjs
 
     m = data.manifest
-    figs = report_figures(data)
+    figs = report_figures(data) if figures is None else figures
     sections = [
         ("manifest", "Manifest", _manifest_html(m)),
         ("collection", "Collection", _collection_html(data)),

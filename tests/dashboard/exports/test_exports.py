@@ -252,6 +252,48 @@ def test_figures_export_to_png_and_svg():
     assert ET.fromstring(exports.figure_svg(_small_figure())).attrib["width"] == "700"
 
 
+def test_figures_drawn_in_one_page_are_those_of_a_page_reloaded_after_each(monkeypatch):
+    """Kaleido reloads its page (and parses plotly.js again) after every image; the export reloads it after
+    every RELOAD_EVERY images, and draws the same images: PNG byte for byte, SVG but for plotly.js's random ids
+    and the order of some attributes (the same XML once canonical)."""
+    import re
+
+    import kaleido
+    from kaleido._kaleido_tab._tab import _KaleidoTab
+
+    from dashboard.exports import images as images_module
+
+    chromium_or_skip()
+    reloads = []
+    reload = _KaleidoTab.reload
+
+    async def counted(tab):
+        reloads.append(tab)
+        await reload(tab)
+
+    monkeypatch.setattr(_KaleidoTab, "reload", counted)
+    monkeypatch.setattr(images_module, "RELOAD_EVERY", 4)
+    figures = {"one": _small_figure(), "two": _small_figure("a", "b"), "three": _small_figure("c")}
+    kept = exports.figure_images(figures, width=400, height=300)
+    assert len(reloads) == 1  # six images, reloaded after the fourth
+    reloads.clear()
+    monkeypatch.setattr(images_module, "_session_class", lambda: kaleido.Kaleido)
+    reloaded = exports.figure_images(figures, width=400, height=300)
+    assert len(reloads) == 6
+    assert list(kept) == list(reloaded)
+
+    def unrandomised(svg: bytes) -> str:  # plotly.js names each drawing and each trace with 6 random hex digits
+        text = svg.decode()
+        uid = re.search(r'id="defs-([0-9a-f]{6})"', text).group(1)
+        return ET.canonicalize(re.sub(r"\btrace[0-9a-f]{6}\b", "trace-uid", text.replace(uid, "uid")))
+
+    for name in kept:
+        if name.endswith(".png"):
+            assert kept[name] == reloaded[name], name
+        else:
+            assert unrandomised(kept[name]) == unrandomised(reloaded[name]), name
+
+
 def test_image_export_without_kaleido_or_a_browser_is_a_clear_error(monkeypatch):
     import importlib.util
 

@@ -106,6 +106,19 @@ def test_the_same_manifest_travels_in_every_file(exported):
     assert session.digests == {"qrels": manifest.qrels.sha256, **{r.system: r.sha256 for r in manifest.runs}}
 
 
+def test_the_report_drawn_from_figures_already_built_is_the_same_page(tmp_path):
+    from dashboard.report import render_report
+    from dashboard.report.sections import report_figures
+
+    qrels, runs = small_collection(tmp_path)
+    data = compute_report(qrels, runs, MEASURES, seed=3)
+    figures = report_figures(data)
+    before = {name: fig.to_json() for name, fig in figures.items()}
+    assert render_report(data, figures=figures) == render_report(data)
+    assert {name: fig.to_json() for name, fig in figures.items()} == before  # read, never changed
+    assert report_files(data, images=False)["report.html"] == render_report(data).encode("utf-8")
+
+
 def test_a_report_of_one_system_tests_nothing(tmp_path):
     qrels, runs = small_collection(tmp_path)
     data = compute_report(qrels, runs[:1], ["AP", "P@10"])
