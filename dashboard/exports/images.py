@@ -5,8 +5,8 @@ Kaleido drives a headless Chrome or Chromium. Here it is pointed at the system's
 ``google-chrome`` on the PATH) and given a page that loads nothing from the network: plotly.js from the
 plotly package's own copy, and no MathJax (kaleido's default fetches both from CDNs). Several figures are
 rendered in one browser session (:func:`figure_images`), which is what makes exporting them all cheap: starting
-Chromium and loading plotly.js into its page costs 2.5-5 s, each image then 0.2-0.3 s. Kaleido reloads the page
-(and so parses plotly.js again, about 0.25 s) after every image; here it reloads it only after every
+Chromium and loading plotly.js into its page takes 2.5-8 s on 2 cores, each image then 0.2-0.3 s. Kaleido reloads
+the page (and so parses plotly.js again, 0.25 s and more) after every image; here it reloads it only after every
 :data:`RELOAD_EVERY` images (:func:`_session_class`), since each image is drawn in a detached element of its own that
 plotly.js removes once drawn. The images are the same: PNG byte for byte; SVG the same XML but for the random
 hex digits that plotly.js puts in its element ids on every drawing (reloaded or not) and, in some drawings, the
