@@ -95,7 +95,7 @@ def main(argv: list[str]) -> int:
         ensure_chromium()
         if command == "setup":
             return 0
-        # both cores; the timed browser tests on one of them, one after another (tests/conftest.py)
+        # both cores; the browser tests on one of them, one after another (tests/conftest.py)
         workers = [] if any(a.startswith("-n") for a in argv[1:]) else ["-n", "auto", "--dist", "loadgroup"]
         return sh(PYTHON, "-m", "pytest", *workers, *argv[1:], check=False)
     if command == "docs":
