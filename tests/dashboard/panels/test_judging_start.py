@@ -105,6 +105,7 @@ def test_in_the_open_mode_whoever_typed_a_name_starts_one(ws, cid):
     from dashboard.session.typed_name import NAME_KEY
 
     at = open_page("judges", {"collection": cid}, session={NAME_KEY: "ann"})
+    at.selectbox(key="judging_start_method").set_value("depth").run()
     at.button(key="judging_start_go").click().run()
     assert errors(at) == []
     ((name, method, assessors, settings),) = _stored(ws, cid)
