@@ -22,13 +22,18 @@ def _demo_means(measure: str) -> dict[str, float]:
     return dict(zip(means["system"], means["value"]))
 
 
-def shows_the_demo_means(tab) -> None:
+def overview_means(tab) -> tuple[str, dict[str, float]]:
+    """The overview once drawn without an exception: the measure of its first chart and each system's mean there."""
     expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
     settled(tab)
     expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
     expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
     measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
-    shown = {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
+    return measure, {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
+
+
+def shows_the_demo_means(tab) -> None:
+    measure, shown = overview_means(tab)
     expected = _demo_means(measure)
     assert shown.keys() == expected.keys()
     for system, value in expected.items():

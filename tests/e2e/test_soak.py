@@ -18,7 +18,7 @@ from tests.e2e.conftest import VIEWPORT, need_browser, settled
 
 need_browser()
 from playwright.sync_api import expect  # noqa: E402
-from tests.e2e.shown import CHART_DATA
+from tests.e2e.shown import overview_means
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,12 +53,7 @@ def test_eight_tabs_upload_at_once_and_each_sees_its_own_numbers(server, browser
             expect(tab.get_by_text(f"{n} system{'s' * (n != 1)} · qrels session{i}.qrels")).to_be_visible()
             tab.locator('[data-testid="stSidebarNavLink"]', has_text="Overview").click()
         for i, tab in enumerate(tabs):
-            expect(tab.locator('[data-testid="stMain"] h1').first).to_have_text("Overview")
-            settled(tab)
-            expect(tab.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').first).to_be_attached()
-            expect(tab.locator('[data-testid="stException"]')).to_have_count(0)
-            measure = tab.locator('[data-testid="stSelectbox"]', has_text="Chart of").locator("input").input_value()
-            shown = {name: x[0] for name, x in tab.evaluate(CHART_DATA)}
+            measure, shown = overview_means(tab)
             expected = _expected_means(i, measure)
             assert shown.keys() == expected.keys(), i
             for system, value in expected.items():
